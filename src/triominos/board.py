@@ -1,0 +1,325 @@
+"""The board: tiles on the triangular lattice, legal placements and figures.
+
+The board knows geometry only; what a figure is worth is the rules' business. Every
+question the hot path asks is answered from a few flat arrays kept up to date by
+:meth:`Board.push` and :meth:`Board.pop`:
+
+- the number at each vertex (or none yet) and how many tiles touch it;
+- for each empty cell, how many of its edges touch a tile;
+- the *frontier*: the empty cells with at least one such edge, the only cells a tile
+  may go (after the first tile, which lies on the origin).
+
+A cell's figure depends only on which cells are occupied, never on the tile laid there.
+So the best tile for a cell is simply the most valuable tile of the rack that fits,
+which :class:`~triominos.tiles.FitTable` gives in one lookup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
+
+from triominos.lattice import (
+    CELL_IDS,
+    ORIGIN,
+    VERTEX_IDS,
+    WIDTH,
+    Cell,
+    Vertex,
+    cells_around_id,
+    corner_ids,
+    neighbour_ids,
+)
+from triominos.tiles import Corners, Tile, TileSet, indices, rotations
+
+FIGURES: tuple[str | None, ...] = (
+    None,
+    "hexagon",
+    "double_hexagon",
+    "triple_hexagon",
+    "bridge",
+    "two_sides",
+)
+"""Figure names by code, as in RECORD.md; the code of n hexagons at once is n."""
+BRIDGE = 4
+TWO_SIDES = 5
+
+_ORIGIN_ID = ORIGIN.id
+
+
+class IllegalPlacementError(ValueError):
+    """A placement that breaks a rule of the board; ``rule`` names the rule."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+class Placement(NamedTuple):
+    """A tile laid on a cell, with the numbers that land on the cell's corners.
+
+    ``corners`` are read clockwise from the cell's leftmost corner; the tile is laid
+    unflipped exactly when they are one of the tile's rotations.
+    """
+
+    tile: Tile
+    cell: Cell
+    corners: Corners
+
+
+def figure_code(
+    cell: int,
+    edges: bytearray,
+    counts: bytearray,
+) -> int:
+    """The figure a tile laid on the empty ``cell`` would complete, as a FIGURES code."""
+    v0, v1, v2 = corner_ids(cell)
+    hexagons = (counts[v0] == 5) + (counts[v1] == 5) + (counts[v2] == 5)
+    if hexagons:
+        return hexagons
+    touching = edges[cell]
+    if touching == 1:
+        # The two corners of the shared edge are touched by the neighbour; a bridge is
+        # when the corner opposite that edge touches a tile too.
+        return BRIDGE if counts[v0] and counts[v1] and counts[v2] else 0
+    if touching == 2:
+        return TWO_SIDES
+    return 0
+
+
+class Board:
+    """The tiles on the table of one hand, with cheap push/pop for search."""
+
+    def __init__(self, tile_set: TileSet) -> None:
+        self.tile_set = tile_set
+        self._fits = tile_set.fits
+        self._base = tile_set.symbols + 1
+        self._numbers = bytearray(VERTEX_IDS)  # number + 1, or 0 when no tile touches
+        self._counts = bytearray(VERTEX_IDS)  # tiles touching each vertex
+        self._edges = bytearray(CELL_IDS)  # occupied edge neighbours of each cell
+        self._occupant: dict[int, tuple[int, Corners]] = {}  # cell -> (tile index, corners)
+        self._frontier: dict[int, int] = {}  # open cell -> FitTable key
+        self._stack: list[int] = []
+
+    # --- reading -------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._stack)
+
+    def __iter__(self) -> Iterator[Placement]:
+        """The placements in the order they were made."""
+        for cell in self._stack:
+            yield self._placement(cell)
+
+    def __repr__(self) -> str:
+        return f"<Board {self.tile_set.name}: {len(self._stack)} tiles>"
+
+    def _placement(self, cell: int) -> Placement:
+        index, corners = self._occupant[cell]
+        return Placement(self.tile_set.tiles[index], Cell.from_id(cell), corners)
+
+    @property
+    def last(self) -> Placement | None:
+        return self._placement(self._stack[-1]) if self._stack else None
+
+    def tile_at(self, cell: Cell) -> Placement | None:
+        packed = cell.id
+        return self._placement(packed) if packed in self._occupant else None
+
+    def number_at(self, vertex: Vertex) -> int | None:
+        """The number every tile touching ``vertex`` shows there, or None."""
+        number = self._numbers[vertex.id]
+        return number - 1 if number else None
+
+    def open_cells(self) -> list[Cell]:
+        """The empty cells a tile may go to: the frontier, or the origin on an empty board."""
+        return [Cell.from_id(cell) for cell, _ in self._open()]
+
+    def _open(self) -> Iterable[tuple[int, int]]:
+        """(cell, FitTable key) of every cell a tile may go to."""
+        return self._frontier.items() if self._stack else ((_ORIGIN_ID, 0),)
+
+    def figure(self, cell: Cell) -> str | None:
+        """The figure a tile laid on the empty ``cell`` would complete, by its record name."""
+        return FIGURES[figure_code(cell.id, self._edges, self._counts)]
+
+    def _key(self, cell: int) -> int:
+        """The FitTable key of a cell: the numbers already on its corners."""
+        numbers, base = self._numbers, self._base
+        v = cell >> 1
+        if cell & 1:
+            return (numbers[v] * base + numbers[v + 1]) * base + numbers[v + WIDTH]
+        return (numbers[v + 1] * base + numbers[v + WIDTH + 1]) * base + numbers[v + WIDTH]
+
+    def fits(self, cell: int, tile: int, corners: Corners) -> bool:
+        """Whether tile index ``tile`` may lie on packed ``cell`` with these corners."""
+        key = self._frontier.get(cell) if self._stack else (0 if cell == _ORIGIN_ID else None)
+        return key is not None and corners in self._fits.corners[key].get(tile, ())
+
+    # --- legality ------------------------------------------------------------------
+
+    def check(self, placement: Placement) -> None:
+        """Raise IllegalPlacementError naming the rule that ``placement`` breaks."""
+        tile, cell, corners = placement.tile, placement.cell, placement.corners
+        if tile not in self.tile_set:
+            raise IllegalPlacementError("tile_set", f"{tile} is not a tile of this set")
+        if corners not in rotations(tile.numbers):
+            raise IllegalPlacementError(
+                "no_flip",
+                f"corners {list(corners)} are not a rotation of {tile}: a tile is turned, "
+                "never flipped",
+            )
+        packed = cell.id
+        if packed in self._occupant:
+            raise IllegalPlacementError("empty_cell", f"{cell.to_json()} already holds a tile")
+        if not self._stack:
+            if packed != _ORIGIN_ID:
+                raise IllegalPlacementError(
+                    "first_tile_on_origin",
+                    f"the first tile lies on {ORIGIN.to_json()}, not {cell.to_json()}",
+                )
+            return
+        if not self._edges[packed]:
+            raise IllegalPlacementError(
+                "edge_contact",
+                f"{cell.to_json()} shares no edge with a tile on the table",
+            )
+        for vertex, number in zip(cell.corners(), corners, strict=True):
+            shown = self.number_at(vertex)
+            if shown is not None and shown != number:
+                raise IllegalPlacementError(
+                    "matching_corners",
+                    f"the corner at vertex {list(vertex)} shows {shown} on the table, "
+                    f"the tile would put {number} there",
+                )
+
+    def is_legal(self, placement: Placement) -> bool:
+        try:
+            self.check(placement)
+        except IllegalPlacementError:
+            return False
+        return True
+
+    # --- making and unmaking placements -----------------------------------------------
+
+    def push(self, placement: Placement) -> str | None:
+        """Lay a tile after checking it; returns the figure it completes."""
+        self.check(placement)
+        packed = placement.cell.id
+        figure = figure_code(packed, self._edges, self._counts)
+        self.push_unchecked(packed, self.tile_set.index(placement.tile), placement.corners)
+        return FIGURES[figure]
+
+    def push_unchecked(self, cell: int, tile: int, corners: Corners) -> None:
+        """Lay tile index ``tile`` on packed ``cell``; the caller vouches for legality."""
+        occupant, frontier = self._occupant, self._frontier
+        occupant[cell] = (tile, corners)
+        self._stack.append(cell)
+        frontier.pop(cell, None)
+        numbers, counts = self._numbers, self._counts
+        v0, v1, v2 = corner_ids(cell)
+        for vertex, number in ((v0, corners[0]), (v1, corners[1]), (v2, corners[2])):
+            if counts[vertex]:
+                counts[vertex] += 1
+            else:
+                counts[vertex] = 1
+                numbers[vertex] = number + 1
+                self._rekey_around(vertex)
+        edges = self._edges
+        for neighbour in neighbour_ids(cell):
+            edges[neighbour] += 1
+            if neighbour not in occupant and neighbour not in frontier:
+                frontier[neighbour] = self._key(neighbour)
+
+    def _rekey_around(self, vertex: int) -> None:
+        """Refresh the keys of frontier cells at a vertex whose number just changed."""
+        frontier = self._frontier
+        for cell in cells_around_id(vertex):
+            if cell in frontier:
+                frontier[cell] = self._key(cell)
+
+    def pop(self) -> Placement:
+        """Take back the last placement."""
+        if not self._stack:
+            raise IndexError("pop from an empty board")
+        cell = self._stack[-1]
+        placement = self._placement(cell)
+        self._stack.pop()
+        del self._occupant[cell]
+        frontier, edges = self._frontier, self._edges
+        for neighbour in neighbour_ids(cell):
+            edges[neighbour] -= 1
+            if not edges[neighbour]:
+                frontier.pop(neighbour, None)
+        numbers, counts = self._numbers, self._counts
+        for vertex in corner_ids(cell):
+            counts[vertex] -= 1
+            if not counts[vertex]:
+                numbers[vertex] = 0
+                self._rekey_around(vertex)
+        if edges[cell]:
+            frontier[cell] = self._key(cell)
+        return placement
+
+    # --- what a rack can do ---------------------------------------------------------
+
+    def placement_ids(self, rack: int) -> Iterator[tuple[int, int, Corners, int]]:
+        """Every legal (cell, tile index, corners, figure code) for a rack bitmask."""
+        masks, fit_corners = self._fits.masks, self._fits.corners
+        edges, counts = self._edges, self._counts
+        for cell, key in self._open():
+            fitting = masks[key] & rack
+            if not fitting:
+                continue
+            figure = figure_code(cell, edges, counts)
+            options = fit_corners[key]
+            for tile in indices(fitting):
+                for corners in options[tile]:
+                    yield cell, tile, corners, figure
+
+    def legal_placements(self, rack: int | Iterable[Tile]) -> list[Placement]:
+        """Every legal placement of a tile of ``rack`` (a bitmask or tiles)."""
+        mask = rack if isinstance(rack, int) else self.tile_set.mask(rack)
+        tiles = self.tile_set.tiles
+        return [
+            Placement(tiles[tile], Cell.from_id(cell), corners)
+            for cell, tile, corners, _ in self.placement_ids(mask)
+        ]
+
+    def can_place(self, rack: int) -> bool:
+        """Whether any tile of the rack bitmask fits anywhere."""
+        masks = self._fits.masks
+        return any(masks[key] & rack for _, key in self._open())
+
+    def fitting_tiles(self, rack: int) -> int:
+        """The bitmask of the rack's tiles that fit somewhere."""
+        masks = self._fits.masks
+        found = 0
+        for _, key in self._open():
+            found |= masks[key] & rack
+        return found
+
+    def best_placement(
+        self, rack: int, figure_points: tuple[int, ...]
+    ) -> tuple[int, int, Corners, int] | None:
+        """The highest-scoring (cell, tile, corners, figure) for a rack, or None.
+
+        The score is the tile's value plus ``figure_points[figure]``. Ties go to the
+        lower cell id, so the answer does not depend on the frontier's order. This is
+        the greedy bot's whole move and the inner loop of rollouts.
+        """
+        masks, values = self._fits.masks, self.tile_set.values
+        edges, counts = self._edges, self._counts
+        best_score = best_cell = best_tile = best_figure = best_key = -1
+        for cell, key in self._open():
+            fitting = masks[key] & rack
+            if fitting:
+                tile = fitting.bit_length() - 1
+                figure = figure_code(cell, edges, counts)
+                score = values[tile] + figure_points[figure]
+                if score > best_score or (score == best_score and cell < best_cell):
+                    best_score, best_cell, best_tile, best_figure = score, cell, tile, figure
+                    best_key = key
+        if best_cell < 0:
+            return None
+        return best_cell, best_tile, self._fits.corners[best_key][best_tile][0], best_figure

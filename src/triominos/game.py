@@ -1,0 +1,693 @@
+"""Hands and matches as state machines: actions in, events out, observations per seat.
+
+A :class:`Hand` owns the true state of one deal: every rack, the pool in draw order and
+the board. A :class:`Match` plays hands until the target score or the hand limit. Both
+answer :meth:`legal_actions` for the player to move and :meth:`apply` an action, raising
+:class:`IllegalActionError` (naming the broken rule) for anything else.
+
+What a seat may know is built by one function, :func:`observe`; bots, the terminal and
+the server all see the game through it. Legal actions are computed from an observation's
+contents alone (:func:`legal_actions`), so the player to move needs nothing hidden to
+know what it may do.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Literal, NamedTuple
+
+from triominos.board import FIGURES, Board, IllegalPlacementError, Placement, figure_code
+from triominos.lattice import ORIGIN, Cell
+from triominos.rules import PRESETS, RuleOptionError, Rules, preset
+from triominos.tiles import Corners, Tile, TileSet, indices
+
+Phase = Literal["starter_draw", "opening", "play", "over"]
+
+
+class IllegalActionError(ValueError):
+    """An action the rules do not allow now; ``rule`` names the rule it breaks."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+# --- actions ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Take the next tile from the pool (a penalty; at most ``max_draws`` a turn)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """End the turn without placing: after the last allowed draw, or with an empty pool."""
+
+
+@dataclass(frozen=True, slots=True)
+class StarterDraw:
+    """Draw a tile to decide who starts (``opening="starter_draw"``); it goes back."""
+
+
+Action = Placement | Draw | Pass | StarterDraw
+
+
+class LegalAction(NamedTuple):
+    """An action the player to move may take, with the points it would score now."""
+
+    action: Action
+    points: int
+    bonuses: dict[str, int]
+
+
+# --- events -------------------------------------------------------------------------
+
+
+class Event(NamedTuple):
+    """What one action did, in the terms of a record action (RECORD.md).
+
+    ``tile`` of a draw is known to the drawing player only; :meth:`seen_by` hides it.
+    """
+
+    player: int
+    action: str
+    points: int = 0
+    tile: Tile | None = None
+    cell: Cell | None = None
+    corners: Corners | None = None
+    bonuses: tuple[tuple[str, int], ...] = ()
+
+    def seen_by(self, seat: int | None) -> Event:
+        if self.action == "draw" and seat != self.player and self.tile is not None:
+            return Event(self.player, "draw", self.points)
+        return self
+
+    def to_record(self) -> dict[str, object]:
+        record: dict[str, object] = {"player": self.player, "action": self.action}
+        if self.tile is not None:
+            record["tile"] = self.tile.name
+        if self.cell is not None and self.corners is not None:
+            record["cell"] = self.cell.to_json()
+            record["corners"] = list(self.corners)
+        if self.action != "starter_draw":
+            record["points"] = self.points
+        if self.action == "place":
+            record["bonuses"] = dict(self.bonuses)
+        return record
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnd:
+    """How a hand ended and its settlement (RECORD.md ``end``)."""
+
+    reason: Literal["out", "blocked"]
+    player: int | None
+    settlement: tuple[int, ...]
+    remaining: tuple[tuple[Tile, ...], ...]
+
+    def to_record(self) -> dict[str, object]:
+        return {
+            "reason": self.reason,
+            "player": self.player,
+            "settlement": list(self.settlement),
+            "remaining": [[tile.name for tile in rack] for rack in self.remaining],
+        }
+
+
+# --- deals --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The racks as dealt and the pool in the order the hand's draws take it."""
+
+    racks: tuple[tuple[Tile, ...], ...]
+    pool: tuple[Tile, ...]
+
+    @classmethod
+    def shuffle(cls, rules: Rules, players: int, rng: random.Random) -> Deal:
+        size = rules.rack_size(players)
+        tiles = list(rules.tiles)
+        rng.shuffle(tiles)
+        racks = tuple(tuple(tiles[i * size : (i + 1) * size]) for i in range(players))
+        return cls(racks, tuple(tiles[players * size :]))
+
+    def check(self, rules: Rules) -> list[int]:
+        """The racks as bitmasks, after checking this is a whole deal for these rules.
+
+        Raises RuleOptionError naming what is wrong: a rack of the wrong size, a tile
+        dealt twice, a tile missing, a tile of another set.
+        """
+        players = len(self.racks)
+        size = rules.rack_size(players)
+        tile_set = rules.tiles
+        racks = []
+        for seat, rack in enumerate(self.racks):
+            if len(rack) != size:
+                raise RuleOptionError(
+                    "deal", f"rack {seat} holds {len(rack)} tiles; {players} players get {size}"
+                )
+            racks.append(tile_set.mask(rack))
+        every = 0
+        for mask in [*racks, tile_set.mask(self.pool)]:
+            every |= mask
+        count = size * players + len(self.pool)
+        if every.bit_count() != count or every != tile_set.full_mask:
+            dealt = [tile for rack in self.racks for tile in rack] + list(self.pool)
+            twice = sorted({tile.name for tile in dealt if dealt.count(tile) > 1})
+            if twice:
+                raise RuleOptionError("deal", f"dealt more than once: {', '.join(twice)}")
+            missing = sorted(tile.name for tile in tile_set.tiles_in(tile_set.full_mask ^ every))
+            raise RuleOptionError("deal", f"tiles missing from the deal: {', '.join(missing)}")
+        return racks
+
+
+def opening_tiles(rules: Rules, rack: int, tile_set: TileSet) -> int:
+    """The tiles of a rack that may open a hand, as a bitmask.
+
+    With ``opening="highest_triple"`` the opener is the holder of the highest triple
+    (tile indices ascend by value, so the highest triple is the highest index among the
+    triples) and opens with it, or with 0-0-0 when holding both. Without any triple in
+    play the opener holds the most valuable tile and opens with it. Called for the
+    opener's rack, this needs nothing but that rack.
+    """
+    if rules.opening == "starter_draw":
+        return rack
+    triples = rack & tile_set.triples
+    if triples:
+        # The lowest triple of the set is 0-0-0 (value 0, index 0).
+        return (1 << (triples.bit_length() - 1)) | (triples & 1)
+    return 1 << (rack.bit_length() - 1)
+
+
+def choose_opener(rules: Rules, racks: Sequence[int], tile_set: TileSet) -> int:
+    """The seat that opens under ``opening="highest_triple"``.
+
+    The highest triple decides; with no triple dealt, the most valuable tile. Tile
+    indices ascend by value then name, so ties between equal totals go to the tile whose
+    name sorts last (RULES.md: "no triple").
+    """
+    triples = tile_set.triples
+    if any(rack & triples for rack in racks):
+        return max(range(len(racks)), key=lambda seat: (racks[seat] & triples).bit_length())
+    return max(range(len(racks)), key=lambda seat: racks[seat].bit_length())
+
+
+# --- legal actions from what a seat knows ---------------------------------------------
+
+
+def legal_actions(
+    rules: Rules,
+    phase: Phase,
+    board: Board,
+    rack: int,
+    draws: int,
+    pool_size: int,
+) -> list[LegalAction]:
+    """Every action the player to move may take, from what that player can see."""
+    if phase == "over":
+        return []
+    if phase == "starter_draw":
+        return [LegalAction(StarterDraw(), 0, {})]
+    tile_set = board.tile_set
+    tiles = tile_set.tiles
+    found: list[LegalAction] = []
+    if phase == "opening":
+        for index in indices(opening_tiles(rules, rack, tile_set)):
+            tile = tiles[index]
+            points, bonuses = opening_points(rules, tile)
+            for corners in tile.rotations():
+                found.append(LegalAction(Placement(tile, ORIGIN, corners), points, bonuses))
+        return found
+    figure_points = rules.figure_points
+    for cell, index, corners, figure in board.placement_ids(rack):
+        bonus = figure_points[figure]
+        bonuses = {FIGURES[figure]: bonus} if bonus else {}  # type: ignore[dict-item]
+        found.append(
+            LegalAction(
+                Placement(tiles[index], Cell.from_id(cell), corners),
+                tile_set.values[index] + bonus,
+                bonuses,
+            )
+        )
+    may_draw = pool_size > 0 and (rules.max_draws is None or draws < rules.max_draws)
+    if may_draw:
+        found.append(LegalAction(Draw(), -rules.draw_penalty, {}))
+    elif not found:
+        found.append(LegalAction(Pass(), -pass_penalty(rules, draws), {}))
+    return found
+
+
+def opening_points(rules: Rules, tile: Tile) -> tuple[int, dict[str, int]]:
+    bonuses: dict[str, int] = {}
+    if rules.opening == "highest_triple" and tile.is_triple:
+        if rules.opening_triple_bonus:
+            bonuses["opening_triple"] = rules.opening_triple_bonus
+        if tile.a == 0 and rules.opening_zero_bonus:
+            bonuses["opening_triple_zero"] = rules.opening_zero_bonus
+    return tile.value + sum(bonuses.values()), bonuses
+
+
+def pass_penalty(rules: Rules, draws: int) -> int:
+    return rules.failed_draw_penalty if draws else rules.empty_pool_pass_penalty
+
+
+# --- observations -------------------------------------------------------------------
+
+
+class Observation(NamedTuple):
+    """What one seat may know (``seat=None``: a spectator).
+
+    ``board`` is the live board of the hand, shared for speed; treat it as read-only
+    (it holds nothing hidden). Never present: another seat's rack, the pool's order, the
+    tile another seat drew.
+    """
+
+    rules: Rules
+    seat: int | None
+    players: int
+    hand_number: int
+    phase: Phase
+    to_move: int
+    starter: int | None
+    board: Board
+    rack: int | None
+    rack_sizes: tuple[int, ...]
+    pool_size: int
+    draws: int
+    hand_points: tuple[int, ...]
+    totals: tuple[int, ...]
+    end: HandEnd | None
+    seen: list[Event]
+    seen_count: int
+
+    @property
+    def history(self) -> tuple[Event, ...]:
+        """This hand's events as the seat saw them (other seats' drawn tiles hidden)."""
+        return tuple(self.seen[: self.seen_count])
+
+    @property
+    def rack_tiles(self) -> list[Tile]:
+        return self.board.tile_set.tiles_in(self.rack or 0)
+
+    @property
+    def is_my_turn(self) -> bool:
+        return self.seat == self.to_move and self.phase != "over"
+
+    def legal_actions(self) -> list[LegalAction]:
+        if not self.is_my_turn or self.rack is None:
+            return []
+        return legal_actions(
+            self.rules, self.phase, self.board, self.rack, self.draws, self.pool_size
+        )
+
+
+def observe(hand: Hand, seat: int | None, totals: Sequence[int] | None = None) -> Observation:
+    """The one place an observation is built: what ``seat`` may see of ``hand``."""
+    if seat is not None and not 0 <= seat < hand.players:
+        raise ValueError(f"seat must be from 0 to {hand.players - 1}, or None, not {seat!r}")
+    points = tuple(hand.points)
+    return Observation(  # positional: this runs on every turn of every bot
+        hand.rules,
+        seat,
+        hand.players,
+        hand.number,
+        hand.phase,
+        hand.to_move,
+        hand.starter,
+        hand.board,
+        None if seat is None else hand.racks[seat],
+        tuple(map(int.bit_count, hand.racks)),
+        len(hand._pool) - hand._drawn,
+        hand.draws,
+        points,
+        points if totals is None else tuple(totals),
+        hand.end,
+        hand.seen_by(seat),
+        len(hand.events),
+    )
+
+
+# --- the hand -----------------------------------------------------------------------
+
+
+class Hand:
+    """One deal played out: racks, pool, board, turns, and the settlement at the end.
+
+    ``starter_tiles`` replays recorded starter draws (the tiles each draw showed); without
+    it they come from ``rng``.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        deal: Deal,
+        *,
+        number: int = 1,
+        rng: random.Random | None = None,
+        starter_tiles: Iterator[Tile] | None = None,
+    ) -> None:
+        self.racks: list[int] = deal.check(rules)
+        self.rules = rules
+        self.deal = deal
+        self.number = number
+        self.players = len(deal.racks)
+        self.tile_set = tile_set = rules.tiles
+        self.board = Board(tile_set)
+        self._pool: list[int] = [tile_set.index(tile) for tile in deal.pool]
+        self._drawn = 0
+        self.points: list[int] = [0] * self.players
+        self.draws = 0
+        self.events: list[Event] = []
+        self._seen: dict[int | None, list[Event]] = {}
+        self.end: HandEnd | None = None
+        self.starter: int | None = None
+        self.out: list[int] = []
+        self._figure_points = rules.figure_points
+        self._rng = rng
+        self._starter_tiles = starter_tiles
+        self._contenders: list[int] = []
+        self._shown: dict[int, int] = {}
+        self.phase: Phase
+        if rules.opening == "starter_draw":
+            self.phase = "starter_draw"
+            self._contenders = list(range(self.players))
+            self.to_move = 0
+        else:
+            self.phase = "opening"
+            self.starter = self.to_move = choose_opener(rules, self.racks, tile_set)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Hand {self.number} {self.phase}: {len(self.board)} tiles on the table, "
+            f"{self.pool_size} in the pool, player {self.to_move} to move>"
+        )
+
+    @property
+    def pool_size(self) -> int:
+        return len(self._pool) - self._drawn
+
+    @property
+    def pool(self) -> list[Tile]:
+        """The tiles still in the pool, next draw first (hidden information)."""
+        return [self.tile_set.tiles[i] for i in self._pool[self._drawn :]]
+
+    def seen_by(self, seat: int | None) -> list[Event]:
+        """The hand's events as ``seat`` saw them (``None``: a spectator), kept as they come."""
+        seen = self._seen.get(seat)
+        if seen is None:
+            seen = self._seen[seat] = [event.seen_by(seat) for event in self.events]
+        return seen
+
+    def _record(self, event: Event) -> None:
+        self.events.append(event)
+        for seat, seen in self._seen.items():
+            seen.append(event.seen_by(seat))
+
+    def rack(self, seat: int) -> list[Tile]:
+        return self.tile_set.tiles_in(self.racks[seat])
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def observe(self, seat: int | None) -> Observation:
+        return observe(self, seat)
+
+    def legal_actions(self) -> list[LegalAction]:
+        return legal_actions(
+            self.rules, self.phase, self.board, self.racks[self.to_move], self.draws, self.pool_size
+        )
+
+    # --- applying actions ---------------------------------------------------------
+
+    def apply(self, action: Action) -> Event:
+        """Play ``action`` for the player to move; returns the event it made."""
+        if self.phase == "over":
+            raise IllegalActionError("hand_over", "the hand is over")
+        if isinstance(action, Placement):
+            return self._place(action)
+        if isinstance(action, Draw):
+            return self._draw()
+        if isinstance(action, Pass):
+            return self._pass()
+        if isinstance(action, StarterDraw):
+            return self._starter_draw()
+        raise IllegalActionError("action", f"{action!r} is not an action")
+
+    def _place(self, placement: Placement) -> Event:
+        player, rules, tile_set = self.to_move, self.rules, self.tile_set
+        if self.phase == "starter_draw":
+            raise IllegalActionError(
+                "starter_draw", "every player draws a tile to decide who starts first"
+            )
+        tile = placement.tile
+        index = tile_set.position.get(tile, -1)
+        if index < 0 or not self.racks[player] >> index & 1:
+            raise IllegalActionError("own_tile", f"{tile} is not in player {player}'s rack")
+        cell = placement.cell.id
+        if self.phase == "opening":
+            if not opening_tiles(rules, self.racks[player], tile_set) >> index & 1:
+                allowed = tile_set.tiles_in(opening_tiles(rules, self.racks[player], tile_set))
+                raise IllegalActionError(
+                    "opening_tile",
+                    f"this hand opens with {' or '.join(map(str, allowed))}, not {tile}",
+                )
+            self._check_placement(placement)
+            points, bonus_map = opening_points(rules, tile)
+            bonuses = tuple(bonus_map.items())
+            self.phase = "play"
+        else:
+            if not self.board.fits(cell, index, placement.corners):
+                self._check_placement(placement)
+            figure = figure_code(cell, self.board._edges, self.board._counts)
+            bonus = self._figure_points[figure]
+            points = tile_set.values[index] + bonus
+            bonuses = ((FIGURES[figure], bonus),) if bonus else ()  # type: ignore[assignment]
+        self.board.push_unchecked(cell, index, placement.corners)
+        self.racks[player] &= ~(1 << index)
+        self.points[player] += points
+        event = Event(player, "place", points, tile, placement.cell, placement.corners, bonuses)
+        self._record(event)
+        if not self.racks[player]:
+            self.out.append(player)
+        self._end_turn()
+        return event
+
+    def _check_placement(self, placement: Placement) -> None:
+        try:
+            self.board.check(placement)
+        except IllegalPlacementError as error:
+            raise IllegalActionError(error.rule, str(error)) from None
+
+    def _draw(self) -> Event:
+        rules, player = self.rules, self.to_move
+        if self.phase != "play":
+            raise IllegalActionError("opening", "the opening tile is placed, not drawn for")
+        if not self.pool_size:
+            raise IllegalActionError("empty_pool", "the pool is empty")
+        if rules.max_draws is not None and self.draws >= rules.max_draws:
+            raise IllegalActionError(
+                "max_draws", f"a player draws at most {rules.max_draws} tiles a turn"
+            )
+        index = self._pool[self._drawn]
+        self._drawn += 1
+        self.draws += 1
+        self.racks[player] |= 1 << index
+        self.points[player] -= rules.draw_penalty
+        event = Event(player, "draw", -rules.draw_penalty, self.tile_set.tiles[index])
+        self._record(event)
+        return event
+
+    def _pass(self) -> Event:
+        rules, player = self.rules, self.to_move
+        if self.phase != "play":
+            raise IllegalActionError("opening", "the opening tile must be placed")
+        if self.pool_size and (rules.max_draws is None or self.draws < rules.max_draws):
+            raise IllegalActionError(
+                "draw_before_pass",
+                "a player who does not place draws from the pool; passing comes only after "
+                "the last allowed draw or with an empty pool",
+            )
+        if self.board.can_place(self.racks[player]):
+            raise IllegalActionError(
+                "place_if_able", "a tile of the rack fits: a player who can place may not pass"
+            )
+        penalty = pass_penalty(rules, self.draws)
+        self.points[player] -= penalty
+        event = Event(player, "pass", -penalty)
+        self._record(event)
+        self._end_turn()
+        return event
+
+    def _starter_draw(self) -> Event:
+        if self.phase != "starter_draw":
+            raise IllegalActionError("starter_draw", "the starter has already been chosen")
+        available = [i for i in self._pool[self._drawn :] if i not in self._shown.values()]
+        if self._starter_tiles is not None:
+            tile = next(self._starter_tiles, None)
+            if tile is None or tile not in self.tile_set:
+                raise IllegalActionError("starter_draw", "no recorded tile for this starter draw")
+            index = self.tile_set.index(tile)
+            if index not in available:
+                raise IllegalActionError(
+                    "starter_draw", f"{tile} is not in the pool to be drawn for the start"
+                )
+        else:
+            if self._rng is None:
+                self._rng = random.Random()
+            index = self._rng.choice(available)
+        player = self.to_move
+        self._shown[player] = index
+        event = Event(player, "starter_draw", 0, self.tile_set.tiles[index])
+        self._record(event)
+        waiting = [seat for seat in self._contenders if seat not in self._shown]
+        if waiting:
+            self.to_move = waiting[0]
+            return event
+        values = self.tile_set.values
+        best = max(values[i] for i in self._shown.values())
+        self._contenders = [seat for seat in self._contenders if values[self._shown[seat]] == best]
+        self._shown = {}
+        if len(self._contenders) == 1:
+            self.starter = self.to_move = self._contenders[0]
+            self.phase = "opening"
+        else:
+            self.to_move = self._contenders[0]
+        return event
+
+    # --- turns and the end of the hand ---------------------------------------------
+
+    def _end_turn(self) -> None:
+        self.draws = 0
+        following = (self.to_move + 1) % self.players
+        if self.out and (self.rules.going_out == "ends_hand" or following == self.starter):
+            self._finish("out")
+            return
+        if not self.pool_size and not any(map(self.board.can_place, self.racks)):
+            self._finish("out" if self.out else "blocked")
+            return
+        self.to_move = following
+
+    def _finish(self, reason: Literal["out", "blocked"]) -> None:
+        rules, values = self.rules, self.tile_set.value_of
+        left = [values(rack) for rack in self.racks]
+        settlement = [0] * self.players
+        player: int | None
+        if reason == "out":
+            player = self.out[0]
+            others = sum(left[seat] for seat in range(self.players) if seat not in self.out)
+            for seat in self.out:
+                settlement[seat] = rules.going_out_bonus + others
+        elif rules.blocked == "each_loses_own":
+            player = None
+            settlement = [-total for total in left]
+        else:
+            lowest = min(left)
+            player = left.index(lowest)
+            for seat, total in enumerate(left):
+                if total == lowest:
+                    settlement[seat] = sum(left) - 2 * total
+        for seat, change in enumerate(settlement):
+            self.points[seat] += change
+        self.end = HandEnd(
+            reason,
+            player,
+            tuple(settlement),
+            tuple(tuple(self.rack(seat)) for seat in range(self.players)),
+        )
+        self.phase = "over"
+
+
+# --- the match ----------------------------------------------------------------------
+
+
+@dataclass
+class Match:
+    """Hands dealt from one seed until a total reaches the target or the hand limit.
+
+    A finished hand is followed at once by the next deal, so a loop of ``apply`` plays a
+    whole match; ``hands[-2]`` (or the hand's events) tells how the last hand ended.
+    """
+
+    rules: Rules = field(default_factory=Rules)
+    players: int = 2
+    seed: int | None = None
+    hands: list[Hand] = field(default_factory=list)
+    totals: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.rules.check_players(self.players)
+        if self.seed is None:
+            self.seed = random.SystemRandom().randrange(2**63)
+        self.totals = [0] * self.players
+        self._start_hand()
+
+    @classmethod
+    def from_preset(cls, name: str = "classic", players: int = 2, seed: int | None = None) -> Match:
+        return cls(preset(name).rules, players, seed)
+
+    def __repr__(self) -> str:
+        name = next((p.name for p in PRESETS.values() if p.rules == self.rules), None)
+        if name is not None:
+            return f"Match.from_preset({name!r}, players={self.players}, seed={self.seed})"
+        return f"Match(rules={self.rules!r}, players={self.players}, seed={self.seed})"
+
+    def _start_hand(self) -> None:
+        number = len(self.hands) + 1
+        deal = Deal.shuffle(self.rules, self.players, random.Random(f"{self.seed}/{number}"))
+        rng = random.Random(f"{self.seed}/{number}/starter")
+        self.hands.append(Hand(self.rules, deal, number=number, rng=rng))
+
+    @property
+    def hand(self) -> Hand:
+        """The hand being played (the last one once the match is over)."""
+        return self.hands[-1]
+
+    @property
+    def is_over(self) -> bool:
+        if not self.hand.is_over:
+            return False
+        target, limit = self.rules.target_score, self.rules.hand_limit
+        return (target is not None and max(self.totals) >= target) or (
+            limit is not None and len(self.hands) >= limit
+        )
+
+    @property
+    def winners(self) -> list[int]:
+        """The seats with the highest total once the match is over."""
+        if not self.is_over:
+            return []
+        best = max(self.totals)
+        return [seat for seat, total in enumerate(self.totals) if total == best]
+
+    @property
+    def to_move(self) -> int:
+        return self.hand.to_move
+
+    def legal_actions(self) -> list[LegalAction]:
+        return [] if self.is_over else self.hand.legal_actions()
+
+    def observe(self, seat: int | None) -> Observation:
+        return observe(self.hand, seat, self._running_totals())
+
+    def _running_totals(self) -> list[int]:
+        if self.hand.is_over:
+            return list(self.totals)
+        return [total + points for total, points in zip(self.totals, self.hand.points, strict=True)]
+
+    def apply(self, action: Action) -> Event:
+        """Play an action; when it ends a hand, bank the hand and deal the next one."""
+        if self.is_over:
+            raise IllegalActionError("match_over", "the match is over")
+        hand = self.hand
+        event = hand.apply(action)
+        if hand.is_over:
+            for seat, points in enumerate(hand.points):
+                self.totals[seat] += points
+            if not self.is_over:
+                self._start_hand()
+        return event

@@ -1,0 +1,148 @@
+"""The triangular lattice, in the coordinates of RECORD.md.
+
+A vertex ``(x, y)`` sits in the plane at ``(x + y/2, y * sqrt(3)/2)``. A cell is named by
+the vertex at its lower left and whether it points up or down; its corners are listed
+clockwise from the leftmost:
+
+- ``Cell(x, y, up=True)``: left ``(x, y)``, apex ``(x, y+1)``, right ``(x+1, y)``;
+- ``Cell(x, y, up=False)``: left ``(x, y+1)``, right ``(x+1, y+1)``, apex ``(x+1, y)``.
+
+The board works on packed integers rather than these tuples, because the hot path
+(legal placements for bots) looks at thousands of cells a second. A vertex id is
+``(x + OFFSET) * WIDTH + (y + OFFSET)`` and a cell id is ``vertex_id * 2 + up``; with 76
+tiles at most, no hand ever leaves the square of side ``WIDTH`` around the origin.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+WIDTH = 256
+OFFSET = 128
+VERTEX_IDS = WIDTH * WIDTH
+CELL_IDS = 2 * VERTEX_IDS
+
+
+class LatticeError(ValueError):
+    """Coordinates that are not a cell or a vertex of the board."""
+
+
+class Vertex(NamedTuple):
+    x: int
+    y: int
+
+    def point(self) -> tuple[float, float]:
+        """Where the vertex sits in the plane (y grows upwards)."""
+        return (self.x + self.y / 2, self.y * math.sqrt(3) / 2)
+
+    @property
+    def id(self) -> int:
+        return vertex_id(self.x, self.y)
+
+    def cells(self) -> tuple[Cell, ...]:
+        """The six cells that meet at this vertex."""
+        x, y = self
+        return (
+            Cell(x, y, True),
+            Cell(x, y - 1, True),
+            Cell(x - 1, y, True),
+            Cell(x, y - 1, False),
+            Cell(x - 1, y - 1, False),
+            Cell(x - 1, y, False),
+        )
+
+
+class Cell(NamedTuple):
+    x: int
+    y: int
+    up: bool
+
+    @property
+    def orientation(self) -> str:
+        return "up" if self.up else "down"
+
+    @property
+    def id(self) -> int:
+        return cell_id(self.x, self.y, self.up)
+
+    @classmethod
+    def from_id(cls, packed: int) -> Cell:
+        vertex, up = divmod(packed, 2)
+        gx, gy = divmod(vertex, WIDTH)
+        return cls(gx - OFFSET, gy - OFFSET, bool(up))
+
+    def corners(self) -> tuple[Vertex, Vertex, Vertex]:
+        """The cell's corners, clockwise from the leftmost."""
+        x, y = self.x, self.y
+        if self.up:
+            return (Vertex(x, y), Vertex(x, y + 1), Vertex(x + 1, y))
+        return (Vertex(x, y + 1), Vertex(x + 1, y + 1), Vertex(x + 1, y))
+
+    def neighbours(self) -> tuple[Cell, Cell, Cell]:
+        """The three cells that share an edge with this one."""
+        x, y = self.x, self.y
+        if self.up:
+            return (Cell(x, y, False), Cell(x - 1, y, False), Cell(x, y - 1, False))
+        return (Cell(x, y, True), Cell(x + 1, y, True), Cell(x, y + 1, True))
+
+    def to_json(self) -> list[int | str]:
+        """The record form ``[x, y, "up"]``."""
+        return [self.x, self.y, self.orientation]
+
+    @classmethod
+    def from_json(cls, value: object) -> Cell:
+        if (
+            not isinstance(value, list)
+            or len(value) != 3
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value[:2])
+            or value[2] not in ("up", "down")
+        ):
+            raise LatticeError(f'a cell is written [x, y, "up"] or [x, y, "down"], not {value!r}')
+        return cls(value[0], value[1], value[2] == "up")
+
+
+ORIGIN = Cell(0, 0, True)
+"""Where the first tile of every hand lies."""
+
+
+def vertex_id(x: int, y: int) -> int:
+    if not (-OFFSET <= x < WIDTH - OFFSET and -OFFSET <= y < WIDTH - OFFSET):
+        raise LatticeError(f"({x}, {y}) is outside the board (coordinates from -128 to 127)")
+    return (x + OFFSET) * WIDTH + (y + OFFSET)
+
+
+def cell_id(x: int, y: int, up: bool) -> int:
+    # The last row and column of vertices have cells whose corners would fall off the grid.
+    if not (-OFFSET <= x < WIDTH - OFFSET - 1 and -OFFSET <= y < WIDTH - OFFSET - 1):
+        raise LatticeError(f"({x}, {y}) is outside the board (coordinates from -128 to 126)")
+    return ((x + OFFSET) * WIDTH + y + OFFSET) * 2 + (1 if up else 0)
+
+
+def corner_ids(cell: int) -> tuple[int, int, int]:
+    """Vertex ids of a packed cell's corners, clockwise from the leftmost."""
+    v = cell >> 1
+    if cell & 1:
+        return (v, v + 1, v + WIDTH)
+    return (v + 1, v + WIDTH + 1, v + WIDTH)
+
+
+def neighbour_ids(cell: int) -> tuple[int, int, int]:
+    """Packed ids of the three cells sharing an edge with a packed cell."""
+    v = cell >> 1
+    if cell & 1:
+        return (2 * v, 2 * (v - WIDTH), 2 * (v - 1))
+    return (2 * v + 1, 2 * (v + WIDTH) + 1, 2 * (v + 1) + 1)
+
+
+def cells_around_id(vertex: int) -> tuple[int, int, int, int, int, int]:
+    """Packed ids of the six cells meeting at a packed vertex."""
+    v = vertex
+    return (
+        2 * v + 1,
+        2 * (v - 1) + 1,
+        2 * (v - WIDTH) + 1,
+        2 * (v - 1),
+        2 * (v - WIDTH - 1),
+        2 * (v - WIDTH),
+    )

@@ -1,0 +1,217 @@
+"""Tiles and tile sets.
+
+A tile is three numbers read clockwise. Rotating a tile on the table never changes
+which tile it is, so a tile is stored in its canonical rotation: the one that is
+smallest as a string (``0-1-2``, never ``1-2-0``). Flipping a tile is not a move in
+Triominos: in the 76-tile set ``0-1-2`` and its mirror image ``0-2-1`` are two tiles.
+
+A :class:`TileSet` numbers its tiles by ascending value. The engine keeps racks as
+bitmasks over these indices, so the most valuable tile of a mask is simply its highest
+bit (``mask.bit_length() - 1``): the greedy move needs no sorting.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import cached_property
+
+Corners = tuple[int, int, int]
+
+
+class TileError(ValueError):
+    """A tile name or a tile's numbers that do not describe a tile of the set."""
+
+
+def canonical_rotation(numbers: Corners) -> Corners:
+    """The rotation of ``numbers`` that is smallest as a tile name."""
+    a, b, c = numbers
+    return min(((a, b, c), (b, c, a), (c, a, b)), key=lambda r: "-".join(map(str, r)))
+
+
+def rotations(numbers: Corners) -> tuple[Corners, ...]:
+    """The distinct clockwise rotations of ``numbers``, canonical one first."""
+    a, b, c = canonical_rotation(numbers)
+    found: list[Corners] = []
+    for rotation in ((a, b, c), (b, c, a), (c, a, b)):
+        if rotation not in found:
+            found.append(rotation)
+    return tuple(found)
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """One triangular tile: ``Tile(1, 2, 0)`` is the same tile as ``Tile(0, 1, 2)``."""
+
+    a: int
+    b: int
+    c: int
+
+    def __post_init__(self) -> None:
+        for number in (self.a, self.b, self.c):
+            if not isinstance(number, int) or isinstance(number, bool) or number < 0:
+                raise TileError(f"a tile's numbers are whole numbers from 0, not {number!r}")
+        a, b, c = canonical_rotation((self.a, self.b, self.c))
+        object.__setattr__(self, "a", a)
+        object.__setattr__(self, "b", b)
+        object.__setattr__(self, "c", c)
+
+    def __hash__(self) -> int:
+        # Tiles key the hot dictionaries; an int is much cheaper to hash than a tuple.
+        return (self.a << 20) | (self.b << 10) | self.c
+
+    @classmethod
+    def from_name(cls, name: str) -> Tile:
+        """Parse ``"a-b-c"`` (any rotation is accepted; the tile is stored canonically)."""
+        parts = name.strip().split("-")
+        if len(parts) != 3 or not all(part.isdigit() for part in parts):
+            raise TileError(f"a tile is written as three numbers like '0-1-2', not {name!r}")
+        return cls(int(parts[0]), int(parts[1]), int(parts[2]))
+
+    @property
+    def numbers(self) -> Corners:
+        return (self.a, self.b, self.c)
+
+    @property
+    def name(self) -> str:
+        return f"{self.a}-{self.b}-{self.c}"
+
+    @property
+    def value(self) -> int:
+        """The points the tile is worth: the sum of its numbers."""
+        return self.a + self.b + self.c
+
+    @property
+    def is_triple(self) -> bool:
+        return self.a == self.b == self.c
+
+    def rotations(self) -> tuple[Corners, ...]:
+        """The distinct ways the tile can lie on a cell, as corners read clockwise."""
+        return rotations(self.numbers)
+
+    def mirror(self) -> Tile:
+        """The tile printed the other way round (itself when two numbers are equal)."""
+        return Tile(self.a, self.c, self.b)
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"Tile({self.a}, {self.b}, {self.c})"
+
+
+class TileSet:
+    """A box of tiles, numbered by ascending value (ties by name) for bitmask racks."""
+
+    def __init__(self, name: str, tiles: Iterable[Tile], symbols: int) -> None:
+        ordered = sorted(set(tiles), key=lambda tile: (tile.value, tile.name))
+        self.name = name
+        self.symbols = symbols
+        self.tiles: tuple[Tile, ...] = tuple(ordered)
+        self.values: tuple[int, ...] = tuple(tile.value for tile in ordered)
+        self.position: dict[Tile, int] = {tile: i for i, tile in enumerate(ordered)}
+        self.full_mask = (1 << len(ordered)) - 1
+
+    def __len__(self) -> int:
+        return len(self.tiles)
+
+    def __iter__(self) -> Iterator[Tile]:
+        return iter(self.tiles)
+
+    def __contains__(self, tile: object) -> bool:
+        return tile in self.position
+
+    def __repr__(self) -> str:
+        return f"<TileSet {self.name}: {len(self.tiles)} tiles>"
+
+    def index(self, tile: Tile) -> int:
+        try:
+            return self.position[tile]
+        except KeyError:
+            raise TileError(f"{tile} is not a tile of the {self.name} set") from None
+
+    def parse(self, name: str) -> Tile:
+        """Parse a tile name and check that the tile belongs to this set."""
+        tile = Tile.from_name(name)
+        self.index(tile)
+        return tile
+
+    def mask(self, tiles: Iterable[Tile]) -> int:
+        mask = 0
+        for tile in tiles:
+            mask |= 1 << self.index(tile)
+        return mask
+
+    def tiles_in(self, mask: int) -> list[Tile]:
+        """The tiles of a bitmask, in index order (ascending value)."""
+        return [self.tiles[i] for i in indices(mask)]
+
+    def value_of(self, mask: int) -> int:
+        return sum(self.values[i] for i in indices(mask))
+
+    @cached_property
+    def fits(self) -> FitTable:
+        return FitTable(self)
+
+    @cached_property
+    def triples(self) -> int:
+        """The bitmask of the triples (tiles with three equal numbers)."""
+        return self.mask(tile for tile in self.tiles if tile.is_triple)
+
+    @cached_property
+    def rotations(self) -> tuple[tuple[Corners, ...], ...]:
+        """Each tile's distinct rotations, by tile index."""
+        return tuple(tile.rotations() for tile in self.tiles)
+
+
+def indices(mask: int) -> Iterator[int]:
+    """The set bits of a mask, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class FitTable:
+    """For every combination of numbers already on a cell's corners, what fits there.
+
+    A corner is encoded as ``number + 1``, or 0 when no tile touches it yet; the key of a
+    cell is ``c0 * base**2 + c1 * base + c2`` with ``base = symbols + 1``. ``masks[key]`` is
+    the bitmask of tiles that fit in at least one rotation, ``corners[key][i]`` the
+    rotations of tile ``i`` that fit. Every legal-placement question is one lookup.
+    """
+
+    def __init__(self, tile_set: TileSet) -> None:
+        self.base = base = tile_set.symbols + 1
+        size = base**3
+        self.masks: list[int] = [0] * size
+        self.corners: list[dict[int, tuple[Corners, ...]]] = [{} for _ in range(size)]
+        for key, wanted in enumerate(itertools.product(range(base), repeat=3)):
+            for index, tile in enumerate(tile_set.tiles):
+                fitting = tuple(
+                    rotation
+                    for rotation in tile.rotations()
+                    if all(w == 0 or w == n + 1 for w, n in zip(wanted, rotation, strict=True))
+                )
+                if fitting:
+                    self.masks[key] |= 1 << index
+                    self.corners[key][index] = fitting
+
+
+def _combinations(symbols: int, *, mirrors: bool) -> list[Tile]:
+    tiles = [
+        Tile(a, b, c) for a, b, c in itertools.combinations_with_replacement(range(symbols), 3)
+    ]
+    if mirrors:
+        tiles += [Tile(a, c, b) for a, b, c in itertools.combinations(range(symbols), 3)]
+    return tiles
+
+
+CLASSIC = TileSet("classic", _combinations(6, mirrors=False), symbols=6)
+"""The 56 tiles of the classic box: every three numbers 0-5 in non-decreasing order."""
+
+EXTENDED = TileSet("extended", _combinations(6, mirrors=True), symbols=6)
+"""The 76 tiles: the classic 56 and the 20 mirror images of tiles with three numbers."""
+
+TILE_SETS: dict[str, TileSet] = {CLASSIC.name: CLASSIC, EXTENDED.name: EXTENDED}
