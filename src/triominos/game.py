@@ -616,8 +616,12 @@ class Match:
     rules: Rules = field(default_factory=Rules)
     players: int = 2
     seed: int | None = None
-    hands: list[Hand] = field(default_factory=list)
-    totals: list[int] = field(default_factory=list)
+    deals: Sequence[Deal] = ()
+    """Deals to play first, in order (a replayed record); later hands come from the seed."""
+    starter_draws: Sequence[Sequence[Tile]] = ()
+    """For each dealt hand, the tiles its starter draws showed (a replayed record)."""
+    hands: list[Hand] = field(default_factory=list, init=False)
+    totals: list[int] = field(default_factory=list, init=False)
 
     def __post_init__(self) -> None:
         self.rules.check_players(self.players)
@@ -638,9 +642,16 @@ class Match:
 
     def _start_hand(self) -> None:
         number = len(self.hands) + 1
-        deal = Deal.shuffle(self.rules, self.players, random.Random(f"{self.seed}/{number}"))
+        if number <= len(self.deals):
+            deal = self.deals[number - 1]
+        else:
+            deal = Deal.shuffle(self.rules, self.players, random.Random(f"{self.seed}/{number}"))
+        starter_tiles = None
+        if number <= len(self.starter_draws):
+            starter_tiles = iter(self.starter_draws[number - 1])
         rng = random.Random(f"{self.seed}/{number}/starter")
-        self.hands.append(Hand(self.rules, deal, number=number, rng=rng))
+        hand = Hand(self.rules, deal, number=number, rng=rng, starter_tiles=starter_tiles)
+        self.hands.append(hand)
 
     @property
     def hand(self) -> Hand:
