@@ -114,11 +114,13 @@ class Rules:
         tiles = len(TILE_SETS[self.tile_set])
         for players, size in sizes.items():
             _whole("rack_sizes", size, minimum=1)
-            if players * size >= tiles:
+            # The starter draw shows one pool tile per player at once.
+            keep = players if self.opening == "starter_draw" else 1
+            if players * size + keep > tiles:
                 raise RuleOptionError(
                     "rack_sizes",
                     f"{players} racks of {size} need {players * size} tiles; the "
-                    f"{self.tile_set} set has {tiles} and the pool must keep at least one",
+                    f"{self.tile_set} set has {tiles} and the pool must keep at least {keep}",
                 )
 
     # --- derived values -----------------------------------------------------------

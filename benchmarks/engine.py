@@ -1,0 +1,105 @@
+"""Engine speed, as medians of several runs (``make bench``).
+
+Prints, each on its own line:
+
+- ``classic 2p greedy hands/s: N`` — complete greedy-versus-greedy hands of the
+  2-player classic game in one process, dealing included, every move going through the
+  public path (an observation for the seat, the bot's choice, ``Hand.apply``);
+- legal placement generation: ``Board.legal_placements`` calls per second on positions
+  taken from real games, and the placements they produce per second;
+- ``classic 2p greedy matches/s`` — whole matches to 400.
+
+The machines are shared and noisy: the median of several timed runs is what counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from triominos.board import Board
+from triominos.bots import GreedyBot
+from triominos.game import Deal, Hand, Match
+from triominos.rules import PRESETS
+
+
+def play_hand(rules_name: str, players: int, rng: random.Random) -> Hand:
+    rules = PRESETS[rules_name].rules
+    bot = GreedyBot()
+    hand = Hand(rules, Deal.shuffle(rules, players, rng), rng=rng)
+    while not hand.is_over:
+        hand.apply(bot.act(hand.observe(hand.to_move)))
+    return hand
+
+
+def sample_positions(count: int, seed: int) -> list[tuple[Board, int]]:
+    """(board, rack) pairs from the middle of greedy hands; each hand keeps its own board."""
+    rules = PRESETS["classic"].rules
+    rng = random.Random(seed)
+    bot = GreedyBot()
+    positions: list[tuple[Board, int]] = []
+    while len(positions) < count:
+        hand = Hand(rules, Deal.shuffle(rules, 2, rng))
+        stop = rng.randrange(5, 30)
+        while not hand.is_over and len(hand.board) < stop:
+            hand.apply(bot.act(hand.observe(hand.to_move)))
+        if not hand.is_over:
+            positions.append((hand.board, hand.racks[hand.to_move]))
+    return positions
+
+
+def rate(work: Callable[[], int], seconds: float) -> float:
+    """Units of work per second over about ``seconds`` of repeated calls."""
+    done = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        done += work()
+    return done / elapsed
+
+
+def median_rate(work: Callable[[], int], runs: int, seconds: float) -> float:
+    return statistics.median(rate(work, seconds) for _ in range(runs))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="timed runs per figure")
+    parser.add_argument("--seconds", type=float, default=2.0, help="length of a run")
+    args = parser.parse_args()
+    rng = random.Random(1)
+
+    def one_hand() -> int:
+        play_hand("classic", 2, rng)
+        return 1
+
+    hands = median_rate(one_hand, args.runs, args.seconds)
+    print(f"classic 2p greedy hands/s: {hands:.0f}")
+
+    positions = sample_positions(500, seed=2)
+
+    def generate() -> int:
+        for board, rack in positions:
+            board.legal_placements(rack)
+        return len(positions)
+
+    calls = median_rate(generate, args.runs, args.seconds)
+    per_call = sum(len(board.legal_placements(rack)) for board, rack in positions) / len(positions)
+    print(f"legal placement generation calls/s: {calls:.0f}")
+    print(f"legal placements generated/s: {calls * per_call:.0f} ({per_call:.1f} a call)")
+
+    def one_match() -> int:
+        match = Match(PRESETS["classic"].rules, 2, rng.randrange(2**32))
+        bot = GreedyBot()
+        while not match.is_over:
+            match.apply(bot.act(match.observe(match.to_move)))
+        return 1
+
+    matches = median_rate(one_match, args.runs, args.seconds)
+    print(f"classic 2p greedy matches/s: {matches:.1f}")
+
+
+if __name__ == "__main__":
+    main()
