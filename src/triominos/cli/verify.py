@@ -1,0 +1,70 @@
+"""``triominos verify``: check game records against the rules, as a referee would."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from triominos.cli.main import main
+from triominos.game import Match
+from triominos.record import RecordError, VerificationError, iter_records, verify
+
+
+@main.command("verify")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.pass_context
+def verify_command(context: click.Context, file: Path) -> None:
+    """Check every game record in FILE against the rules.
+
+    FILE holds one record (a JSON document) or many (JSON Lines, one record a line), in
+    the triominos-record/1 format of RECORD.md. Each record is replayed action by action
+    through the rules engine: every placement must be legal, every drawn tile the next
+    one in the pool, and every points value, bonus, settlement and total what the rules
+    give. One line per right record is printed; for a wrong record, its first wrong
+    action is named on standard error and the next record is checked.
+
+    \b
+    Exit status:
+      0  every record is right
+      1  a record's play is wrong (record, hand and action index are named)
+      2  the file cannot be read, is not JSON, or holds something that is not a
+         record (the line and the field are named)
+    """
+    try:
+        entries = list(iter_records(file))
+    except OSError as error:
+        _stop(context, f"cannot read {file}: {error.strerror or error}")
+    except RecordError as error:
+        _stop(context, f"{file}: {error}")
+    wrong = 0
+    for index, (line, document) in enumerate(entries, 1):
+        try:
+            match = verify(document, index=index, line=line)
+        except RecordError as error:
+            _stop(context, f"{file}: record {index}: {error}")
+        except VerificationError as error:
+            click.echo(f"{file}: {error}", err=True)
+            wrong += 1
+            continue
+        click.echo(f"record {index}: ok, {summary(document, match)}")
+    if wrong:
+        context.exit(1)
+
+
+def summary(document: dict[str, Any], match: Match) -> str:
+    """``classic, 2 players, 5 hands, scores 412-371``, and whether the match is unfinished."""
+    preset = document.get("preset")
+    hands = len(match.hands)
+    text = (
+        f"{preset if isinstance(preset, str) else 'custom rules'}, {match.players} players, "
+        f"{hands} hand{'s' if hands != 1 else ''}, scores {'-'.join(map(str, match.totals))}"
+    )
+    return text if match.is_over else text + " (unfinished)"
+
+
+def _stop(context: click.Context, message: str) -> NoReturn:
+    """Say why the file cannot be checked, and exit with status 2."""
+    click.echo(message, err=True)
+    context.exit(2)

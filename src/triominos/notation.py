@@ -1,0 +1,238 @@
+"""A short text notation for tiles, cells, placements and positions.
+
+It is to the record (RECORD.md) what SAN and FEN are to PGN in chess: a form short
+enough to type in a terminal, write in a test or a bug report, and read back. Every
+formatter has a parser, and parsing what a formatter wrote gives back the same value.
+
+Grammar (no spaces inside a token; ``DIGIT`` is 0-9)::
+
+    number    = 1*DIGIT
+    integer   = ["-"] number
+    numbers   = number "-" number "-" number   ; "0-1-2", "10-4-5"
+              / DIGIT DIGIT DIGIT              ; "012": short form, one digit each
+    tile      = numbers                        ; the tile's numbers clockwise, any
+                                               ; rotation: "1-2-0" is the tile 0-1-2
+    cell      = integer "," integer ("^" / "v")
+                                               ; "0,0^" is [0, 0, "up"],
+                                               ; "-1,2v" is [-1, 2, "down"]
+    placement = numbers "@" cell               ; "545@0,0v": 5, 4, 5 on the corners
+                                               ; of [0, 0, "down"], clockwise from
+                                               ; the leftmost; the tile is 4-5-5
+    position  = [placement *(1*" " placement)] ; the placements in the order they
+                                               ; were made; "" is the empty table
+
+The formatters write a tile with dashes (``0-1-2``, its canonical rotation, as in
+records), a placement's numbers in the short form when each is one digit (``545``) and
+with dashes otherwise, and one space between the placements of a position. ``^`` and
+``v`` point the way the triangle points.
+
+A placement's numbers are the corners as laid, not the tile's name: they say both which
+tile it is and how it is turned. A position is the board's history rather than its
+picture, because the order of the placements decides the bonuses they scored;
+:func:`position_from_text` replays it through :meth:`Board.push
+<triominos.board.Board.push>`, so a parsed position is a legal one.
+
+>>> placement_to_text(placement_from_text("545@0,0v"))
+'545@0,0v'
+>>> position_to_text(position_from_text("555@0,0^ 545@0,0v"))
+'555@0,0^ 545@0,0v'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from triominos.board import Board, IllegalPlacementError, Placement
+from triominos.lattice import Cell, LatticeError
+from triominos.tiles import CLASSIC, Corners, Tile, TileSet
+
+__all__ = [
+    "NotationError",
+    "cell_from_text",
+    "cell_to_text",
+    "placement_from_text",
+    "placement_to_text",
+    "position_from_text",
+    "position_to_text",
+    "tile_from_text",
+    "tile_to_text",
+]
+
+UP, DOWN = "^", "v"
+_DIGITS = frozenset("0123456789")
+
+
+class NotationError(ValueError):
+    """Text that is not in the notation: says what was expected and at which column.
+
+    ``column`` is 1-based in ``text``; ``rule`` names the rule an illegal placement of a
+    position breaks (as :class:`~triominos.board.IllegalPlacementError` does), else None.
+    """
+
+    def __init__(self, message: str, text: str, column: int, rule: str | None = None) -> None:
+        super().__init__(f"column {column} of {text!r}: {message}")
+        self.message = message
+        self.text = text
+        self.column = column
+        self.rule = rule
+
+
+# --- formatting ---------------------------------------------------------------------
+
+
+def tile_to_text(tile: Tile) -> str:
+    """``0-1-2``: the tile's name, as records write it."""
+    return tile.name
+
+
+def cell_to_text(cell: Cell) -> str:
+    """``0,0^`` for ``[0, 0, "up"]``, ``-1,2v`` for ``[-1, 2, "down"]``."""
+    return f"{cell.x},{cell.y}{UP if cell.up else DOWN}"
+
+
+def _numbers_to_text(numbers: Corners) -> str:
+    if all(number < 10 for number in numbers):
+        return "".join(map(str, numbers))
+    return "-".join(map(str, numbers))
+
+
+def placement_to_text(placement: Placement) -> str:
+    """``545@0,0v``: the numbers on the cell's corners clockwise, then the cell."""
+    return f"{_numbers_to_text(placement.corners)}@{cell_to_text(placement.cell)}"
+
+
+def position_to_text(board: Iterable[Placement]) -> str:
+    """The placements of a board (or any placements) in order, separated by spaces."""
+    return " ".join(map(placement_to_text, board))
+
+
+# --- parsing ------------------------------------------------------------------------
+
+
+class _Scanner:
+    """Reads a text left to right and says where it stopped making sense."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.at = 0
+
+    def peek(self) -> str:
+        return self.text[self.at] if self.at < len(self.text) else ""
+
+    def error(self, expected: str, at: int | None = None) -> NotationError:
+        at = self.at if at is None else at
+        found = repr(self.text[at]) if at < len(self.text) else "the end"
+        return NotationError(f"expected {expected}, found {found}", self.text, at + 1)
+
+    def expect(self, char: str, expected: str) -> None:
+        if self.peek() != char:
+            raise self.error(expected)
+        self.at += 1
+
+    def digits(self, expected: str) -> str:
+        start = self.at
+        while self.peek() and self.peek() in _DIGITS:
+            self.at += 1
+        if self.at == start:
+            raise self.error(expected)
+        return self.text[start : self.at]
+
+    def integer(self, expected: str) -> int:
+        sign = -1 if self.peek() == "-" else 1
+        if sign < 0:
+            self.at += 1
+        return sign * int(self.digits(expected))
+
+    def numbers(self) -> Corners:
+        """``a-b-c`` or ``abc``."""
+        start = self.at
+        first = self.digits("a number")
+        if self.peek() == "-":
+            self.at += 1
+            second = self.digits("the second number")
+            self.expect("-", "'-' before the third number")
+            return int(first), int(second), int(self.digits("the third number"))
+        if len(first) != 3:
+            raise self.error("three numbers like 0-1-2 or 012", start)
+        return int(first[0]), int(first[1]), int(first[2])
+
+    def cell(self) -> Cell:
+        start = self.at
+        x = self.integer("the cell's x, a whole number")
+        self.expect(",", "',' between the cell's x and y")
+        y = self.integer("the cell's y, a whole number")
+        mark = self.peek()
+        if mark not in (UP, DOWN):
+            raise self.error(f"{UP!r} (up) or {DOWN!r} (down) after the cell's y")
+        self.at += 1
+        cell = Cell(x, y, mark == UP)
+        try:
+            cell.id  # noqa: B018  (checks that the cell is on the board)
+        except LatticeError as error:
+            raise NotationError(str(error), self.text, start + 1) from None
+        return cell
+
+    def placement(self) -> Placement:
+        corners = self.numbers()
+        self.expect("@", "'@' between the numbers and the cell")
+        return Placement(Tile(*corners), self.cell(), corners)
+
+    def end(self, what: str) -> None:
+        if self.at < len(self.text):
+            raise self.error(f"the end of the {what}")
+
+
+def tile_from_text(text: str, tile_set: TileSet | None = None) -> Tile:
+    """Parse ``0-1-2`` or ``012`` (any rotation); with ``tile_set``, the tile must be in it."""
+    scanner = _Scanner(text)
+    tile = Tile(*scanner.numbers())
+    scanner.end("tile")
+    if tile_set is not None and tile not in tile_set:
+        raise NotationError(f"{tile} is not a tile of the {tile_set.name} set", text, 1)
+    return tile
+
+
+def cell_from_text(text: str) -> Cell:
+    """Parse ``0,0^`` or ``-1,2v``."""
+    scanner = _Scanner(text)
+    cell = scanner.cell()
+    scanner.end("cell")
+    return cell
+
+
+def placement_from_text(text: str) -> Placement:
+    """Parse ``545@0,0v``: the tile is the one whose rotation the numbers are."""
+    scanner = _Scanner(text)
+    placement = scanner.placement()
+    scanner.end("placement")
+    return placement
+
+
+def position_from_text(text: str, tile_set: TileSet = CLASSIC) -> Board:
+    """The board made by laying the placements of ``text`` in order, each checked.
+
+    An illegal placement is a NotationError naming its number (from 1), its column and
+    the rule it breaks.
+    """
+    scanner = _Scanner(text)
+    board = Board(tile_set)
+    while scanner.peek() == " ":
+        scanner.at += 1
+    while scanner.peek():
+        start = scanner.at
+        placement = scanner.placement()
+        try:
+            board.push(placement)
+        except IllegalPlacementError as error:
+            raise NotationError(
+                f"placement {len(board) + 1} ({text[start : scanner.at]}) is illegal: {error} "
+                f"(rule {error.rule})",
+                text,
+                start + 1,
+                rule=error.rule,
+            ) from None
+        if scanner.peek() not in (" ", ""):
+            raise scanner.error("' ' between placements")
+        while scanner.peek() == " ":
+            scanner.at += 1
+    return board
