@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from triominos.board import Placement
 from triominos.game import Event, HandEnd
+from triominos.notation import placement_to_text
 
 
 def bonus_words(bonuses: Sequence[tuple[str, int]]) -> str:
@@ -14,10 +16,14 @@ def bonus_words(bonuses: Sequence[tuple[str, int]]) -> str:
 def describe_event(event: Event, names: Sequence[str]) -> str:
     """One line saying what a player did and what it scored."""
     who = names[event.player]
-    if event.action == "place" and event.cell is not None and event.corners is not None:
-        x, y, orientation = event.cell.to_json()
-        where = f"[{x}, {y}, {orientation}]"
-        line = f"{who} places {event.tile} on {where}: {event.points:+d}"
+    if (
+        event.action == "place"
+        and event.tile is not None
+        and event.cell is not None
+        and event.corners is not None
+    ):
+        where = placement_to_text(Placement(event.tile, event.cell, event.corners))
+        line = f"{who} places {event.tile} as {where}: {event.points:+d}"
         return f"{line} ({bonus_words(event.bonuses)})" if event.bonuses else line
     if event.action == "draw":
         tile = f" ({event.tile})" if event.tile is not None else ""

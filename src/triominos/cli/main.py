@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-import click
+from collections.abc import Callable, Sequence
 
-from triominos.bots import BOTS
-from triominos.rules import PRESETS
+import click
+from click.decorators import FC
+from rich.table import Table
+
+from triominos.bots import BOTS, Bot, make_bot
+from triominos.rules import PRESETS, Rules
 
 
 def preset_option(function: click.decorators.FC) -> click.decorators.FC:
@@ -42,12 +46,78 @@ def parse_bots(value: str, players: int) -> list[str]:
     return [names[seat % len(names)] for seat in range(players)]
 
 
+def bots_option(default: str) -> Callable[[FC], FC]:
+    """The ``--bots`` option of the commands where bots take seats."""
+    return click.option(
+        "--bots",
+        default=default,
+        show_default=True,
+        help=f"Bots, comma-separated, repeated to fill the seats ({', '.join(BOTS)}).",
+    )
+
+
+def seed_option(help_text: str = "Seed of the deals (random if omitted).") -> Callable[[FC], FC]:
+    return click.option("--seed", type=int, default=None, help=help_text)
+
+
+def target_option(function: FC) -> FC:
+    """``--target``: a lower target score than the preset's, for short matches."""
+    return click.option(
+        "--target",
+        type=click.IntRange(min=1),
+        default=None,
+        metavar="POINTS",
+        help="End the match when a total reaches POINTS (default: the preset's target).",
+    )(function)
+
+
+def match_rules(preset_name: str, target: int | None) -> Rules:
+    """The preset's rules, with the target score of ``--target`` when given."""
+    preset_rules = PRESETS[preset_name].rules
+    return preset_rules if target is None else preset_rules.replace(target_score=target)
+
+
+def seat_bot(name: str, match_seed: int | None, seat: int) -> Bot:
+    """The bot for a seat, with its own random stream derived from the match seed.
+
+    Seeds ``match_seed * 8 + seat`` never repeat across seats (at most six) nor across
+    matches seeded one apart, so a selfplay series and a replayed match agree.
+    """
+    return make_bot(name, None if match_seed is None else match_seed * 8 + seat)
+
+
+def scores_table(
+    labels: Sequence[str], totals: Sequence[int], winners: Sequence[int], title: str
+) -> Table:
+    """The players and their totals, winners marked."""
+    table = Table(title=title)
+    table.add_column("player")
+    table.add_column("total", justify="right")
+    for seat, label in enumerate(labels):
+        mark = " (winner)" if seat in winners else ""
+        table.add_row(label + mark, str(totals[seat]))
+    return table
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="triominos")
 def main() -> None:
     """Triominos: play, watch bots play, and check game records."""
 
 
-from triominos.cli import demo  # noqa: E402  (registers its command on main)
+from triominos.cli import demo, play, replay, rules, selfplay, verify  # noqa: E402, F401  (registers its command on main)
 
-__all__ = ["demo", "main", "parse_bots", "players_option", "preset_option"]
+__all__ = [
+    "bots_option",
+    "demo",
+    "main",
+    "match_rules",
+    "parse_bots",
+    "players_option",
+    "preset_option",
+    "rules",
+    "scores_table",
+    "seat_bot",
+    "seed_option",
+    "target_option",
+]

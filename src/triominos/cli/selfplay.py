@@ -1,0 +1,180 @@
+"""``triominos selfplay``: bots play a series of matches; a summary of how each seat did."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from triominos.bots import Bot
+from triominos.cli.main import (
+    bots_option,
+    main,
+    match_rules,
+    parse_bots,
+    players_option,
+    preset_option,
+    seat_bot,
+    seed_option,
+    target_option,
+)
+from triominos.game import Match
+from triominos.record import PlayerInfo, match_record, write_records
+from triominos.rules import Rules
+
+
+def play_out(match: Match, bots: Sequence[Bot]) -> None:
+    """Play ``match`` to its end, each seat's bot acting on that seat's observation."""
+    while not match.is_over:
+        seat = match.to_move
+        match.apply(bots[seat].act(match.observe(seat)))
+
+
+@dataclass
+class SeriesTally:
+    """What a series of matches adds up to, seat by seat.
+
+    A win shared by several seats (equal highest totals) counts as a fraction: 1/k to
+    each of the k winners, so the wins always add up to the number of matches.
+    """
+
+    players: int
+    matches: int = 0
+    hands: int = 0
+    wins: list[float] = field(default_factory=list)
+    score_sums: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.wins = [0.0] * self.players
+        self.score_sums = [0] * self.players
+
+    def add(self, match: Match) -> None:
+        self.matches += 1
+        self.hands += len(match.hands)
+        winners = match.winners
+        for seat in winners:
+            self.wins[seat] += 1 / len(winners)
+        for seat, total in enumerate(match.totals):
+            self.score_sums[seat] += total
+
+
+def play_series(
+    rules: Rules, bot_names: Sequence[str], first_seed: int, games: int
+) -> Iterator[Match]:
+    """Matches seeded ``first_seed``, ``first_seed + 1``, …, each yielded once played out."""
+    for number in range(games):
+        seed = first_seed + number
+        match = Match(rules, len(bot_names), seed)
+        play_out(match, [seat_bot(name, seed, seat) for seat, name in enumerate(bot_names)])
+        yield match
+
+
+def wins_words(wins: float) -> str:
+    """A win count with at most two decimals, and none when whole: 3, 2.5, 0.33."""
+    return f"{round(wins, 2):g}"
+
+
+def summary_table(tally: SeriesTally, bot_names: Sequence[str]) -> Table:
+    table = Table()
+    table.add_column("seat", justify="right")
+    table.add_column("bot")
+    table.add_column("wins", justify="right")
+    table.add_column("win %", justify="right")
+    table.add_column("mean score", justify="right")
+    for seat, name in enumerate(bot_names):
+        wins = tally.wins[seat]
+        table.add_row(
+            str(seat),
+            name,
+            wins_words(wins),
+            f"{100 * wins / tally.matches:.1f}",
+            f"{tally.score_sums[seat] / tally.matches:.1f}",
+        )
+    return table
+
+
+@main.command()
+@preset_option
+@players_option
+@bots_option("greedy,random")
+@click.option(
+    "--games", type=click.IntRange(min=1), default=10, show_default=True, help="Matches to play."
+)
+@seed_option("Seed of the first match; match i uses seed + i (random if omitted).")
+@target_option
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    default=None,
+    metavar="FILE.jsonl",
+    help="Save every match's record to FILE.jsonl (JSON Lines, one match a line).",
+)
+def selfplay(
+    preset: str,
+    players: int,
+    bots: str,
+    games: int,
+    seed: int | None,
+    target: int | None,
+    out: Path | None,
+) -> None:
+    """Bots play many matches against each other: wins and scores seat by seat.
+
+    Match i of the series uses seed S + i (S from --seed), so any match can be played
+    again on its own, and --out saves every match's record.
+    """
+    bot_names = parse_bots(bots, players)
+    if out is not None and not out.parent.is_dir():
+        raise click.BadParameter(
+            f"no directory {str(out.parent)!r} to write in", param_hint="--out"
+        )
+    rules = match_rules(preset, target)
+    first_seed = random.SystemRandom().randrange(2**32) if seed is None else seed
+    progress_console = Console(stderr=True)
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=progress_console,
+        disable=not progress_console.is_terminal,
+        transient=True,
+    )
+    tally = SeriesTally(players)
+    task = progress.add_task("matches", total=games)
+
+    def played() -> Iterator[Match]:
+        """The matches one by one, each counted in the tally and the progress bar."""
+        for match in play_series(rules, bot_names, first_seed, games):
+            tally.add(match)
+            progress.advance(task)
+            yield match
+
+    start = time.perf_counter()
+    with progress:
+        if out is None:
+            for _match in played():
+                pass  # the tally is all that is kept
+        else:
+            players_info = [PlayerInfo(name, "bot") for name in bot_names]
+            records = (match_record(match, players_info, preset) for match in played())
+            try:
+                write_records(out, records)  # one match at a time, never all in memory
+            except OSError as error:
+                raise click.FileError(str(out), hint=error.strerror) from None
+    elapsed = time.perf_counter() - start
+    last_seed = first_seed + games - 1
+    click.echo(f"{games} {preset} matches, {players} players, seeds {first_seed} to {last_seed}")
+    Console(highlight=False).print(summary_table(tally, bot_names))
+    click.echo("wins: a win shared by k seats counts 1/k to each of them")
+    click.echo(f"hands per match: {tally.hands / tally.matches:.2f} on average")
+    click.echo(f"time: {elapsed:.2f} s, {games / elapsed:.1f} matches/s")
+    if out is not None:
+        click.echo(f"records: {games} matches written to {out}")

@@ -1,0 +1,53 @@
+"""``triominos rules``: the presets, and each preset's options in words."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from triominos.cli import main
+from triominos.cli.rules import OPTION_HELP, option_value_words
+from triominos.rules import OPTION_NAMES, PRESETS
+
+
+def test_every_rule_option_has_an_explanation() -> None:
+    assert set(OPTION_HELP) == set(OPTION_NAMES)
+    assert all(text.strip() and "\n" not in text for text in OPTION_HELP.values())
+
+
+def test_without_a_preset_the_presets_are_listed_with_summary_and_seeds() -> None:
+    result = CliRunner().invoke(main, ["rules"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    for preset in PRESETS.values():
+        assert preset.name in result.output
+        assert preset.summary in result.output
+        for seed in preset.seeds:
+            assert seed in result.output
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_a_preset_is_printed_with_every_option_its_value_and_meaning(name: str) -> None:
+    result = CliRunner().invoke(main, ["rules", name], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    preset = PRESETS[name]
+    assert result.output.startswith(f"{name}: {preset.summary}")
+    for seed in preset.seeds:
+        assert seed in result.output
+    lines = result.output.splitlines()
+    for option, value in preset.rules.to_dict().items():
+        line = f"{option} = {option_value_words(value)}"
+        assert line in lines
+        assert lines[lines.index(line) + 1] == "    " + OPTION_HELP[option]
+
+
+def test_values_are_in_words() -> None:
+    assert option_value_words(None) == "none"
+    assert option_value_words({"2": 9, "3": 7}) == "2: 9, 3: 7"
+    assert option_value_words("ends_hand") == "ends_hand"
+
+
+def test_an_unknown_preset_is_a_usage_error_naming_the_presets() -> None:
+    result = CliRunner().invoke(main, ["rules", "junior"])
+    assert result.exit_code == 2
+    assert "'junior' is not one of 'classic', 'extended'" in result.stderr
+    assert "Traceback" not in result.output
