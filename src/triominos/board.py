@@ -73,15 +73,19 @@ def figure_code(
     counts: bytearray,
 ) -> int:
     """The figure a tile laid on the empty ``cell`` would complete, as a FIGURES code."""
-    v0, v1, v2 = corner_ids(cell)
-    hexagons = (counts[v0] == 5) + (counts[v1] == 5) + (counts[v2] == 5)
+    v = cell >> 1
+    if cell & 1:
+        c0, c1, c2 = counts[v], counts[v + 1], counts[v + WIDTH]
+    else:
+        c0, c1, c2 = counts[v + 1], counts[v + WIDTH + 1], counts[v + WIDTH]
+    hexagons = (c0 == 5) + (c1 == 5) + (c2 == 5)
     if hexagons:
         return hexagons
     touching = edges[cell]
     if touching == 1:
         # The two corners of the shared edge are touched by the neighbour; a bridge is
         # when the corner opposite that edge touches a tile too.
-        return BRIDGE if counts[v0] and counts[v1] and counts[v2] else 0
+        return BRIDGE if c0 and c1 and c2 else 0
     if touching == 2:
         return TWO_SIDES
     return 0
@@ -113,6 +117,12 @@ class Board:
 
     def __repr__(self) -> str:
         return f"<Board {self.tile_set.name}: {len(self._stack)} tiles>"
+
+    def _repr_svg_(self) -> str:
+        """The board as a picture, so that a Jupyter notebook shows it drawn."""
+        from triominos.svg import board_svg  # svg imports this module: import it when drawn
+
+        return str(board_svg(self))
 
     def _placement(self, cell: int) -> Placement:
         index, corners = self._occupant[cell]
@@ -211,25 +221,38 @@ class Board:
         return FIGURES[figure]
 
     def push_unchecked(self, cell: int, tile: int, corners: Corners) -> None:
-        """Lay tile index ``tile`` on packed ``cell``; the caller vouches for legality."""
-        occupant, frontier = self._occupant, self._frontier
+        """Lay tile index ``tile`` on packed ``cell``; the caller vouches for legality.
+
+        The hottest function of every search: the vertex and neighbour arithmetic of
+        lattice.py is written out here rather than called.
+        """
+        occupant, frontier, key = self._occupant, self._frontier, self._key
         occupant[cell] = (tile, corners)
         self._stack.append(cell)
         frontier.pop(cell, None)
         numbers, counts = self._numbers, self._counts
-        v0, v1, v2 = corner_ids(cell)
-        for vertex, number in ((v0, corners[0]), (v1, corners[1]), (v2, corners[2])):
+        v = cell >> 1
+        if cell & 1:
+            touched = ((v, corners[0]), (v + 1, corners[1]), (v + WIDTH, corners[2]))
+            neighbours = (2 * v, 2 * (v - WIDTH), 2 * (v - 1))
+        else:
+            touched = ((v + 1, corners[0]), (v + WIDTH + 1, corners[1]), (v + WIDTH, corners[2]))
+            neighbours = (2 * v + 1, 2 * (v + WIDTH) + 1, 2 * (v + 1) + 1)
+        for vertex, number in touched:
             if counts[vertex]:
                 counts[vertex] += 1
-            else:
-                counts[vertex] = 1
-                numbers[vertex] = number + 1
-                self._rekey_around(vertex)
+                continue
+            # A vertex gets its number: open cells around it now have a new key.
+            counts[vertex] = 1
+            numbers[vertex] = number + 1
+            for around in cells_around_id(vertex):
+                if around in frontier:
+                    frontier[around] = key(around)
         edges = self._edges
-        for neighbour in neighbour_ids(cell):
+        for neighbour in neighbours:
             edges[neighbour] += 1
             if neighbour not in occupant and neighbour not in frontier:
-                frontier[neighbour] = self._key(neighbour)
+                frontier[neighbour] = key(neighbour)
 
     def _rekey_around(self, vertex: int) -> None:
         """Refresh the keys of frontier cells at a vertex whose number just changed."""

@@ -338,7 +338,7 @@ class Hand:
     """One deal played out: racks, pool, board, turns, and the settlement at the end.
 
     ``starter_tiles`` replays recorded starter draws (the tiles each draw showed); without
-    it they come from ``rng``.
+    it, or once it runs out, they come from ``rng``.
     """
 
     def __init__(
@@ -404,8 +404,12 @@ class Hand:
 
     def _record(self, event: Event) -> None:
         self.events.append(event)
-        for seat, seen in self._seen.items():
-            seen.append(event.seen_by(seat))
+        if event.action == "draw":
+            for seat, seen in self._seen.items():
+                seen.append(event.seen_by(seat))
+        else:
+            for seen in self._seen.values():
+                seen.append(event)
 
     def rack(self, seat: int) -> list[Tile]:
         return self.tile_set.tiles_in(self.racks[seat])
@@ -527,10 +531,12 @@ class Hand:
         if self.phase != "starter_draw":
             raise IllegalActionError("starter_draw", "the starter has already been chosen")
         available = [i for i in self._pool[self._drawn :] if i not in self._shown.values()]
-        if self._starter_tiles is not None:
-            tile = next(self._starter_tiles, None)
-            if tile is None or tile not in self.tile_set:
-                raise IllegalActionError("starter_draw", "no recorded tile for this starter draw")
+        # Recorded draws first; once they run out (a record of an unfinished hand played
+        # on), the draws come from ``rng``.
+        tile = None if self._starter_tiles is None else next(self._starter_tiles, None)
+        if tile is not None:
+            if tile not in self.tile_set:
+                raise IllegalActionError("starter_draw", f"{tile} is not a tile of this set")
             index = self.tile_set.index(tile)
             if index not in available:
                 raise IllegalActionError(

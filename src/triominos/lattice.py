@@ -64,7 +64,10 @@ class Cell(NamedTuple):
 
     @property
     def id(self) -> int:
-        return cell_id(self.x, self.y, self.up)
+        x, y, up = self
+        if -OFFSET <= x < WIDTH - OFFSET - 1 and -OFFSET <= y < WIDTH - OFFSET - 1:
+            return ((x + OFFSET) * WIDTH + y + OFFSET) * 2 + (1 if up else 0)
+        return cell_id(x, y, up)  # raises the error that names the coordinates
 
     @classmethod
     def from_id(cls, packed: int) -> Cell:
