@@ -16,7 +16,7 @@ which :class:`~triominos.tiles.FitTable` gives in one lookup.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 from triominos.lattice import (
@@ -30,7 +30,7 @@ from triominos.lattice import (
     corner_ids,
     neighbour_ids,
 )
-from triominos.tiles import Corners, Tile, TileSet, indices, rotations
+from triominos.tiles import WILD, Corners, Joker, Tile, TileSet, indices, rotations
 
 FIGURES: tuple[str | None, ...] = (
     None,
@@ -104,6 +104,11 @@ class Board:
         self._occupant: dict[int, tuple[int, Corners]] = {}  # cell -> (tile index, corners)
         self._frontier: dict[int, int] = {}  # open cell -> FitTable key
         self._stack: list[int] = []
+        # Triominos Junior: where the joker lies, and the joker swaps to undo
+        # (stack length at the swap, cell, the joker's placement, vertices it numbered).
+        self._joker = tile_set.joker
+        self._joker_cell: int | None = None
+        self._swaps: list[tuple[int, int, tuple[int, Corners], tuple[int, ...]]] = []
 
     # --- reading -------------------------------------------------------------------
 
@@ -173,7 +178,8 @@ class Board:
         tile, cell, corners = placement.tile, placement.cell, placement.corners
         if tile not in self.tile_set:
             raise IllegalPlacementError("tile_set", f"{tile} is not a tile of this set")
-        if corners not in rotations(tile.numbers):
+        is_joker = isinstance(tile, Joker)
+        if not is_joker and corners not in rotations(tile.numbers):
             raise IllegalPlacementError(
                 "no_flip",
                 f"corners {list(corners)} are not a rotation of {tile}: a tile is turned, "
@@ -194,6 +200,9 @@ class Board:
                 "edge_contact",
                 f"{cell.to_json()} shares no edge with a tile on the table",
             )
+        if is_joker:
+            self._check_joker_corners(cell, corners)
+            return
         for vertex, number in zip(cell.corners(), corners, strict=True):
             shown = self.number_at(vertex)
             if shown is not None and shown != number:
@@ -202,6 +211,15 @@ class Board:
                     f"the corner at vertex {list(vertex)} shows {shown} on the table, "
                     f"the tile would put {number} there",
                 )
+
+    def _check_joker_corners(self, cell: Cell, corners: Corners) -> None:
+        shown = tuple(WILD if n is None else n for n in map(self.number_at, cell.corners()))
+        if corners != shown:
+            raise IllegalPlacementError(
+                "joker_corners",
+                f"a joker's corners show the numbers already at its vertices, {list(shown)} "
+                f"on {cell.to_json()} ({WILD} where no tile touches), not {list(corners)}",
+            )
 
     def is_legal(self, placement: Placement) -> bool:
         try:
@@ -229,6 +247,8 @@ class Board:
         occupant, frontier, key = self._occupant, self._frontier, self._key
         occupant[cell] = (tile, corners)
         self._stack.append(cell)
+        if tile == self._joker:
+            self._joker_cell = cell
         frontier.pop(cell, None)
         numbers, counts = self._numbers, self._counts
         v = cell >> 1
@@ -239,11 +259,10 @@ class Board:
             touched = ((v + 1, corners[0]), (v + WIDTH + 1, corners[1]), (v + WIDTH, corners[2]))
             neighbours = (2 * v + 1, 2 * (v + WIDTH) + 1, 2 * (v + 1) + 1)
         for vertex, number in touched:
-            if counts[vertex]:
-                counts[vertex] += 1
+            counts[vertex] += 1
+            if numbers[vertex] or number < 0:  # numbered already, or a joker's free corner
                 continue
             # A vertex gets its number: open cells around it now have a new key.
-            counts[vertex] = 1
             numbers[vertex] = number + 1
             for around in cells_around_id(vertex):
                 if around in frontier:
@@ -262,7 +281,9 @@ class Board:
                 frontier[cell] = self._key(cell)
 
     def pop(self) -> Placement:
-        """Take back the last placement."""
+        """Take back the last placement (or the last joker swap: see swap_joker)."""
+        if self._swaps and self._swaps[-1][0] == len(self._stack):
+            return self._unswap()
         if not self._stack:
             raise IndexError("pop from an empty board")
         cell = self._stack[-1]
@@ -275,14 +296,68 @@ class Board:
             if not edges[neighbour]:
                 frontier.pop(neighbour, None)
         numbers, counts = self._numbers, self._counts
+        joker_corners = () if self._joker_cell is None else corner_ids(self._joker_cell)
+        if cell == self._joker_cell:
+            self._joker_cell, joker_corners = None, ()
         for vertex in corner_ids(cell):
             counts[vertex] -= 1
-            if not counts[vertex]:
+            # A vertex keeps its number while a card (not only the joker) touches it.
+            if numbers[vertex] and (
+                not counts[vertex] or (counts[vertex] == 1 and vertex in joker_corners)
+            ):
                 numbers[vertex] = 0
                 self._rekey_around(vertex)
         if edges[cell]:
             frontier[cell] = self._key(cell)
         return placement
+
+    # --- the joker of Triominos Junior --------------------------------------------------
+
+    @property
+    def joker_cell(self) -> Cell | None:
+        """Where the joker lies, if it is on the table."""
+        return None if self._joker_cell is None else Cell.from_id(self._joker_cell)
+
+    def joker_swaps(self, rack: int) -> Iterator[tuple[int, Corners]]:
+        """(tile index, corners) of every card of the rack that may replace the joker."""
+        if self._joker_cell is None:
+            return
+        key = self._key(self._joker_cell)
+        options = self._fits.corners[key]
+        jokerless = rack & ~(1 << self._joker) if self._joker is not None else rack
+        for tile in indices(self._fits.masks[key] & jokerless):
+            for corners in options[tile]:
+                yield tile, corners
+
+    def swap_joker(self, tile: int, corners: Corners) -> None:
+        """Put card index ``tile`` where the joker lies (the caller checked joker_swaps).
+
+        The card must fit exactly where the joker was: every numbered vertex of the
+        cell. The joker's free corners take the card's numbers. ``pop`` undoes it.
+        """
+        cell = self._joker_cell
+        if cell is None:
+            raise IllegalPlacementError("joker_on_table", "the joker is not on the table")
+        joker = self._occupant[cell]
+        self._occupant[cell] = (tile, corners)
+        numbered = []
+        for vertex, number in zip(corner_ids(cell), corners, strict=True):
+            if not self._numbers[vertex]:
+                self._numbers[vertex] = number + 1
+                numbered.append(vertex)
+                self._rekey_around(vertex)
+        self._swaps.append((len(self._stack), cell, joker, tuple(numbered)))
+        self._joker_cell = None
+
+    def _unswap(self) -> Placement:
+        _, cell, joker, numbered = self._swaps.pop()
+        card = self._placement(cell)
+        self._occupant[cell] = joker
+        for vertex in numbered:
+            self._numbers[vertex] = 0
+            self._rekey_around(vertex)
+        self._joker_cell = cell
+        return card
 
     # --- what a rack can do ---------------------------------------------------------
 
@@ -323,15 +398,19 @@ class Board:
         return found
 
     def best_placement(
-        self, rack: int, figure_points: tuple[int, ...]
+        self, rack: int, figure_points: tuple[int, ...], values: Sequence[int] | None = None
     ) -> tuple[int, int, Corners, int] | None:
         """The highest-scoring (cell, tile, corners, figure) for a rack, or None.
 
-        The score is the tile's value plus ``figure_points[figure]``. Ties go to the
-        lower cell id, so the answer does not depend on the frontier's order. This is
-        the greedy bot's whole move and the inner loop of rollouts.
+        The score is ``values[tile]`` (by default the tile's value) plus
+        ``figure_points[figure]``; among tiles worth the same, the highest index wins (the
+        joker, index 0, only when nothing else fits). Ties between cells go to the lower
+        cell id, so the answer does not depend on the frontier's order. This is the
+        greedy bot's whole move and the inner loop of rollouts.
         """
-        masks, values = self._fits.masks, self.tile_set.values
+        masks = self._fits.masks
+        if values is None:
+            values = self.tile_set.values
         edges, counts = self._edges, self._counts
         best_score = best_cell = best_tile = best_figure = best_key = -1
         for cell, key in self._open():

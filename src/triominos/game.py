@@ -16,14 +16,16 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from operator import add
 from typing import Literal, NamedTuple
 
 from triominos.board import FIGURES, Board, IllegalPlacementError, Placement, figure_code
 from triominos.lattice import ORIGIN, Cell
 from triominos.rules import PRESETS, RuleOptionError, Rules, preset
-from triominos.tiles import Corners, Tile, TileSet, indices
+from triominos.tiles import Corners, Joker, Tile, TileSet, indices
 
 Phase = Literal["starter_draw", "opening", "play", "over"]
+EndReason = Literal["out", "blocked", "last_round"]
 
 
 class IllegalActionError(ValueError):
@@ -52,7 +54,19 @@ class StarterDraw:
     """Draw a tile to decide who starts (``opening="starter_draw"``); it goes back."""
 
 
-Action = Placement | Draw | Pass | StarterDraw
+@dataclass(frozen=True, slots=True)
+class TakeJoker:
+    """Triominos Junior: put ``tile`` where the joker lies and take the joker to the rack.
+
+    ``corners`` are the card's numbers on the joker's cell, clockwise from the leftmost;
+    the card must fit that cell exactly. The whole turn; no counter earned or paid.
+    """
+
+    tile: Tile
+    corners: Corners
+
+
+Action = Placement | Draw | Pass | StarterDraw | TakeJoker
 
 
 class LegalAction(NamedTuple):
@@ -80,9 +94,14 @@ class Event(NamedTuple):
     corners: Corners | None = None
     bonuses: tuple[tuple[str, int], ...] = ()
 
-    def seen_by(self, seat: int | None) -> Event:
-        if self.action == "draw" and seat != self.player and self.tile is not None:
-            return Event(self.player, "draw", self.points)
+    def seen_by(self, seat: int | None, open_racks: bool = False) -> Event:
+        if (
+            self.action in DRAWS
+            and seat != self.player
+            and self.tile is not None
+            and not open_racks
+        ):
+            return Event(self.player, self.action, self.points)
         return self
 
     def to_record(self) -> dict[str, object]:
@@ -99,11 +118,15 @@ class Event(NamedTuple):
         return record
 
 
+DRAWS = ("draw", "buy")
+"""Event names of taking a tile from the pool: ``buy`` when it costs a counter (Junior)."""
+
+
 @dataclass(frozen=True, slots=True)
 class HandEnd:
     """How a hand ended and its settlement (RECORD.md ``end``)."""
 
-    reason: Literal["out", "blocked"]
+    reason: EndReason
     player: int | None
     settlement: tuple[int, ...]
     remaining: tuple[tuple[Tile, ...], ...]
@@ -122,24 +145,38 @@ class HandEnd:
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """The racks as dealt and the pool in the order the hand's draws take it."""
+    """The racks as dealt and the pool in the order the hand's draws take it.
+
+    ``first`` is the card laid face up from the pool before play (``opening="pool_card"``,
+    Triominos Junior); None otherwise.
+    """
 
     racks: tuple[tuple[Tile, ...], ...]
     pool: tuple[Tile, ...]
+    first: Tile | None = None
 
     @classmethod
     def shuffle(cls, rules: Rules, players: int, rng: random.Random) -> Deal:
         size = rules.rack_size(players)
-        tiles = list(rules.tiles)
+        tiles = list(rules.box)
         rng.shuffle(tiles)
         racks = tuple(tuple(tiles[i * size : (i + 1) * size]) for i in range(players))
-        return cls(racks, tuple(tiles[players * size :]))
+        pool = tiles[players * size :]
+        if rules.opening != "pool_card":
+            return cls(racks, tuple(pool))
+        # A joker turned up as the first card goes back into the pot, anywhere.
+        first = pool.pop(0)
+        if isinstance(first, Joker):
+            first, joker = pool.pop(0), first
+            pool.insert(rng.randrange(len(pool) + 1), joker)
+        return cls(racks, tuple(pool), first)
 
     def check(self, rules: Rules) -> list[int]:
         """The racks as bitmasks, after checking this is a whole deal for these rules.
 
         Raises RuleOptionError naming what is wrong: a rack of the wrong size, a tile
-        dealt twice, a tile missing, a tile of another set.
+        dealt twice, a tile missing, a tile of another set, a first card where the rules
+        have none (or none where they need one).
         """
         players = len(self.racks)
         size = rules.rack_size(players)
@@ -151,16 +188,26 @@ class Deal:
                     "deal", f"rack {seat} holds {len(rack)} tiles; {players} players get {size}"
                 )
             racks.append(tile_set.mask(rack))
+        first = () if self.first is None else (self.first,)
+        if (rules.opening == "pool_card") != bool(first):
+            wanted = "a first card" if rules.opening == "pool_card" else "no first card"
+            raise RuleOptionError("deal", f"the {rules.opening} opening needs {wanted}")
+        if isinstance(self.first, Joker):
+            raise RuleOptionError("deal", "the joker is never the first card")
         every = 0
-        for mask in [*racks, tile_set.mask(self.pool)]:
+        for mask in [*racks, tile_set.mask(self.pool), tile_set.mask(first)]:
             every |= mask
-        count = size * players + len(self.pool)
-        if every.bit_count() != count or every != tile_set.full_mask:
-            dealt = [tile for rack in self.racks for tile in rack] + list(self.pool)
+        count = size * players + len(self.pool) + len(first)
+        box = tile_set.mask(rules.box)
+        if every.bit_count() != count or every != box:
+            dealt = [tile for rack in self.racks for tile in rack] + list(self.pool) + list(first)
             twice = sorted({tile.name for tile in dealt if dealt.count(tile) > 1})
             if twice:
                 raise RuleOptionError("deal", f"dealt more than once: {', '.join(twice)}")
-            missing = sorted(tile.name for tile in tile_set.tiles_in(tile_set.full_mask ^ every))
+            extra = sorted(tile.name for tile in tile_set.tiles_in(every & ~box))
+            if extra:
+                raise RuleOptionError("deal", f"not in play under these rules: {', '.join(extra)}")
+            missing = sorted(tile.name for tile in tile_set.tiles_in(box ^ every))
             raise RuleOptionError("deal", f"tiles missing from the deal: {', '.join(missing)}")
         return racks
 
@@ -206,8 +253,15 @@ def legal_actions(
     rack: int,
     draws: int,
     pool_size: int,
+    balance: int | None = None,
+    bank: int | None = None,
 ) -> list[LegalAction]:
-    """Every action the player to move may take, from what that player can see."""
+    """Every action the player to move may take, from what that player can see.
+
+    ``balance`` (the player's counters) and ``bank`` matter only when the rules pay in
+    counters (``bank`` option): buying a card needs a counter, and the bank pays no more
+    than it holds.
+    """
     if phase == "over":
         return []
     if phase == "starter_draw":
@@ -222,23 +276,44 @@ def legal_actions(
             for corners in tile.rotations():
                 found.append(LegalAction(Placement(tile, ORIGIN, corners), points, bonuses))
         return found
-    figure_points = rules.figure_points
+    values = tile_set.values if rules.tile_points == "value" else (1,) * len(tile_set)
     for cell, index, corners, figure in board.placement_ids(rack):
-        bonus = figure_points[figure]
-        bonuses = {FIGURES[figure]: bonus} if bonus else {}  # type: ignore[dict-item]
+        last = rack == 1 << index
+        points, bonuses = placement_points(rules, values[index], figure, last, bank)
         found.append(
-            LegalAction(
-                Placement(tiles[index], Cell.from_id(cell), corners),
-                tile_set.values[index] + bonus,
-                bonuses,
-            )
+            LegalAction(Placement(tiles[index], Cell.from_id(cell), corners), points, bonuses)
         )
-    may_draw = pool_size > 0 and (rules.max_draws is None or draws < rules.max_draws)
-    if may_draw:
+    for index, corners in board.joker_swaps(rack):
+        found.append(LegalAction(TakeJoker(tiles[index], corners), 0, {}))
+    if may_draw(rules, draws, pool_size, balance):
         found.append(LegalAction(Draw(), -rules.draw_penalty, {}))
-    elif not found:
+    elif not any(isinstance(option.action, Placement) for option in found):
         found.append(LegalAction(Pass(), -pass_penalty(rules, draws), {}))
     return found
+
+
+def placement_points(
+    rules: Rules, value: int, figure: int, last_tile: bool, bank: int | None = None
+) -> tuple[int, dict[str, int]]:
+    """What laying a tile worth ``value`` with this figure scores, and the bonuses by name.
+
+    With a bank (Junior) the points are counters, and the bank pays what it holds.
+    """
+    bonuses: dict[str, int] = {}
+    bonus = rules.figure_points[figure]
+    if bonus:
+        bonuses[FIGURES[figure]] = bonus  # type: ignore[index]
+    if last_tile and rules.last_tile_bonus:
+        bonuses["last_tile"] = rules.last_tile_bonus
+    points = value + sum(bonuses.values())
+    return (points if bank is None else min(points, bank)), bonuses
+
+
+def may_draw(rules: Rules, draws: int, pool_size: int, balance: int | None) -> bool:
+    """Whether the player to move may take a tile from the pool now."""
+    if not pool_size or (rules.max_draws is not None and draws >= rules.max_draws):
+        return False
+    return rules.bank is None or balance is None or balance >= rules.draw_penalty
 
 
 def opening_points(rules: Rules, tile: Tile) -> tuple[int, dict[str, int]]:
@@ -283,6 +358,13 @@ class Observation(NamedTuple):
     end: HandEnd | None
     seen: list[Event]
     seen_count: int
+    open_racks: tuple[int, ...] | None
+    """Every rack, when the rules play with open racks (Junior for young children)."""
+
+    @property
+    def bank(self) -> int | None:
+        """The counters left in the bank (rules with a ``bank``), known to all."""
+        return None if self.rules.bank is None else self.rules.bank - sum(self.totals)
 
     @property
     def history(self) -> tuple[Event, ...]:
@@ -298,10 +380,17 @@ class Observation(NamedTuple):
         return self.seat == self.to_move and self.phase != "over"
 
     def legal_actions(self) -> list[LegalAction]:
-        if not self.is_my_turn or self.rack is None:
+        if not self.is_my_turn or self.rack is None or self.seat is None:
             return []
         return legal_actions(
-            self.rules, self.phase, self.board, self.rack, self.draws, self.pool_size
+            self.rules,
+            self.phase,
+            self.board,
+            self.rack,
+            self.draws,
+            self.pool_size,
+            self.totals[self.seat],
+            self.bank,
         )
 
 
@@ -310,6 +399,8 @@ def observe(hand: Hand, seat: int | None, totals: Sequence[int] | None = None) -
     if seat is not None and not 0 <= seat < hand.players:
         raise ValueError(f"seat must be from 0 to {hand.players - 1}, or None, not {seat!r}")
     points = tuple(hand.points)
+    if totals is None:
+        totals = tuple(map(add, hand.start_totals, points))
     return Observation(  # positional: this runs on every turn of every bot
         hand.rules,
         seat,
@@ -324,10 +415,11 @@ def observe(hand: Hand, seat: int | None, totals: Sequence[int] | None = None) -
         len(hand._pool) - hand._drawn,
         hand.draws,
         points,
-        points if totals is None else tuple(totals),
+        tuple(totals),
         hand.end,
         hand.seen_by(seat),
         len(hand.events),
+        tuple(hand.racks) if hand.rules.open_racks else None,
     )
 
 
@@ -337,9 +429,22 @@ def observe(hand: Hand, seat: int | None, totals: Sequence[int] | None = None) -
 class Hand:
     """One deal played out: racks, pool, board, turns, and the settlement at the end.
 
-    ``starter_tiles`` replays recorded starter draws (the tiles each draw showed); without
-    it, or once it runs out, they come from ``rng``.
+    ``totals`` are the players' scores before the hand (counters in Junior, where they
+    decide what a player can pay); ``points`` count what the hand changes. ``starter_tiles``
+    replays recorded starter draws (the tiles each draw showed); without it, or once it
+    runs out, they come from ``rng``.
     """
+
+    phase: Phase
+    starter: int | None
+    start_totals: tuple[int, ...]
+    end: HandEnd | None
+    _rng: random.Random | None
+    _starter_tiles: Iterator[Tile] | None
+    _contenders: list[int]
+    _shown: dict[int, int]
+    _seen: dict[int | None, list[Event]]
+    _last_round_by: int | None
 
     def __init__(
         self,
@@ -349,42 +454,115 @@ class Hand:
         number: int = 1,
         rng: random.Random | None = None,
         starter_tiles: Iterator[Tile] | None = None,
+        totals: Sequence[int] | None = None,
     ) -> None:
-        self.racks: list[int] = deal.check(rules)
-        self.rules = rules
-        self.deal = deal
-        self.number = number
-        self.players = len(deal.racks)
-        self.tile_set = tile_set = rules.tiles
-        self.board = Board(tile_set)
-        self._pool: list[int] = [tile_set.index(tile) for tile in deal.pool]
-        self._drawn = 0
-        self.points: list[int] = [0] * self.players
-        self.draws = 0
-        self.events: list[Event] = []
-        self._seen: dict[int | None, list[Event]] = {}
-        self.end: HandEnd | None = None
-        self.starter: int | None = None
-        self.out: list[int] = []
-        self._figure_points = rules.figure_points
+        racks = deal.check(rules)
+        tile_set = rules.tiles
+        self._set_up(
+            rules,
+            deal,
+            racks,
+            [tile_set.index(tile) for tile in deal.pool],
+            Board(tile_set),
+            number=number,
+            totals=totals,
+        )
         self._rng = rng
         self._starter_tiles = starter_tiles
-        self._contenders: list[int] = []
-        self._shown: dict[int, int] = {}
-        self.phase: Phase
         if rules.opening == "starter_draw":
             self.phase = "starter_draw"
             self._contenders = list(range(self.players))
             self.to_move = 0
+        elif rules.opening == "pool_card":
+            assert deal.first is not None  # deal.check made sure
+            self.board.push_unchecked(ORIGIN.id, tile_set.index(deal.first), deal.first.numbers)
+            self.phase = "play"
+            self.starter = self.to_move = 0
         else:
             self.phase = "opening"
             self.starter = self.to_move = choose_opener(rules, self.racks, tile_set)
+
+    def _set_up(
+        self,
+        rules: Rules,
+        deal: Deal,
+        racks: list[int],
+        pool: list[int],
+        board: Board,
+        *,
+        number: int,
+        totals: Sequence[int] | None,
+    ) -> None:
+        """The state every hand starts from, however it was made."""
+        self.rules = rules
+        self.deal = deal
+        self.number = number
+        self.players = players = len(racks)
+        self.tile_set = rules.tiles
+        self.board = board
+        self.racks = racks
+        self._pool = pool
+        self._drawn = 0
+        self.start_totals = (rules.starting_score,) * players if totals is None else tuple(totals)
+        self.points: list[int] = [0] * players
+        self.draws = 0
+        self.events: list[Event] = []
+        self._seen = {}
+        self.end = None
+        self.starter = None
+        self.out: list[int] = []
+        self.phase = "play"
+        self.to_move = 0
+        self._rng = None
+        self._starter_tiles = None
+        self._contenders = []
+        self._shown = {}
+        self._last_round_by = None  # who took the pool's last card (Junior)
+        self._last_round_armed = False
 
     def __repr__(self) -> str:
         return (
             f"<Hand {self.number} {self.phase}: {len(self.board)} tiles on the table, "
             f"{self.pool_size} in the pool, player {self.to_move} to move>"
         )
+
+    @classmethod
+    def resume(
+        cls,
+        rules: Rules,
+        board: Board,
+        racks: Sequence[int],
+        pool: Sequence[int],
+        *,
+        to_move: int,
+        starter: int,
+        draws: int = 0,
+        out: Sequence[int] = (),
+        number: int = 1,
+        totals: Sequence[int] | None = None,
+    ) -> Hand:
+        """A hand in play from a position instead of a deal: how a search plays out a world.
+
+        A bot that samples the hidden racks and pool (as bitmasks and tile indices, next
+        draw first) plays each sampled world on from here with the engine's own rules.
+        The hand plays on ``board`` itself, not a copy: a search that plays many worlds
+        on one board pops it back to where it started after each. ``points`` count from
+        zero at the position, ``events`` start empty, ``deal`` is the position's racks and
+        pool, ``out`` lists the seats that already went out (``finish_round``) and
+        ``totals`` the scores at the position (counters, with a bank).
+        """
+        tile_set = rules.tiles
+        deal = Deal(
+            tuple(tuple(tile_set.tiles_in(rack)) for rack in racks),
+            tuple(tile_set.tiles[index] for index in pool),
+        )
+        hand = cls.__new__(cls)
+        hand._set_up(rules, deal, list(racks), list(pool), board, number=number, totals=totals)
+        hand.draws = draws
+        hand.starter = starter
+        hand.out = list(out)
+        hand.to_move = to_move
+        return hand
 
     @property
     def pool_size(self) -> int:
@@ -395,18 +573,32 @@ class Hand:
         """The tiles still in the pool, next draw first (hidden information)."""
         return [self.tile_set.tiles[i] for i in self._pool[self._drawn :]]
 
+    @property
+    def totals(self) -> list[int]:
+        """The scores now: before the hand plus what the hand changed."""
+        return [
+            start + points for start, points in zip(self.start_totals, self.points, strict=True)
+        ]
+
+    @property
+    def bank(self) -> int | None:
+        """Counters left in the bank: all the game's counters less the players' (Junior)."""
+        return None if self.rules.bank is None else self.rules.bank - sum(self.totals)
+
     def seen_by(self, seat: int | None) -> list[Event]:
         """The hand's events as ``seat`` saw them (``None``: a spectator), kept as they come."""
         seen = self._seen.get(seat)
         if seen is None:
-            seen = self._seen[seat] = [event.seen_by(seat) for event in self.events]
+            open_racks = self.rules.open_racks
+            seen = self._seen[seat] = [event.seen_by(seat, open_racks) for event in self.events]
         return seen
 
     def _record(self, event: Event) -> None:
         self.events.append(event)
-        if event.action == "draw":
+        if event.action in DRAWS:
+            open_racks = self.rules.open_racks
             for seat, seen in self._seen.items():
-                seen.append(event.seen_by(seat))
+                seen.append(event.seen_by(seat, open_racks))
         else:
             for seen in self._seen.values():
                 seen.append(event)
@@ -422,8 +614,16 @@ class Hand:
         return observe(self, seat)
 
     def legal_actions(self) -> list[LegalAction]:
+        player = self.to_move
         return legal_actions(
-            self.rules, self.phase, self.board, self.racks[self.to_move], self.draws, self.pool_size
+            self.rules,
+            self.phase,
+            self.board,
+            self.racks[player],
+            self.draws,
+            self.pool_size,
+            self.start_totals[player] + self.points[player],
+            self.bank,
         )
 
     # --- applying actions ---------------------------------------------------------
@@ -440,6 +640,8 @@ class Hand:
             return self._pass()
         if isinstance(action, StarterDraw):
             return self._starter_draw()
+        if isinstance(action, TakeJoker):
+            return self._take_joker(action)
         raise IllegalActionError("action", f"{action!r} is not an action")
 
     def _place(self, placement: Placement) -> Event:
@@ -453,6 +655,7 @@ class Hand:
         if index < 0 or not self.racks[player] >> index & 1:
             raise IllegalActionError("own_tile", f"{tile} is not in player {player}'s rack")
         cell = placement.cell.id
+        bonuses: tuple[tuple[str, int], ...]
         if self.phase == "opening":
             if not opening_tiles(rules, self.racks[player], tile_set) >> index & 1:
                 allowed = tile_set.tiles_in(opening_tiles(rules, self.racks[player], tile_set))
@@ -468,9 +671,13 @@ class Hand:
             if not self.board.fits(cell, index, placement.corners):
                 self._check_placement(placement)
             figure = figure_code(cell, self.board._edges, self.board._counts)
-            bonus = self._figure_points[figure]
-            points = tile_set.values[index] + bonus
-            bonuses = ((FIGURES[figure], bonus),) if bonus else ()  # type: ignore[assignment]
+            last = self.racks[player] == 1 << index
+            if figure or last or rules.bank is not None:
+                value = rules.tile_values[index]
+                points, bonus_map = placement_points(rules, value, figure, last, self.bank)
+                bonuses = tuple(bonus_map.items())
+            else:  # the common case, kept cheap: the tile's value and nothing more
+                points, bonuses = rules.tile_values[index], ()
         self.board.push_unchecked(cell, index, placement.corners)
         self.racks[player] &= ~(1 << index)
         self.points[player] += points
@@ -497,20 +704,32 @@ class Hand:
             raise IllegalActionError(
                 "max_draws", f"a player draws at most {rules.max_draws} tiles a turn"
             )
+        if rules.bank is not None and self.start_totals[player] + self.points[player] < (
+            rules.draw_penalty
+        ):
+            raise IllegalActionError(
+                "pay_to_buy", f"buying a card costs {rules.draw_penalty} counter(s); none left"
+            )
         index = self._pool[self._drawn]
         self._drawn += 1
         self.draws += 1
         self.racks[player] |= 1 << index
         self.points[player] -= rules.draw_penalty
-        event = Event(player, "draw", -rules.draw_penalty, self.tile_set.tiles[index])
+        name = "draw" if rules.bank is None else "buy"
+        event = Event(player, name, -rules.draw_penalty, self.tile_set.tiles[index])
         self._record(event)
+        if not self.pool_size and rules.pool_empty == "last_round":
+            self._last_round_by = player
+        if rules.draw_ends_turn:
+            self._end_turn()
         return event
 
     def _pass(self) -> Event:
         rules, player = self.rules, self.to_move
         if self.phase != "play":
             raise IllegalActionError("opening", "the opening tile must be placed")
-        if self.pool_size and (rules.max_draws is None or self.draws < rules.max_draws):
+        balance = self.start_totals[player] + self.points[player]
+        if may_draw(rules, self.draws, self.pool_size, balance):
             raise IllegalActionError(
                 "draw_before_pass",
                 "a player who does not place draws from the pool; passing comes only after "
@@ -523,6 +742,30 @@ class Hand:
         penalty = pass_penalty(rules, self.draws)
         self.points[player] -= penalty
         event = Event(player, "pass", -penalty)
+        self._record(event)
+        self._end_turn()
+        return event
+
+    def _take_joker(self, action: TakeJoker) -> Event:
+        player, tile_set, board = self.to_move, self.tile_set, self.board
+        if self.phase != "play":
+            raise IllegalActionError("opening", "the joker can be taken back only in play")
+        joker_cell = board.joker_cell
+        if joker_cell is None:
+            raise IllegalActionError("joker_on_table", "the joker is not on the table")
+        index = tile_set.position.get(action.tile, -1)
+        if index < 0 or index == tile_set.joker or not self.racks[player] >> index & 1:
+            raise IllegalActionError("own_tile", f"{action.tile} is not in player {player}'s rack")
+        if (index, action.corners) not in board.joker_swaps(1 << index):
+            raise IllegalActionError(
+                "joker_exact_fit",
+                f"{action.tile} with corners {list(action.corners)} does not fit exactly where "
+                f"the joker lies, {joker_cell.to_json()}",
+            )
+        assert tile_set.joker is not None  # a joker lies on the table
+        board.swap_joker(index, action.corners)
+        self.racks[player] = self.racks[player] & ~(1 << index) | 1 << tile_set.joker
+        event = Event(player, "take_joker", 0, action.tile, joker_cell, action.corners)
         self._record(event)
         self._end_turn()
         return event
@@ -569,29 +812,60 @@ class Hand:
 
     def _end_turn(self) -> None:
         self.draws = 0
+        rules = self.rules
         following = (self.to_move + 1) % self.players
-        if self.out and (self.rules.going_out == "ends_hand" or following == self.starter):
+        if self.out and (
+            rules.going_out == "ends_hand"
+            or (rules.going_out == "finish_round" and following == self.starter)
+        ):
             self._finish("out")
             return
-        if not self.pool_size and not any(map(self.board.can_place, self.racks)):
-            self._finish("out" if self.out else "blocked")
+        if self._last_round_by is not None:
+            # Junior: after the pool's last card, the round ends with the turn of the
+            # player who took it (RULES.md).
+            if self.to_move == self._last_round_by and self._last_round_armed:
+                self._finish("last_round")
+                return
+            self._last_round_armed = True
+        if (not self.pool_size or rules.bank is not None) and self._stuck():
+            ended_by_out = self.out and rules.going_out != "plays_on"
+            self._finish(
+                "out"
+                if ended_by_out
+                else "last_round"
+                if self._last_round_by is not None
+                else "blocked"
+            )
             return
         self.to_move = following
 
-    def _finish(self, reason: Literal["out", "blocked"]) -> None:
+    def _stuck(self) -> bool:
+        """Whether no player can do anything but pass: the hand is blocked."""
+        rules = self.rules
+        if self.pool_size and (
+            rules.bank is None or any(total >= rules.draw_penalty for total in self.totals)
+        ):
+            return False
+        board = self.board
+        if any(map(board.can_place, self.racks)):
+            return False
+        return not any(next(board.joker_swaps(rack), None) for rack in self.racks)
+
+    def _finish(self, reason: EndReason) -> None:
         rules, values = self.rules, self.tile_set.value_of
         left = [values(rack) for rack in self.racks]
         settlement = [0] * self.players
-        player: int | None
+        player: int | None = None
         if reason == "out":
+            # Only the first player out scores (seeds 001/004: "Deze speler scoort ...").
             player = self.out[0]
-            others = sum(left[seat] for seat in range(self.players) if seat not in self.out)
-            for seat in self.out:
-                settlement[seat] = rules.going_out_bonus + others
-        elif rules.blocked == "each_loses_own":
-            player = None
+            collected = 0
+            if rules.going_out_collects:
+                collected = sum(left[seat] for seat in range(self.players) if seat not in self.out)
+            settlement[player] = rules.going_out_bonus + collected
+        elif reason == "blocked" and rules.blocked == "each_loses_own":
             settlement = [-total for total in left]
-        else:
+        elif reason == "blocked" and rules.blocked == "lowest_scores_difference":
             lowest = min(left)
             player = left.index(lowest)
             for seat, total in enumerate(left):
@@ -633,7 +907,7 @@ class Match:
         self.rules.check_players(self.players)
         if self.seed is None:
             self.seed = random.SystemRandom().randrange(2**63)
-        self.totals = [0] * self.players
+        self.totals = [self.rules.starting_score] * self.players
         self._start_hand()
 
     @classmethod
@@ -656,7 +930,14 @@ class Match:
         if number <= len(self.starter_draws):
             starter_tiles = iter(self.starter_draws[number - 1])
         rng = random.Random(f"{self.seed}/{number}/starter")
-        hand = Hand(self.rules, deal, number=number, rng=rng, starter_tiles=starter_tiles)
+        hand = Hand(
+            self.rules,
+            deal,
+            number=number,
+            rng=rng,
+            starter_tiles=starter_tiles,
+            totals=self.totals,
+        )
         self.hands.append(hand)
 
     @property
@@ -689,12 +970,7 @@ class Match:
         return [] if self.is_over else self.hand.legal_actions()
 
     def observe(self, seat: int | None) -> Observation:
-        return observe(self.hand, seat, self._running_totals())
-
-    def _running_totals(self) -> list[int]:
-        if self.hand.is_over:
-            return list(self.totals)
-        return [total + points for total, points in zip(self.totals, self.hand.points, strict=True)]
+        return observe(self.hand, seat)
 
     def apply(self, action: Action) -> Event:
         """Play an action; when it ends a hand, bank the hand and deal the next one."""

@@ -12,15 +12,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from triominos.tiles import TILE_SETS, TileSet
+from triominos.tiles import TILE_SETS, Joker, Tile, TileSet
 
-Opening = Literal["highest_triple", "starter_draw"]
-GoingOut = Literal["ends_hand", "finish_round"]
-Blocked = Literal["lowest_scores_difference", "each_loses_own"]
+Opening = Literal["highest_triple", "starter_draw", "pool_card"]
+GoingOut = Literal["ends_hand", "finish_round", "plays_on"]
+Blocked = Literal["lowest_scores_difference", "each_loses_own", "no_settlement"]
+TilePoints = Literal["value", "one"]
+PoolEmpty = Literal["plays_on", "last_round"]
 
-OPENINGS: tuple[Opening, ...] = ("highest_triple", "starter_draw")
-GOING_OUT: tuple[GoingOut, ...] = ("ends_hand", "finish_round")
-BLOCKED: tuple[Blocked, ...] = ("lowest_scores_difference", "each_loses_own")
+OPENINGS: tuple[Opening, ...] = ("highest_triple", "starter_draw", "pool_card")
+GOING_OUT: tuple[GoingOut, ...] = ("ends_hand", "finish_round", "plays_on")
+BLOCKED: tuple[Blocked, ...] = ("lowest_scores_difference", "each_loses_own", "no_settlement")
+TILE_POINTS: tuple[TilePoints, ...] = ("value", "one")
+POOL_EMPTY: tuple[PoolEmpty, ...] = ("plays_on", "last_round")
 
 
 class RuleOptionError(ValueError):
@@ -36,6 +40,7 @@ class Rules:
     """One immutable set of rule values; see RULES.md for each field."""
 
     tile_set: str = "classic"
+    joker: bool = False
     min_players: int = 2
     max_players: int = 6
     rack_sizes: tuple[tuple[int, int], ...] = ((2, 9), (3, 7), (4, 7), (5, 6), (6, 6))
@@ -53,11 +58,21 @@ class Rules:
     two_sides_bonus: int = 0
     going_out_bonus: int = 25
     going_out: GoingOut = "ends_hand"
+    going_out_collects: bool = True
     blocked: Blocked = "lowest_scores_difference"
+    tile_points: TilePoints = "value"
+    last_tile_bonus: int = 0
+    draw_ends_turn: bool = False
+    pool_empty: PoolEmpty = "plays_on"
+    starting_score: int = 0
+    bank: int | None = None
+    open_racks: bool = False
     target_score: int | None = 400
     hand_limit: int | None = None
     figure_points: tuple[int, ...] = field(init=False, repr=False, compare=False)
     """Bonus points indexed by the board's figure code (board.FIGURES); derived."""
+    tile_values: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """What laying each tile scores, by tile index, before bonuses; derived."""
 
     def __post_init__(self) -> None:
         self._validate()
@@ -70,6 +85,8 @@ class Rules:
             self.two_sides_bonus,
         )
         object.__setattr__(self, "figure_points", figure_points)
+        values = self.tiles.values if self.tile_points == "value" else (1,) * len(self.tiles)
+        object.__setattr__(self, "tile_values", values)
 
     def _validate(self) -> None:
         if self.tile_set not in TILE_SETS:
@@ -77,6 +94,13 @@ class Rules:
         _choice("opening", self.opening, OPENINGS)
         _choice("going_out", self.going_out, GOING_OUT)
         _choice("blocked", self.blocked, BLOCKED)
+        _choice("tile_points", self.tile_points, TILE_POINTS)
+        _choice("pool_empty", self.pool_empty, POOL_EMPTY)
+        for name in ("joker", "going_out_collects", "draw_ends_turn", "open_racks"):
+            if not isinstance(getattr(self, name), bool):
+                raise RuleOptionError(name, f"must be true or false, not {getattr(self, name)!r}")
+        if self.joker and TILE_SETS[self.tile_set].joker is None:
+            raise RuleOptionError("joker", f"the {self.tile_set} set has no joker")
         for name in (
             "opening_triple_bonus",
             "opening_zero_bonus",
@@ -89,6 +113,8 @@ class Rules:
             "triple_hexagon_bonus",
             "two_sides_bonus",
             "going_out_bonus",
+            "last_tile_bonus",
+            "starting_score",
         ):
             _whole(name, getattr(self, name), minimum=0)
         _whole("min_players", self.min_players, minimum=2)
@@ -99,6 +125,8 @@ class Rules:
             _whole("target_score", self.target_score, minimum=1)
         if self.hand_limit is not None:
             _whole("hand_limit", self.hand_limit, minimum=1)
+        if self.bank is not None:
+            _whole("bank", self.bank, minimum=self.starting_score * self.max_players)
         if self.target_score is None and self.hand_limit is None:
             raise RuleOptionError(
                 "target_score", "a match needs a target score, a hand limit, or both"
@@ -111,11 +139,12 @@ class Rules:
                 f"needs one rack size for each player count from {self.min_players} "
                 f"to {self.max_players}, got {sorted(sizes)}",
             )
-        tiles = len(TILE_SETS[self.tile_set])
+        tiles = len(self.box)
         for players, size in sizes.items():
             _whole("rack_sizes", size, minimum=1)
-            # The starter draw shows one pool tile per player at once.
-            keep = players if self.opening == "starter_draw" else 1
+            # The starter draw shows one pool tile per player at once; the first card
+            # of Junior comes from the pool too.
+            keep = {"starter_draw": players, "pool_card": 2}.get(self.opening, 1)
             if players * size + keep > tiles:
                 raise RuleOptionError(
                     "rack_sizes",
@@ -128,6 +157,12 @@ class Rules:
     @property
     def tiles(self) -> TileSet:
         return TILE_SETS[self.tile_set]
+
+    @property
+    def box(self) -> tuple[Tile, ...]:
+        """The tiles in play: the set, less the joker when ``joker`` is off."""
+        tiles = TILE_SETS[self.tile_set].tiles
+        return tiles if self.joker else tuple(t for t in tiles if not isinstance(t, Joker))
 
     def check_players(self, players: int) -> None:
         if not isinstance(players, int) or not (self.min_players <= players <= self.max_players):
@@ -211,6 +246,58 @@ class Preset:
     summary: str
 
 
+CHILDREN_SCORING: dict[str, Any] = {
+    "tile_points": "one",
+    "hexagon_bonus": 1,
+    "double_hexagon_bonus": 2,
+    "triple_hexagon_bonus": 3,
+    "bridge_bonus": 1,
+    "two_sides_bonus": 0,
+    "opening_triple_bonus": 0,
+    "opening_zero_bonus": 0,
+    "draw_penalty": 0,
+    "failed_draw_penalty": 0,
+    "empty_pool_pass_penalty": 0,
+    "going_out_bonus": 5,
+    "going_out_collects": False,
+    "blocked": "no_settlement",
+    "target_score": None,
+    "hand_limit": 1,
+}
+"""The simplified scoring for children of seeds 001 and 004, as option values: one point
+a tile, +1 a bridge or a hexagon, +2 two hexagons, +3 three, +5 for the first player to
+lay all tiles, no negative points; one hand is one game."""
+
+JUNIOR_RULES = Rules(
+    tile_set="junior",
+    joker=True,
+    min_players=2,
+    max_players=4,
+    rack_sizes=((2, 6), (3, 6), (4, 6)),
+    opening="pool_card",
+    tile_points="one",
+    hexagon_bonus=1,
+    double_hexagon_bonus=2,
+    triple_hexagon_bonus=3,
+    bridge_bonus=1,
+    opening_triple_bonus=0,
+    opening_zero_bonus=0,
+    max_draws=1,
+    draw_penalty=1,
+    failed_draw_penalty=0,
+    draw_ends_turn=True,
+    last_tile_bonus=1,
+    going_out="plays_on",
+    going_out_bonus=0,
+    going_out_collects=False,
+    blocked="no_settlement",
+    pool_empty="last_round",
+    starting_score=4,
+    bank=60,
+    target_score=None,
+    hand_limit=1,
+)
+
 PRESETS: dict[str, Preset] = {
     preset.name: preset
     for preset in (
@@ -226,6 +313,26 @@ PRESETS: dict[str, Preset] = {
             ("001_1b09aa5bbd6db9b8.txt", "004_c724ba1986690f37.txt"),
             "76 tiles; a draw decides who starts; going out rings the bell for the last "
             "round of turns.",
+        ),
+        Preset(
+            "junior",
+            JUNIOR_RULES,
+            ("000_06eafe67cd733af6.txt",),
+            "Triominos Junior: 36 cards with a joker, paid in counters from a bank of 60.",
+        ),
+        Preset(
+            "classic-children",
+            Rules().replace(**CHILDREN_SCORING),
+            ("002_de32dbffb4f2dbcb.txt", "001_1b09aa5bbd6db9b8.txt", "004_c724ba1986690f37.txt"),
+            "The classic game with the simple children's scoring of seeds 001 and 004.",
+        ),
+        Preset(
+            "extended-children",
+            Rules(tile_set="extended", opening="starter_draw", going_out="finish_round").replace(
+                **CHILDREN_SCORING
+            ),
+            ("001_1b09aa5bbd6db9b8.txt", "004_c724ba1986690f37.txt"),
+            "The extended game with the simple children's scoring of seeds 001 and 004.",
         ),
     )
 }

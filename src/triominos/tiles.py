@@ -71,7 +71,9 @@ class Tile(tuple[int, int, int]):
 
     @classmethod
     def from_name(cls, name: str) -> Tile:
-        """Parse ``"a-b-c"`` (any rotation is accepted; the tile is stored canonically)."""
+        """Parse ``"a-b-c"`` (any rotation; stored canonically), or ``"J"`` for the joker."""
+        if name.strip() == "J":
+            return JOKER
         parts = name.strip().split("-")
         if len(parts) != 3 or not all(part.isascii() and part.isdigit() for part in parts):
             raise TileError(f"a tile is written as three numbers like '0-1-2', not {name!r}")
@@ -109,6 +111,51 @@ class Tile(tuple[int, int, int]):
         return f"Tile({self.a}, {self.b}, {self.c})"
 
 
+WILD = -1
+"""The number on a joker's corner that no tile touches: it takes any number."""
+
+
+class Joker(Tile):
+    """The joker card of Triominos Junior: it fits anywhere.
+
+    On the table each of its corners shows the number already at that vertex, or
+    :data:`WILD` where no tile touches it yet. It is a :class:`Tile` so that racks, the
+    pool and placements hold it like any other card; its name is ``"J"``.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls) -> Joker:
+        return tuple.__new__(cls, (WILD, WILD, WILD))
+
+    def __getnewargs__(self) -> tuple[()]:  # type: ignore[override]
+        return ()
+
+    @property
+    def name(self) -> str:
+        return "J"
+
+    @property
+    def value(self) -> int:
+        return 0
+
+    @property
+    def is_triple(self) -> bool:
+        return False
+
+    def rotations(self) -> tuple[Corners, ...]:
+        return ()
+
+    def mirror(self) -> Joker:
+        return self
+
+    def __repr__(self) -> str:
+        return "JOKER"
+
+
+JOKER = Joker()
+
+
 class TileSet:
     """A box of tiles, numbered by ascending value (ties by name) for bitmask racks."""
 
@@ -120,6 +167,8 @@ class TileSet:
         self.values: tuple[int, ...] = tuple(tile.value for tile in ordered)
         self.position: dict[Tile, int] = {tile: i for i, tile in enumerate(ordered)}
         self.full_mask = (1 << len(ordered)) - 1
+        self.joker: int | None = self.position.get(JOKER)
+        """The joker's index, or None in a set without one (it is index 0: value 0)."""
 
     def __len__(self) -> int:
         return len(self.tiles)
@@ -205,6 +254,11 @@ class FitTable:
                 if fitting:
                     self.masks[key] |= 1 << index
                     self.corners[key][index] = fitting
+            if tile_set.joker is not None:
+                # The joker fits anywhere, showing the numbers already there.
+                self.masks[key] |= 1 << tile_set.joker
+                w0, w1, w2 = (w - 1 for w in wanted)  # free corners decode to WILD
+                self.corners[key][tile_set.joker] = ((w0, w1, w2),)
 
 
 def _combinations(symbols: int, *, mirrors: bool) -> list[Tile]:
@@ -222,4 +276,13 @@ CLASSIC = TileSet("classic", _combinations(6, mirrors=False), symbols=6)
 EXTENDED = TileSet("extended", _combinations(6, mirrors=True), symbols=6)
 """The 76 tiles: the classic 56 and the 20 mirror images of tiles with three numbers."""
 
-TILE_SETS: dict[str, TileSet] = {CLASSIC.name: CLASSIC, EXTENDED.name: EXTENDED}
+JUNIOR = TileSet(
+    "junior",
+    [Tile(a, b, c) for a, b, c in itertools.combinations_with_replacement(range(1, 6), 3)]
+    + [JOKER],
+    symbols=6,
+)
+"""Triominos Junior: 35 cards over the symbols 1-5 (each a number with its own colour),
+every combination of three, and the joker."""
+
+TILE_SETS: dict[str, TileSet] = {tiles.name: tiles for tiles in (CLASSIC, EXTENDED, JUNIOR)}

@@ -6,7 +6,7 @@ import random
 from typing import Protocol
 
 from triominos.board import Placement
-from triominos.game import Action, Draw, Observation, Pass
+from triominos.game import Action, Draw, Observation, Pass, may_draw
 from triominos.lattice import Cell
 from triominos.rules import RuleOptionError
 
@@ -43,22 +43,23 @@ class GreedyBot:
     def act(self, observation: Observation) -> Action:
         rack = observation.rack
         if observation.phase == "play" and rack is not None:
-            board = observation.board
-            best = board.best_placement(rack, observation.rules.figure_points)
+            board, rules = observation.board, observation.rules
+            best = board.best_placement(rack, rules.figure_points, rules.tile_values)
             if best is not None:
                 cell, tile, corners, _ = best
                 return Placement(board.tile_set.tiles[tile], Cell.from_id(cell), corners)
-            return _DRAW if observation.pool_size and _may_draw(observation) else _PASS
+            if board.joker_cell is None:  # nothing to weigh: draw if allowed, else pass
+                seat = observation.seat
+                balance = None if seat is None else observation.totals[seat]
+                allowed = may_draw(rules, observation.draws, observation.pool_size, balance)
+                return _DRAW if allowed else _PASS
+        # The opening, or a joker to take back: the least costly action, e.g. taking the
+        # joker back (0) before buying a card (-1).
         options = observation.legal_actions()
         return max(options, key=lambda option: option.points).action
 
 
 _DRAW, _PASS = Draw(), Pass()
-
-
-def _may_draw(observation: Observation) -> bool:
-    limit = observation.rules.max_draws
-    return limit is None or observation.draws < limit
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
