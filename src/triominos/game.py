@@ -323,7 +323,8 @@ def opening_points(rules: Rules, tile: Tile) -> tuple[int, dict[str, int]]:
             bonuses["opening_triple"] = rules.opening_triple_bonus
         if tile.a == 0 and rules.opening_zero_bonus:
             bonuses["opening_triple_zero"] = rules.opening_zero_bonus
-    return tile.value + sum(bonuses.values()), bonuses
+    value = tile.value if rules.tile_points == "value" else 1
+    return value + sum(bonuses.values()), bonuses
 
 
 def pass_penalty(rules: Rules, draws: int) -> int:
