@@ -20,17 +20,22 @@ from triominos.game import (
     Observation,
     Pass,
     StarterDraw,
+    TakeJoker,
     observe,
 )
 from triominos.lattice import ORIGIN, Cell, Vertex
-from triominos.rules import PRESETS, Preset, RuleOptionError, Rules, preset
-from triominos.tiles import CLASSIC, EXTENDED, Tile, TileError, TileSet
+from triominos.rules import CHILDREN_SCORING, PRESETS, Preset, RuleOptionError, Rules, preset
+from triominos.tiles import CLASSIC, EXTENDED, JOKER, JUNIOR, WILD, Tile, TileError, TileSet
 
 __all__ = [
+    "CHILDREN_SCORING",
     "CLASSIC",
     "EXTENDED",
+    "JOKER",
+    "JUNIOR",
     "ORIGIN",
     "PRESETS",
+    "WILD",
     "Action",
     "Board",
     "Cell",
@@ -50,6 +55,7 @@ __all__ = [
     "RuleOptionError",
     "Rules",
     "StarterDraw",
+    "TakeJoker",
     "Tile",
     "TileError",
     "TileSet",

@@ -828,7 +828,7 @@ class Hand:
                 self._finish("last_round")
                 return
             self._last_round_armed = True
-        if (not self.pool_size or rules.bank is not None) and self._stuck():
+        if (not self.pool_size or rules.bank is not None or rules.max_draws == 0) and self._stuck():
             ended_by_out = self.out and rules.going_out != "plays_on"
             self._finish(
                 "out"
@@ -843,7 +843,7 @@ class Hand:
     def _stuck(self) -> bool:
         """Whether no player can do anything but pass: the hand is blocked."""
         rules = self.rules
-        if self.pool_size and (
+        if (self.pool_size and rules.max_draws != 0) and (
             rules.bank is None or any(total >= rules.draw_penalty for total in self.totals)
         ):
             return False

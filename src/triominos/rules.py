@@ -127,6 +127,28 @@ class Rules:
             _whole("hand_limit", self.hand_limit, minimum=1)
         if self.bank is not None:
             _whole("bank", self.bank, minimum=self.starting_score * self.max_players)
+            # Counters change hands only through the bank: laying earns, buying pays.
+            unpaid = [
+                name
+                for name in (
+                    "failed_draw_penalty",
+                    "empty_pool_pass_penalty",
+                    "going_out_bonus",
+                    "opening_triple_bonus",
+                    "opening_zero_bonus",
+                )
+                if getattr(self, name)
+            ]
+            if unpaid or self.blocked != "no_settlement":
+                raise RuleOptionError(
+                    "bank",
+                    "with a bank, counters move only by laying and buying: "
+                    + (f"{', '.join(unpaid)} must be 0" if unpaid else "")
+                    + ("; " if unpaid and self.blocked != "no_settlement" else "")
+                    + (
+                        "blocked must be 'no_settlement'" if self.blocked != "no_settlement" else ""
+                    ),
+                )
         if self.target_score is None and self.hand_limit is None:
             raise RuleOptionError(
                 "target_score", "a match needs a target score, a hand limit, or both"
