@@ -822,3 +822,25 @@ def test_legal_actions_from_an_observation_equal_the_hands() -> None:
         check_hidden(hand, hand.observe(mover))
         steps: list[Action] = [Draw(), P("4-5-5", D(0, 0), (5, 4, 5)), Draw(), Draw()]
         hand.apply(steps[step])
+
+
+# --- who sends the action, and malformed placements ----------------------------------
+
+
+def test_an_action_sent_by_another_seat_than_the_one_to_move_is_refused() -> None:
+    hand = five_opening()
+    assert hand.to_move == 1
+    before = list(hand.events)
+    with pytest.raises(IllegalActionError) as caught:
+        hand.apply(Draw(), player=0)
+    assert caught.value.rule == "turn" and "player 1's turn" in str(caught.value)
+    assert hand.events == before
+    assert hand.apply(Draw(), player=1).action == "draw"
+
+
+def test_a_placement_off_the_board_or_with_corners_as_a_list() -> None:
+    hand = five_opening(racks=("", "4-5-5"))
+    own = T("4-5-5")
+    assert rule_of(hand, Placement(own, Cell(500, 0, True), (5, 4, 5))) == "on_board"
+    listed = Placement(own, D(0, 0), [5, 4, 5])  # type: ignore[arg-type]
+    assert hand.apply(listed).corners == (5, 4, 5)

@@ -25,6 +25,7 @@ from triominos.lattice import (
     VERTEX_IDS,
     WIDTH,
     Cell,
+    LatticeError,
     Vertex,
     cells_around_id,
     corner_ids,
@@ -175,7 +176,10 @@ class Board:
 
     def check(self, placement: Placement) -> None:
         """Raise IllegalPlacementError naming the rule that ``placement`` breaks."""
-        tile, cell, corners = placement.tile, placement.cell, placement.corners
+        tile, cell = placement.tile, placement.cell
+        if len(placement.corners) != 3:
+            raise IllegalPlacementError("corners", "a placement gives three corners, clockwise")
+        corners = (placement.corners[0], placement.corners[1], placement.corners[2])
         if tile not in self.tile_set:
             raise IllegalPlacementError("tile_set", f"{tile} is not a tile of this set")
         is_joker = isinstance(tile, Joker)
@@ -185,7 +189,10 @@ class Board:
                 f"corners {list(corners)} are not a rotation of {tile}: a tile is turned, "
                 "never flipped",
             )
-        packed = cell.id
+        try:
+            packed = cell.id
+        except LatticeError as error:
+            raise IllegalPlacementError("on_board", str(error)) from None
         if packed in self._occupant:
             raise IllegalPlacementError("empty_cell", f"{cell.to_json()} already holds a tile")
         if not self._stack:

@@ -20,7 +20,7 @@ from operator import add
 from typing import Literal, NamedTuple
 
 from triominos.board import FIGURES, Board, IllegalPlacementError, Placement, figure_code
-from triominos.lattice import ORIGIN, Cell
+from triominos.lattice import ORIGIN, Cell, LatticeError
 from triominos.rules import PRESETS, RuleOptionError, Rules, preset
 from triominos.tiles import Corners, Joker, Tile, TileSet, indices
 
@@ -629,10 +629,18 @@ class Hand:
 
     # --- applying actions ---------------------------------------------------------
 
-    def apply(self, action: Action) -> Event:
-        """Play ``action`` for the player to move; returns the event it made."""
+    def apply(self, action: Action, player: int | None = None) -> Event:
+        """Play ``action`` for the player to move; returns the event it made.
+
+        ``player``, when given, is who sends the action: anyone but the player to move
+        is refused (rule ``turn``), so a server can pass on what a seat sent.
+        """
         if self.phase == "over":
             raise IllegalActionError("hand_over", "the hand is over")
+        if player is not None and player != self.to_move:
+            raise IllegalActionError(
+                "turn", f"it is player {self.to_move}'s turn, not player {player}'s"
+            )
         if isinstance(action, Placement):
             return self._place(action)
         if isinstance(action, Draw):
@@ -655,7 +663,12 @@ class Hand:
         index = tile_set.position.get(tile, -1)
         if index < 0 or not self.racks[player] >> index & 1:
             raise IllegalActionError("own_tile", f"{tile} is not in player {player}'s rack")
-        cell = placement.cell.id
+        try:
+            cell = placement.cell.id
+        except LatticeError as error:
+            raise IllegalActionError("on_board", str(error)) from None
+        if type(placement.corners) is not tuple:
+            placement = Placement(tile, placement.cell, tuple(placement.corners))  # type: ignore[arg-type]
         bonuses: tuple[tuple[str, int], ...]
         if self.phase == "opening":
             if not opening_tiles(rules, self.racks[player], tile_set) >> index & 1:
@@ -973,12 +986,12 @@ class Match:
     def observe(self, seat: int | None) -> Observation:
         return observe(self.hand, seat)
 
-    def apply(self, action: Action) -> Event:
+    def apply(self, action: Action, player: int | None = None) -> Event:
         """Play an action; when it ends a hand, bank the hand and deal the next one."""
         if self.is_over:
             raise IllegalActionError("match_over", "the match is over")
         hand = self.hand
-        event = hand.apply(action)
+        event = hand.apply(action, player)
         if hand.is_over:
             for seat, points in enumerate(hand.points):
                 self.totals[seat] += points
