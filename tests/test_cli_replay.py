@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import junior_games
 from triominos.bots import GreedyBot
 from triominos.cli import main
 from triominos.game import Match
@@ -107,3 +108,48 @@ def test_replay_of_a_file_that_is_not_json(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["replay", str(path)])
     assert result.exit_code == 2
     assert "line 1" in result.output
+
+
+@pytest.fixture
+def junior_file(tmp_path: Path) -> Path:
+    """A Junior match in which the joker was laid and taken back."""
+    match = junior_games.first_position(lambda m: m.is_over and _took_joker(m))
+    path = tmp_path / "junior.jsonl"
+    write_records(path, [match_record(match, [PlayerInfo("Ann"), PlayerInfo("Bob")])])
+    return path
+
+
+def _took_joker(match: Match) -> bool:
+    return any(event.action == "take_joker" for event in match.hand.events)
+
+
+def test_replay_tells_a_junior_game_in_its_words(junior_file: Path) -> None:
+    document = json.loads(junior_file.read_text())
+    result = CliRunner().invoke(main, ["replay", str(junior_file)])
+    assert result.exit_code == 0, result.output
+    output = result.output
+    first = document["hands"][0]["deal"]["first"]
+    assert f"the first card, {first}, lies face up as " in output
+    assert re.search(r"(Ann|Bob) places \S+ as \S+: \+\d counters?", output)
+    assert re.search(r"(Ann|Bob) buys a card \(\d-\d-\d\): -1 counter", output)
+    assert re.search(r"(Ann|Bob) takes the joker back, putting \d-\d-\d in its place", output)
+    assert "the joker as J@" in output
+    reason = document["hands"][0]["end"]["reason"]
+    ending = "the pot is empty and the last round is over" if reason == "last_round" else "blocked"
+    assert ending in output
+
+
+def test_replay_draws_a_junior_position(junior_file: Path, tmp_path: Path) -> None:
+    document = json.loads(junior_file.read_text())
+    actions = document["hands"][0]["actions"]
+    laid = next(i for i, a in enumerate(actions) if a["action"] == "place" and a["tile"] == "J")
+    arguments = ["replay", str(junior_file), "--hand", "1", "--action", str(laid)]
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code == 0, result.output
+    assert "J" in result.output.split("\n", 2)[2]  # the joker on the drawn table
+    out = tmp_path / "position.svg"
+    result = CliRunner().invoke(main, [*arguments, "--svg", str(out)])
+    assert result.exit_code == 0, result.output
+    root = ET.fromstring(out.read_text())
+    assert [g for g in root.iter() if g.get("class") == "joker"]
+    assert [g for g in root.iter() if g.get("class") == "patch"]

@@ -101,3 +101,37 @@ def test_bad_options_are_usage_errors_naming_the_option(
     assert option in result.stderr
     assert message in result.stderr
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("preset", ["junior", "classic-children", "extended-children"])
+def test_every_preset_plays_and_its_records_verify(preset: str, tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    result = selfplay("--preset", preset, "--games", "3", "--seed", "1", "--players", "3",
+                      "--out", str(out))  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert f"3 {preset} matches, 3 players, seeds 1 to 3" in result.stdout
+    assert "hands per match: 1.00 on average" in result.stdout
+    column = "mean counters" if preset == "junior" else "mean score"
+    assert column in result.stdout
+    verified = CliRunner().invoke(main, ["verify", str(out)])
+    assert verified.exit_code == 0, verified.output
+    assert len(verified.stdout.splitlines()) == 3
+
+
+def test_a_junior_summary_counts_counters() -> None:
+    result = selfplay("--preset", "junior", "--games", "4", "--seed", "3", "--players", "4")
+    assert result.exit_code == 0, result.output
+    rows = re.findall(
+        r"│\s+(\d)\s+│\s+\w+\s+│\s+[\d.]+\s+│\s+[\d.]+\s+│\s+([\d.]+)\s+│", result.stdout
+    )
+    assert [seat for seat, _ in rows] == ["0", "1", "2", "3"]
+    # Four counters each to start, and never more than the bank of 60 in all.
+    assert 0 < sum(float(mean) for _, mean in rows) <= 60
+
+
+def test_junior_is_for_two_to_four_players() -> None:
+    result = selfplay("--preset", "junior", "--players", "6")
+    assert result.exit_code == 2
+    assert "--players" in result.stderr
+    assert "junior is for 2 to 4 players, not 6" in result.stderr
+    assert "Traceback" not in result.output

@@ -148,3 +148,38 @@ def test_help_explains_the_exit_status() -> None:
     assert "Exit status:" in result.output
     assert "2  the file cannot be read" in result.output
     assert "verify" in run("--help").output
+
+
+def test_junior_and_childrens_records_are_checked(tmp_path: Path) -> None:
+    documents = [record("junior", 3, 4), record("classic-children", 2, 5), record("junior", 4, 6)]
+    path = tmp_path / "records.jsonl"
+    write_records(path, documents)
+    result = run("verify", str(path))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    counters = documents[0]["scores"]
+    assert lines[0] == (
+        f"record 1: ok, junior, 3 players, 1 hand, counters {'-'.join(map(str, counters))} "
+        f"(bank {60 - sum(counters)})"
+    )
+    assert lines[1].startswith("record 2: ok, classic-children, 2 players, 1 hand, scores ")
+    assert lines[2].startswith("record 3: ok, junior, 4 players, 1 hand, counters ")
+
+
+def test_a_wrong_junior_record_names_what_is_wrong(tmp_path: Path) -> None:
+    wrong = record("junior", 2, 7)
+    actions = wrong["hands"][0]["actions"]
+    index = next(i for i, action in enumerate(actions) if action["action"] == "buy")
+    actions[index]["action"] = "draw"
+    counted = record("junior", 2, 8)
+    counted["scores"][0] += 1
+    path = tmp_path / "records.jsonl"
+    write_records(path, [wrong, counted])
+    result = run("verify", str(path))
+    assert result.exit_code == 1
+    errors = result.stderr.splitlines()
+    assert errors[0] == (
+        f"{path}: record 1, hand 1, action {index}: is recorded as a draw, the rules make it "
+        "a buy (taking a tile costs a counter when the rules pay in counters)"
+    )
+    assert errors[1].startswith(f"{path}: record 2, hand 1: final counters are ")

@@ -8,23 +8,29 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import junior_games
 from triominos.board import Board, Placement
 from triominos.bots import Bot, GreedyBot, RandomBot
-from triominos.game import Match
-from triominos.lattice import Cell
+from triominos.game import Match, TakeJoker
+from triominos.lattice import ORIGIN, Cell, Vertex
 from triominos.notation import (
     NotationError,
     cell_from_text,
     cell_to_text,
+    joker_corners,
+    move_from_text,
+    move_to_text,
     placement_from_text,
     placement_to_text,
     position_from_text,
     position_to_text,
+    take_joker_from_text,
+    take_joker_to_text,
     tile_from_text,
     tile_to_text,
 )
 from triominos.rules import PRESETS
-from triominos.tiles import CLASSIC, EXTENDED, Tile
+from triominos.tiles import CLASSIC, EXTENDED, JOKER, JUNIOR, WILD, Tile
 
 numbers = st.integers(min_value=0, max_value=20)
 corners = st.tuples(numbers, numbers, numbers)
@@ -162,3 +168,103 @@ def test_the_same_position_is_legal_with_the_extended_set() -> None:
     board = position_from_text("012@0,0^ 102@0,0v", EXTENDED)
     assert board.last == Placement(Tile(0, 2, 1), Cell(0, 0, False), (1, 0, 2))
     assert position_to_text(board) == "012@0,0^ 102@0,0v"
+
+
+# --- Triominos Junior: the joker and taking it back ----------------------------------
+
+
+def test_the_joker_is_the_tile_j() -> None:
+    assert tile_to_text(JOKER) == "J"
+    assert tile_from_text("J") == tile_from_text("j") == JOKER
+    assert tile_from_text("J", JUNIOR) == JOKER
+    with pytest.raises(NotationError, match="J is not a tile of the classic set"):
+        tile_from_text("J", CLASSIC)
+
+
+def test_a_joker_placement_takes_its_corners_from_the_board() -> None:
+    board = position_from_text("355@0,0^", JUNIOR)
+    placement = placement_from_text("J@0,0v", board)
+    assert placement == Placement(JOKER, Cell(0, 0, False), (5, WILD, 5))
+    assert placement_to_text(placement) == "J@0,0v"
+    assert placement_from_text("j@0,0v", board) == placement
+    assert move_from_text("J@0,0v", board) == placement
+    assert joker_corners(board, Cell(1, 0, True)) == (5, WILD, WILD)
+    assert joker_corners(Board(JUNIOR), ORIGIN) == (WILD, WILD, WILD)
+
+
+def test_a_joker_placement_needs_the_board() -> None:
+    with pytest.raises(NotationError) as caught:
+        placement_from_text("J@0,1v")
+    assert str(caught.value) == (
+        "column 1 of 'J@0,1v': a joker's corners are the numbers at its cell's vertices: "
+        "reading 'J@0,1v' needs the board it goes on"
+    )
+
+
+def test_taking_the_joker_back_round_trips() -> None:
+    take = take_joker_from_text("312@J")
+    assert take == TakeJoker(Tile(1, 2, 3), (3, 1, 2))
+    assert take_joker_to_text(take) == move_to_text(take) == "312@J"
+    assert move_from_text("312@j") == take
+    assert move_to_text(placement_from_text("545@0,0v")) == "545@0,0v"
+
+
+@given(corners)
+def test_every_take_joker_round_trips(numbers: tuple[int, int, int]) -> None:
+    take = TakeJoker(Tile(*numbers), numbers)
+    assert take_joker_from_text(take_joker_to_text(take)) == take
+    assert move_from_text(move_to_text(take)) == take
+
+
+@pytest.mark.parametrize(
+    ("parse", "text", "message"),
+    [
+        (take_joker_from_text, "312@", "column 5 of '312@': expected 'J', the joker to take back"),
+        (take_joker_from_text, "312@0,0v", "column 5 of '312@0,0v': expected 'J', the joker"),
+        (take_joker_from_text, "312@JJ", "column 6 of '312@JJ': expected the end of the take-j"),
+        (take_joker_from_text, "J@J", "column 1 of 'J@J': expected a number, found 'J'"),
+        (move_from_text, "312@Jv", "column 6 of '312@Jv': expected the end of the move"),
+        (move_from_text, "J0,0v", "column 2 of 'J0,0v': expected '@' between the joker and"),
+        (placement_from_text, "312@J", "column 5 of '312@J': expected the cell's x, a whole"),
+        (tile_from_text, "J-1-2", "column 2 of 'J-1-2': expected the end of the tile, found '-'"),
+    ],
+)
+def test_junior_parse_errors_say_what_was_expected_where(
+    parse: Callable[[str], object], text: str, message: str
+) -> None:
+    with pytest.raises(NotationError) as caught:
+        parse(text)
+    assert str(caught.value).startswith(message)
+
+
+def test_a_junior_position_with_the_joker_round_trips() -> None:
+    text = "355@0,0^ J@0,0v 551@1,0^"
+    board = position_from_text(text, JUNIOR)
+    assert position_to_text(board) == text
+    assert board.joker_cell == Cell(0, 0, False)
+    assert board.number_at(Vertex(1, 1)) == 5  # the joker's free corner, numbered since
+    with pytest.raises(NotationError) as caught:
+        position_from_text("012@0,0^ J@0,0v")
+    assert caught.value.rule == "tile_set"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_positions_of_played_junior_hands_round_trip(seed: int) -> None:
+    """A card that took the joker back is written where the joker was laid: the same
+    table, reached legally."""
+    match = junior_games.played("junior", 2 + seed % 3, seed)
+    board = match.hand.board
+    text = position_to_text(board)
+    assert text.count("@") == len(board)
+    replayed = position_from_text(text, JUNIOR)
+    assert list(replayed) == list(board)
+    assert position_to_text(replayed) == text
+
+
+def test_a_position_after_the_joker_was_taken_back_is_legal() -> None:
+    match = junior_games.first_position(
+        lambda m: any(event.action == "take_joker" for event in m.hand.events)
+    )
+    board = match.hand.board
+    assert board.joker_cell is None
+    assert list(position_from_text(position_to_text(board), JUNIOR)) == list(board)

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+import junior_games
+from triominos.board import Placement
 from triominos.bots import Bot, GreedyBot, RandomBot
 from triominos.game import Match
 from triominos.record import (
@@ -27,6 +29,7 @@ from triominos.record import (
     write_records,
 )
 from triominos.rules import PRESETS, Rules
+from triominos.tiles import Tile
 
 Document = dict[str, Any]
 
@@ -410,7 +413,7 @@ def test_a_cell_that_is_not_a_cell_is_named() -> None:
         (("hands",), [], "hands: a record holds at least one hand"),
         (("hands", 0, "number"), 2, "hands[0].number: is 2; hands are numbered 1, 2, 3"),
         (("hands", 0, "actions", 1, "points"), "5", "actions[1].points: must be a whole number"),
-        (("hands", 0, "actions", 1, "action"), "buy", "actions[1].action: is 'buy'; it must be"),
+        (("hands", 0, "actions", 1, "action"), "swap", "actions[1].action: is 'swap'; it must be"),
         (("hands", 0, "actions", 0, "corners"), [5, 5], "corners: a placement's corners are three"),
         (("hands", 0, "actions", 0, "bonuses"), [], "bonuses: must be an object, not []"),
         (("hands", 0, "end", "reason"), "won", "end.reason: is 'won'; it must be one of"),
@@ -645,3 +648,280 @@ def test_a_hand_after_the_end_of_the_match_is_wrong() -> None:
     error = verification_error(document)
     assert (error.hand, error.action) == (extra["number"], None)
     assert error.message.startswith(f"hand {extra['number']} is recorded after the match ended")
+
+
+# --- Triominos Junior and the children's scoring -------------------------------------
+
+
+@cache
+def _junior(preset: str, players: int, seed: int) -> Document:
+    return match_record(junior_games.played(preset, players, seed))
+
+
+def junior(preset: str = "junior", players: int = 2, seed: int = 1) -> Document:
+    """A fresh copy of the record of a Junior (or children's) match played to its end."""
+    document: Document = copy.deepcopy(_junior(preset, players, seed))
+    return document
+
+
+def junior_with(kind: str, players: int = 2) -> tuple[Document, int, int, dict[str, Any]]:
+    """A Junior record holding an action of a kind: (record, hand position, index, action)."""
+    for seed in range(60):
+        document = junior(players=players, seed=seed)
+        found = actions_of(document, kind)
+        if found:
+            return (document, *found[0])
+    raise AssertionError(f"no Junior game has a {kind}")
+
+
+@pytest.mark.parametrize(
+    ("preset", "players"),
+    [("junior", 2), ("junior", 3), ("junior", 4), ("classic-children", 3),
+     ("extended-children", 2), ("extended-children", 4)],
+)  # fmt: skip
+def test_junior_and_children_records_replay_to_the_same_match(preset: str, players: int) -> None:
+    for seed in range(4):
+        match = junior_games.played(preset, players, seed)
+        document = match_record(match)
+        parsed = json.loads(dumps_record(document))
+        assert parsed == document
+        replayed = load_match(parsed)
+        assert_same_game(match, replayed)
+        assert match_record(replayed) == document
+
+
+def test_junior_records_hold_every_junior_action() -> None:
+    documents = [junior(players=2 + seed % 3, seed=seed) for seed in range(30)]
+    kinds = {a["action"] for d in documents for hand in d["hands"] for a in hand["actions"]}
+    assert kinds == {"place", "buy", "take_joker", "pass"}
+    reasons = {hand["end"]["reason"] for d in documents for hand in d["hands"]}
+    assert "last_round" in reasons
+
+
+def test_a_junior_record_follows_the_extension() -> None:
+    document = junior(players=3, seed=2)
+    assert document["preset"] == "junior"
+    (hand,) = document["hands"]
+    deal = hand["deal"]
+    first = deal["first"]
+    assert first != "J" and first not in deal["pool"]
+    assert all(first not in rack for rack in deal["racks"])
+    assert 3 * 6 + len(deal["pool"]) + 1 == 36
+    assert hand["starter"] == 0
+    counters = [4, 4, 4]
+    for action in hand["actions"]:
+        counters[action["player"]] += action["points"]
+        if action["action"] == "buy":
+            assert set(action) == {"player", "action", "tile", "points"}
+            assert action["points"] == -1
+    assert hand["scores"] == counters == document["scores"]
+    assert sum(counters) <= 60
+    assert document["winners"] == [s for s in range(3) if counters[s] == max(counters)]
+
+
+def test_a_joker_placement_writes_its_free_corners_as_null() -> None:
+    placements = [
+        action
+        for seed in range(20)
+        for _, _, action in actions_of(junior(seed=seed), "place")
+        if action["tile"] == "J"
+    ]
+    assert any(None in action["corners"] for action in placements)
+    for action in placements:
+        assert all(number is None or 1 <= number <= 5 for number in action["corners"])
+        assert set(action) == {"player", "action", "tile", "cell", "corners", "points", "bonuses"}
+
+
+def test_a_take_joker_names_the_card_the_cell_and_its_corners() -> None:
+    document, position, index, action = junior_with("take_joker")
+    assert set(action) == {"player", "action", "tile", "cell", "corners", "points"}
+    assert action["points"] == 0 and action["tile"] != "J"
+    earlier = document["hands"][position]["actions"][:index]
+    laid = [a for a in earlier if a["action"] == "place" and a["tile"] == "J"]
+    assert laid[-1]["cell"] == action["cell"]  # where the joker was laid last
+    step = next(
+        step
+        for step in replay_steps(document)
+        if (step.hand_number, step.action_index) == (position + 1, index)
+    )
+    board = step.hand.board
+    assert board.joker_cell is None
+    assert step.event.cell is not None
+    assert board.tile_at(step.event.cell) == Placement(
+        Tile.from_name(action["tile"]), step.event.cell, tuple(action["corners"])
+    )
+
+
+def test_classic_records_have_no_first_card() -> None:
+    assert "first" not in finished()["hands"][0]["deal"]
+
+
+# --- Junior records with wrong play or wrong form --------------------------------------
+
+
+def test_a_take_joker_that_does_not_fit_exactly_is_wrong() -> None:
+    document, position, index, action = junior_with("take_joker")
+    card = action["corners"]
+    others = [card[1:] + card[:1], card[2:] + card[:2]]
+    action["corners"] = next(rotation for rotation in others if rotation != card)
+    error = verification_error(document)
+    assert (error.hand, error.action, error.rule) == (position + 1, index, "joker_exact_fit")
+    assert error.message.startswith(
+        f"{action['tile']} with corners {action['corners']} does not fit exactly where the "
+        f"joker lies, {action['cell']}"
+    )
+
+
+def test_a_take_joker_elsewhere_than_the_joker_is_wrong() -> None:
+    document, position, index, action = junior_with("take_joker")
+    where = action["cell"]
+    action["cell"] = [where[0] + 1, where[1], where[2]]
+    error = verification_error(document)
+    assert (error.hand, error.action) == (position + 1, index)
+    assert error.message == (
+        f"takes the joker back from {json.dumps(action['cell'])}, but the joker lies at "
+        f"{json.dumps(where)}"
+    )
+
+
+def test_a_take_joker_without_a_joker_on_the_table_is_wrong() -> None:
+    document = junior(seed=3)
+    hand = document["hands"][0]
+    player = hand["actions"][0]["player"]
+    hand["actions"].insert(
+        0,
+        {"player": player, "action": "take_joker", "tile": hand["deal"]["racks"][player][0],
+         "cell": [0, 0, "down"], "corners": [1, 2, 3], "points": 0},
+    )  # fmt: skip
+    error = verification_error(document)
+    assert (error.action, error.rule) == (0, "joker_on_table")
+
+
+def test_a_buy_without_a_counter_is_wrong() -> None:
+    # A seat that bought until its counters ran out, to move again with the pot not empty.
+    match = junior_games.first_position(
+        lambda m: not m.is_over and m.hand.totals[m.to_move] == 0 and m.hand.pool_size > 0
+    )
+    document = match_record(match)
+    hand = document["hands"][0]
+    player = match.to_move
+    hand["actions"].append(
+        {"player": player, "action": "buy", "tile": match.hand.pool[0].name, "points": -1}
+    )
+    error = verification_error(document)
+    assert (error.hand, error.action, error.rule) == (1, len(hand["actions"]) - 1, "pay_to_buy")
+    assert error.message == "buying a card costs 1 counter(s); none left (rule pay_to_buy)"
+
+
+def test_a_buy_recorded_as_a_draw_is_wrong() -> None:
+    document, position, index, action = junior_with("buy")
+    action["action"] = "draw"
+    error = verification_error(document)
+    assert (error.hand, error.action) == (position + 1, index)
+    assert error.message == (
+        "is recorded as a draw, the rules make it a buy (taking a tile costs a counter when "
+        "the rules pay in counters)"
+    )
+    document, position, index, action = junior_with("buy")
+    action["tile"] = document["hands"][position]["deal"]["pool"][-1]
+    assert verification_error(document).message.startswith(
+        f"buys {action['tile']}, but the next card in the pot is "
+    )
+
+
+def test_wrong_counters_are_named_with_the_bank() -> None:
+    document = junior(players=3, seed=5)
+    hand = document["hands"][0]
+    right = list(hand["scores"])
+    bank = 60 - sum(right)
+    hand["scores"][1] += 1
+    error = verification_error(document)
+    assert (error.hand, error.action) == (1, None)
+    assert error.message == (
+        f"counters after the hand are {hand['scores']} (bank {bank - 1}), the rules give "
+        f"{right} (bank {bank})"
+    )
+    hand["scores"][1] = 61 - sum(right) + right[1]
+    assert verification_error(document).message == (
+        f"counters after the hand are {hand['scores']}: 61 in all, more than the 60 counters "
+        "of the game (the players' and the bank's)"
+    )
+    hand["scores"] = [-1, *right[1:]]
+    assert verification_error(document).message == (
+        f"counters after the hand are {hand['scores']}: no player holds fewer than 0 counters"
+    )
+    hand["scores"] = right
+    document["scores"] = [right[0] + 2, *right[1:]]
+    assert verification_error(document).message == (
+        f"final counters are {document['scores']} (bank {bank - 2}), the rules give {right} "
+        f"(bank {bank})"
+    )
+
+
+def test_a_joker_with_corners_other_than_the_boards_is_wrong() -> None:
+    for seed in range(40):
+        document = junior(seed=seed)
+        found = [
+            (p, i, a) for p, i, a in actions_of(document, "place")
+            if a["tile"] == "J" and None in a["corners"]
+        ]  # fmt: skip
+        if found:
+            break
+    position, index, action = found[0]
+    action["corners"] = [1 if n is None else n for n in action["corners"]]
+    error = verification_error(document)
+    assert (error.hand, error.action, error.rule) == (position + 1, index, "joker_corners")
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        (("hands", 0, "deal", "first"), None, "hands[0].deal: the pool_card opening needs a first"),
+        (("hands", 0, "deal", "first"), "J", "hands[0].deal: the joker is never the first card"),
+        (("hands", 0, "deal", "first"), "0-1-2", "deal.first: 0-1-2 is not a tile of the junior"),
+        (("hands", 0, "deal", "first"), 5, 'deal.first: must be a tile name like "0-1-2", not 5'),
+        (("hands", 0, "actions", 0, "corners", 1), None,
+         "actions[0].corners[1]: must be a number; only the joker has free corners (null)"),
+        (("hands", 0, "actions", 0, "corners", 1), -1, "corners[1]: must be a number from 0"),
+        (("hands", 0, "end", "reason"), "empty", "end.reason: is 'empty'; it must be one of 'out'"),
+    ],
+)  # fmt: skip
+def test_malformed_junior_content_is_named(
+    path: tuple[str | int, ...], value: Any, message: str
+) -> None:
+    document = next(  # one whose first action is a placement, for the paths above
+        d for d in (junior(seed=seed) for seed in range(20))
+        if d["hands"][0]["actions"][0]["action"] == "place"
+    )  # fmt: skip
+    target: Any = document
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    assert message in str(record_error(document))
+
+
+def test_a_first_card_under_rules_without_one_is_named() -> None:
+    document = finished()
+    document["hands"][0]["deal"]["first"] = document["hands"][0]["deal"]["pool"].pop()
+    assert str(record_error(document)) == (
+        "hands[0].deal: the highest_triple opening needs no first card"
+    )
+
+
+def test_the_joker_cannot_take_its_own_place() -> None:
+    document, _, index, action = junior_with("take_joker")
+    action["tile"] = "J"
+    error = record_error(document)
+    assert error.field == f"hands[0].actions[{index}].tile"
+    assert error.message == "is the card that takes the joker's place, not the joker"
+
+
+def test_last_round_is_an_end_reason_that_is_checked() -> None:
+    document = next(
+        d for d in (junior(seed=seed) for seed in range(20))
+        if d["hands"][0]["end"]["reason"] == "last_round"
+    )  # fmt: skip
+    document["hands"][0]["end"]["reason"] = "blocked"
+    assert verification_error(document).message == (
+        'end.reason is "blocked", the rules give "last_round"'
+    )

@@ -9,10 +9,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import junior_games
 import triominos
 from triominos import CLASSIC, EXTENDED, Board, Cell, Placement, Tile
 from triominos.bots import GreedyBot
-from triominos.svg import EDGE, board_svg, cell_caption, cell_points, tile_svg
+from triominos.notation import position_from_text
+from triominos.svg import CARD_COLORS, EDGE, board_svg, cell_caption, cell_points, tile_svg
+from triominos.tiles import JOKER, JUNIOR
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -198,3 +201,81 @@ def test_cell_points_are_an_equilateral_triangle_clockwise_on_screen(cell: Cell)
     assert points[0][0] == min(p[0] for p in points)
     base, apex = (points[0][1], points[1][1]) if cell.up else (points[0][1], points[2][1])
     assert (apex < base) == cell.up
+
+
+# --- Triominos Junior: coloured cards and the joker ----------------------------------
+
+
+def junior_board_with_free_joker() -> Board:
+    """A played Junior table whose joker has a corner no card touches."""
+    match = junior_games.first_position(
+        lambda m: (
+            (cell := m.hand.board.joker_cell) is not None
+            and any(m.hand.board.number_at(vertex) is None for vertex in cell.corners())
+            and len(m.hand.board) >= 6
+        )
+    )
+    return match.hand.board
+
+
+JUNIOR_BOARD = junior_board_with_free_joker()
+
+
+def test_junior_cards_have_a_patch_of_each_symbols_colour() -> None:
+    root = parse(board_svg(JUNIOR_BOARD))
+    groups = elements(root, "g", "tile")
+    assert len(groups) == len(JUNIOR_BOARD)
+    for group, placement in zip(groups, JUNIOR_BOARD, strict=True):
+        if placement.tile != JOKER:
+            # The same colour for a symbol on every card: equal corners meet in one colour.
+            patches = [p.get("fill") for p in group.iter(f"{SVG}polygon") if "patch" in classes(p)]
+            assert patches == [CARD_COLORS[number] for number in placement.corners]
+    assert sorted(CARD_COLORS) == [1, 2, 3, 4, 5]
+    assert len(set(CARD_COLORS.values())) == 5
+
+
+def test_the_joker_is_a_star_card_showing_the_numbers_at_its_vertices() -> None:
+    root = parse(board_svg(JUNIOR_BOARD, coordinates=True))
+    (joker,) = [g for g in elements(root, "g", "tile") if "joker" in classes(g)]
+    cell = JUNIOR_BOARD.joker_cell
+    assert cell is not None
+    title = joker.find(f"{SVG}title")
+    assert title is not None and title.text == f"J on {cell.x},{cell.y} {cell.orientation}"
+    assert [p for p in joker.iter(f"{SVG}polygon") if "joker" in classes(p)]
+    marks = [t.text for t in joker.iter(f"{SVG}text") if "joker-mark" in classes(t)]
+    assert marks == ["J"]
+    shown = [t.text for t in joker.iter(f"{SVG}text") if "number" in classes(t)]
+    expected = [JUNIOR_BOARD.number_at(vertex) for vertex in cell.corners()]
+    assert shown == ["*" if n is None else str(n) for n in expected]
+    assert "*" in shown
+    free = [t for t in joker.iter(f"{SVG}text") if "free" in classes(t)]
+    assert len(free) == shown.count("*")
+    patches = [p for p in joker.iter(f"{SVG}polygon") if "patch" in classes(p)]
+    assert len(patches) == 3 - shown.count("*")  # a patch only where a card numbers it
+
+
+def test_a_joker_corner_numbered_by_a_later_card_shows_that_number() -> None:
+    board = position_from_text("355@0,0^ J@0,0v", JUNIOR)
+    before = [t.text for t in elements(parse(board_svg(board)), "text", "number")][3:]
+    assert before == ["5", "*", "5"]
+    board.push(Placement(Tile(1, 5, 5), Cell(1, 0, True), (5, 5, 1)))
+    after = [t.text for t in elements(parse(board_svg(board)), "text", "number")][3:6]
+    assert after == ["5", "5", "5"]
+
+
+def test_a_lone_joker_and_a_lone_card() -> None:
+    joker = parse(tile_svg(JOKER, size=120))
+    assert [t.text for t in elements(joker, "text", "number")] == ["*", "*", "*"]
+    assert elements(joker, "polygon", "joker")
+    card = parse(tile_svg(Tile(1, 2, 3), tile_set=JUNIOR))
+    fills = [p.get("fill") for p in elements(card, "polygon", "patch")]
+    assert fills == [CARD_COLORS[1], CARD_COLORS[2], CARD_COLORS[3]]
+    assert elements(parse(tile_svg(Tile(1, 2, 3))), "polygon", "patch") == []
+
+
+def test_the_junior_view_box_holds_every_polygon() -> None:
+    root = parse(board_svg(JUNIOR_BOARD, highlight=JUNIOR_BOARD.open_cells(), coordinates=True))
+    x, y, width, height = view_box(root)
+    for polygon in root.iter(f"{SVG}polygon"):
+        for px, py in polygon_points(polygon):
+            assert x < px < x + width and y < py < y + height

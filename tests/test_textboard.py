@@ -4,12 +4,16 @@ of every tile at its vertex in played positions."""
 from __future__ import annotations
 
 import pytest
+from rich.style import Style
 
+import junior_games
 import triominos
 from triominos import CLASSIC, Board, Cell, Placement, Tile
 from triominos.bots import GreedyBot, RandomBot
-from triominos.notation import cell_to_text
-from triominos.textboard import board_text, open_cells_text, reading_order
+from triominos.notation import cell_to_text, position_from_text
+from triominos.svg import CARD_COLORS, JOKER_COLOR
+from triominos.textboard import board_rich_text, board_text, open_cells_text, reading_order
+from triominos.tiles import JUNIOR
 
 
 def board_of(*placements: tuple[Tile, Cell, tuple[int, int, int]]) -> Board:
@@ -208,3 +212,75 @@ def test_open_cells_name_the_figure_a_tile_there_would_complete() -> None:
         else:
             assert f"  {cell_to_text(cell)}" in text
     assert figures, "the position was chosen because it offers a figure"
+
+
+# --- Triominos Junior ------------------------------------------------------------------
+
+
+def test_the_joker_is_marked_j_and_its_free_corner_star() -> None:
+    board = position_from_text("355@0,0^ J@0,0v", JUNIOR)
+    assert board_text(board) == "\n".join(
+        [
+            "     5---------*",
+            "    / \\ 0,0v  /",
+            "   /   \\  J  /",
+            "  /     \\   /",
+            " / 0,0^  \\ /",
+            "3---------5",
+        ]
+    )
+    assert board_text(board, coordinates=False).splitlines()[2] == "   /   \\  J  /"
+
+
+def test_a_joker_pointing_up_is_marked_nearer_its_apex() -> None:
+    board = position_from_text("J@0,0^ 113@0,0v", JUNIOR)
+    assert board_text(board) == "\n".join(
+        [
+            "     1---------1",
+            "    / \\ 0,0v  /",
+            "   /   \\     /",
+            "  /  J  \\   /",
+            " / 0,0^  \\ /",
+            "*---------3",
+        ]
+    )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_vertex_of_a_junior_table_shows_its_number_or_a_free_corner(seed: int) -> None:
+    board = junior_games.played("junior", 2 + seed % 3, seed, actions=30).hand.board
+    drawing = board_text(board, coordinates=False)
+    vertices = [vertex for placement in board for vertex in placement.cell.corners()]
+    left = min(2 * v.x + v.y for v in vertices)
+    top = max(v.y for v in vertices)
+    for vertex in vertices:
+        row, column = (top - vertex.y) * 5, (2 * vertex.x + vertex.y - left) * 5
+        number = board.number_at(vertex)
+        assert character_at(drawing, row, column) == ("*" if number is None else str(number))
+    assert drawing.count("J") == (board.joker_cell is not None)
+
+
+def test_the_rich_drawing_colours_each_symbol_as_the_svg_does() -> None:
+    board = position_from_text("355@0,0^ J@0,0v 551@1,0^", JUNIOR)
+    text = board_rich_text(board)
+    assert text.plain == board_text(board)
+    coloured: dict[str, set[str]] = {}
+    for span in text.spans:
+        character = text.plain[span.start : span.end]
+        assert span.end == span.start + 1
+        style = span.style
+        assert isinstance(style, Style) and style.color is not None
+        coloured.setdefault(character, set()).add(style.color.name)
+    assert coloured == {
+        "3": {CARD_COLORS[3]},
+        "5": {CARD_COLORS[5]},
+        "1": {CARD_COLORS[1]},
+        "J": {JOKER_COLOR},
+    }
+    assert "*" not in coloured
+
+
+def test_the_rich_drawing_of_classic_tiles_is_plain() -> None:
+    text = board_rich_text(TWO_TILES)
+    assert text.plain == board_text(TWO_TILES)
+    assert text.spans == []

@@ -1,47 +1,107 @@
-"""Events and hand endings in words, for the terminal and the logs."""
+"""Events and hand endings in words, for the terminal and the logs.
+
+The words follow the edition: Triominos Junior has cards, a pot and reward counters
+from a bank, the other editions tiles, a pool and points (:class:`Terms`).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from triominos.board import Placement
-from triominos.game import Event, HandEnd
-from triominos.notation import placement_to_text
+from triominos.game import Event, HandEnd, TakeJoker
+from triominos.lattice import ORIGIN
+from triominos.notation import placement_to_text, take_joker_to_text
+from triominos.rules import Rules
+from triominos.tiles import JOKER, Tile
+
+
+class Terms(NamedTuple):
+    """What an edition calls its pieces, its pool and its score.
+
+    ``counters`` is true where the rules pay in counters from a bank (``rules.bank``):
+    a score is then a number of counters a player holds, never below 0.
+    """
+
+    tile: str = "tile"
+    pool: str = "pool"
+    counters: bool = False
+
+    @classmethod
+    def of(cls, rules: Rules | None) -> Terms:
+        if rules is None:
+            return CLASSIC_TERMS
+        cards = rules.tile_set == "junior"
+        return cls("card" if cards else "tile", "pot" if cards else "pool", rules.bank is not None)
+
+    @property
+    def tiles(self) -> str:
+        return self.tile + "s"
+
+    @property
+    def unit(self) -> str:
+        """What the totals count: ``counters`` or ``points``."""
+        return "counters" if self.counters else "points"
+
+    def amount(self, points: int) -> str:
+        """A score change: ``+3`` in points, ``+1 counter`` or ``-2 counters`` in counters."""
+        if not self.counters:
+            return f"{points:+d}"
+        return f"{points:+d} counter{'' if abs(points) == 1 else 's'}"
+
+
+CLASSIC_TERMS = Terms()
+"""Tiles, a pool and points: the words of every edition but Junior."""
 
 
 def bonus_words(bonuses: Sequence[tuple[str, int]]) -> str:
     return ", ".join(f"{name.replace('_', ' ')} {points:+d}" for name, points in bonuses)
 
 
-def describe_event(event: Event, names: Sequence[str]) -> str:
-    """One line saying what a player did and what it scored."""
+def describe_event(event: Event, names: Sequence[str], rules: Rules | None = None) -> str:
+    """One line saying what a player did and what it scored (in the words of ``rules``)."""
     who = names[event.player]
-    if (
-        event.action == "place"
-        and event.tile is not None
-        and event.cell is not None
-        and event.corners is not None
-    ):
-        where = placement_to_text(Placement(event.tile, event.cell, event.corners))
-        line = f"{who} places {event.tile} as {where}: {event.points:+d}"
+    terms = Terms.of(rules)
+    amount = terms.amount(event.points)
+    tile, cell, corners = event.tile, event.cell, event.corners
+    if event.action == "place" and tile is not None and cell is not None and corners is not None:
+        where = placement_to_text(Placement(tile, cell, corners))
+        what = "the joker" if tile == JOKER else str(tile)
+        line = f"{who} places {what} as {where}: {amount}"
         return f"{line} ({bonus_words(event.bonuses)})" if event.bonuses else line
-    if event.action == "draw":
-        tile = f" ({event.tile})" if event.tile is not None else ""
-        return f"{who} draws a tile{tile}: {event.points:+d}"
+    if event.action in ("draw", "buy"):
+        shown = f" ({tile})" if tile is not None else ""
+        verb = "buys" if event.action == "buy" else "draws"
+        return f"{who} {verb} a {terms.tile}{shown}: {amount}"
+    if event.action == "take_joker" and tile is not None and corners is not None:
+        typed = take_joker_to_text(TakeJoker(tile, corners))
+        return f"{who} takes the joker back, putting {tile} in its place ({typed})"
     if event.action == "pass":
-        return f"{who} passes: {event.points:+d}"
+        return f"{who} passes: {amount}"
     if event.action == "starter_draw":
-        return f"{who} draws {event.tile} to decide who starts"
+        return f"{who} draws {tile} to decide who starts"
     return f"{who}: {event.action}"
 
 
-def describe_end(end: HandEnd, names: Sequence[str]) -> str:
+def describe_first_card(tile: Tile) -> str:
+    """The card laid face up from the pool before play (``opening="pool_card"``)."""
+    placement = placement_to_text(Placement(tile, ORIGIN, tile.numbers))
+    return f"the first card, {tile}, lies face up as {placement}"
+
+
+def describe_end(end: HandEnd, names: Sequence[str], rules: Rules | None = None) -> str:
     """The hand's ending and its settlement in one line."""
+    terms = Terms.of(rules)
     if end.reason == "out" and end.player is not None:
         opening = f"{names[end.player]} goes out"
+    elif end.reason == "last_round":
+        opening = f"the {terms.pool} is empty and the last round is over"
     else:
         opening = "the hand is blocked"
     changes = ", ".join(
-        f"{names[seat]} {change:+d}" for seat, change in enumerate(end.settlement) if change
+        f"{names[seat]} {terms.amount(change)}"
+        for seat, change in enumerate(end.settlement)
+        if change
     )
     return f"{opening}; settlement: {changes or 'nothing'}"

@@ -22,7 +22,7 @@ from typing import Literal, NamedTuple
 from triominos.board import FIGURES, Board, IllegalPlacementError, Placement, figure_code
 from triominos.lattice import ORIGIN, Cell, LatticeError
 from triominos.rules import PRESETS, RuleOptionError, Rules, preset
-from triominos.tiles import Corners, Joker, Tile, TileSet, indices
+from triominos.tiles import WILD, Corners, Joker, Tile, TileSet, indices
 
 Phase = Literal["starter_draw", "opening", "play", "over"]
 EndReason = Literal["out", "blocked", "last_round"]
@@ -105,12 +105,14 @@ class Event(NamedTuple):
         return self
 
     def to_record(self) -> dict[str, object]:
+        """The event as a record's action (RECORD.md)."""
         record: dict[str, object] = {"player": self.player, "action": self.action}
         if self.tile is not None:
             record["tile"] = self.tile.name
         if self.cell is not None and self.corners is not None:
             record["cell"] = self.cell.to_json()
-            record["corners"] = list(self.corners)
+            # A joker's free corner has no number: JSON says so with null, not -1.
+            record["corners"] = [None if n == WILD else n for n in self.corners]
         if self.action != "starter_draw":
             record["points"] = self.points
         if self.action == "place":

@@ -10,7 +10,8 @@ Grammar (no spaces inside a token; ``DIGIT`` is 0-9)::
     integer   = ["-"] number
     numbers   = number "-" number "-" number   ; "0-1-2", "10-4-5"
               / DIGIT DIGIT DIGIT              ; "012": short form, one digit each
-    tile      = numbers                        ; the tile's numbers clockwise, any
+    joker     = "J" / "j"                      ; the joker of Triominos Junior
+    tile      = numbers / joker                ; the tile's numbers clockwise, any
                                                ; rotation: "1-2-0" is the tile 0-1-2
     cell      = integer "," integer ("^" / "v")
                                                ; "0,0^" is [0, 0, "up"],
@@ -18,24 +19,45 @@ Grammar (no spaces inside a token; ``DIGIT`` is 0-9)::
     placement = numbers "@" cell               ; "545@0,0v": 5, 4, 5 on the corners
                                                ; of [0, 0, "down"], clockwise from
                                                ; the leftmost; the tile is 4-5-5
+              / joker "@" cell                 ; "J@0,1v": the joker on [0, 1, "down"]
+    take-joker = numbers "@" joker             ; "312@J": the card 1-2-3 put where the
+                                               ; joker lies, 3, 1, 2 on that cell's
+                                               ; corners clockwise from the leftmost;
+                                               ; the joker goes back to the rack
+    move      = placement / take-joker         ; what a player does on the table
     position  = [placement *(1*" " placement)] ; the placements in the order they
                                                ; were made; "" is the empty table
 
 The formatters write a tile with dashes (``0-1-2``, its canonical rotation, as in
 records), a placement's numbers in the short form when each is one digit (``545``) and
-with dashes otherwise, and one space between the placements of a position. ``^`` and
-``v`` point the way the triangle points.
+with dashes otherwise, the joker ``J``, and one space between the placements of a
+position. ``^`` and ``v`` point the way the triangle points.
+
+A joker's corners are not written: they are always the numbers already at its cell's
+vertices, each corner no card touches being free (:data:`~triominos.tiles.WILD`). So a
+joker's placement is read against the board it goes on (the ``board`` argument of
+:func:`placement_from_text` and :func:`move_from_text`; a position is its own board).
+Taking the joker back needs no cell, since there is one joker: only the card and how
+it lies.
 
 A placement's numbers are the corners as laid, not the tile's name: they say both which
 tile it is and how it is turned. A position is the board's history rather than its
 picture, because the order of the placements decides the bonuses they scored;
 :func:`position_from_text` replays it through :meth:`Board.push
-<triominos.board.Board.push>`, so a parsed position is a legal one.
+<triominos.board.Board.push>`, so a parsed position is a legal one. A card that took
+the joker back lies where the joker did, so the position of such a board writes the
+card in the joker's place in the order: the same table, reached legally.
 
 >>> placement_to_text(placement_from_text("545@0,0v"))
 '545@0,0v'
 >>> position_to_text(position_from_text("555@0,0^ 545@0,0v"))
 '555@0,0^ 545@0,0v'
+>>> from triominos.tiles import JUNIOR
+>>> board = position_from_text("355@0,0^ J@0,0v", JUNIOR)
+>>> board.last.corners
+(5, -1, 5)
+>>> move_to_text(move_from_text("553@J"))
+'553@J'
 """
 
 from __future__ import annotations
@@ -43,22 +65,33 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from triominos.board import Board, IllegalPlacementError, Placement
+from triominos.game import TakeJoker
 from triominos.lattice import Cell, LatticeError
-from triominos.tiles import CLASSIC, Corners, Tile, TileSet
+from triominos.tiles import CLASSIC, JOKER, WILD, Corners, Tile, TileSet
 
 __all__ = [
+    "Move",
     "NotationError",
     "cell_from_text",
     "cell_to_text",
+    "joker_corners",
+    "move_from_text",
+    "move_to_text",
     "placement_from_text",
     "placement_to_text",
     "position_from_text",
     "position_to_text",
+    "take_joker_from_text",
+    "take_joker_to_text",
     "tile_from_text",
     "tile_to_text",
 ]
 
+Move = Placement | TakeJoker
+"""What a player does on the table: lay a tile, or take the joker back with a card."""
+
 UP, DOWN = "^", "v"
+JOKER_MARK = "J"
 _DIGITS = frozenset("0123456789")
 
 
@@ -97,8 +130,25 @@ def _numbers_to_text(numbers: Corners) -> str:
 
 
 def placement_to_text(placement: Placement) -> str:
-    """``545@0,0v``: the numbers on the cell's corners clockwise, then the cell."""
+    """``545@0,0v``: the numbers on the cell's corners clockwise, then the cell.
+
+    The joker is ``J@0,1v``: its corners are the board's (see the module docstring).
+    """
+    if placement.tile == JOKER:
+        return f"{JOKER_MARK}@{cell_to_text(placement.cell)}"
     return f"{_numbers_to_text(placement.corners)}@{cell_to_text(placement.cell)}"
+
+
+def take_joker_to_text(take: TakeJoker) -> str:
+    """``312@J``: the card's numbers on the joker's cell clockwise, then ``@J``."""
+    return f"{_numbers_to_text(take.corners)}@{JOKER_MARK}"
+
+
+def move_to_text(move: Move) -> str:
+    """A placement or the taking back of the joker, as a player would type it."""
+    if isinstance(move, TakeJoker):
+        return take_joker_to_text(move)
+    return placement_to_text(move)
 
 
 def position_to_text(board: Iterable[Placement]) -> str:
@@ -172,20 +222,58 @@ class _Scanner:
             raise NotationError(str(error), self.text, start + 1) from None
         return cell
 
-    def placement(self) -> Placement:
+    def joker(self) -> bool:
+        """Whether the joker's mark comes next; if so, it is read."""
+        if self.peek().upper() != JOKER_MARK:
+            return False
+        self.at += 1
+        return True
+
+    def move(self, board: Board | None, *, take_joker: bool = True) -> Move:
+        """A placement (the joker's read against ``board``) or, if allowed, a take-joker."""
+        start = self.at
+        if self.joker():
+            self.expect("@", "'@' between the joker and its cell")
+            cell = self.cell()
+            if board is None:
+                raise NotationError(
+                    "a joker's corners are the numbers at its cell's vertices: reading "
+                    f"{self.text[start : self.at]!r} needs the board it goes on",
+                    self.text,
+                    start + 1,
+                )
+            return Placement(JOKER, cell, joker_corners(board, cell))
         corners = self.numbers()
         self.expect("@", "'@' between the numbers and the cell")
+        if take_joker and self.joker():
+            return TakeJoker(Tile(*corners), corners)
         return Placement(Tile(*corners), self.cell(), corners)
+
+    def placement(self, board: Board | None) -> Placement:
+        move = self.move(board, take_joker=False)
+        assert isinstance(move, Placement)  # take_joker=False reads placements only
+        return move
 
     def end(self, what: str) -> None:
         if self.at < len(self.text):
             raise self.error(f"the end of the {what}")
 
 
+def joker_corners(board: Board, cell: Cell) -> Corners:
+    """The joker's corners on ``cell``: the numbers at its vertices, WILD where none is."""
+    a, b, c = (board.number_at(vertex) for vertex in cell.corners())
+    return (
+        WILD if a is None else a,
+        WILD if b is None else b,
+        WILD if c is None else c,
+    )
+
+
 def tile_from_text(text: str, tile_set: TileSet | None = None) -> Tile:
-    """Parse ``0-1-2`` or ``012`` (any rotation); with ``tile_set``, the tile must be in it."""
+    """Parse ``0-1-2`` or ``012`` (any rotation), or ``J``; with ``tile_set``, the tile must
+    be in it."""
     scanner = _Scanner(text)
-    tile = Tile(*scanner.numbers())
+    tile = JOKER if scanner.joker() else Tile(*scanner.numbers())
     scanner.end("tile")
     if tile_set is not None and tile not in tile_set:
         raise NotationError(f"{tile} is not a tile of the {tile_set.name} set", text, 1)
@@ -200,12 +288,35 @@ def cell_from_text(text: str) -> Cell:
     return cell
 
 
-def placement_from_text(text: str) -> Placement:
-    """Parse ``545@0,0v``: the tile is the one whose rotation the numbers are."""
+def placement_from_text(text: str, board: Board | None = None) -> Placement:
+    """Parse ``545@0,0v``: the tile is the one whose rotation the numbers are.
+
+    ``J@0,1v`` (the joker) takes its corners from ``board``, which it then needs.
+    """
     scanner = _Scanner(text)
-    placement = scanner.placement()
+    placement = scanner.placement(board)
     scanner.end("placement")
     return placement
+
+
+def take_joker_from_text(text: str) -> TakeJoker:
+    """Parse ``312@J``: the card 1-2-3 with 3, 1, 2 on the corners of the joker's cell."""
+    scanner = _Scanner(text)
+    corners = scanner.numbers()
+    scanner.expect("@", "'@' between the numbers and the joker")
+    if not scanner.joker():
+        raise scanner.error(f"{JOKER_MARK!r}, the joker to take back")
+    scanner.end("take-joker")
+    return TakeJoker(Tile(*corners), corners)
+
+
+def move_from_text(text: str, board: Board | None = None) -> Move:
+    """Parse a placement (``545@0,0v``, ``J@0,1v`` against ``board``) or a take-joker
+    (``312@J``)."""
+    scanner = _Scanner(text)
+    move = scanner.move(board)
+    scanner.end("move")
+    return move
 
 
 def position_from_text(text: str, tile_set: TileSet = CLASSIC) -> Board:
@@ -220,7 +331,7 @@ def position_from_text(text: str, tile_set: TileSet = CLASSIC) -> Board:
         scanner.at += 1
     while scanner.peek():
         start = scanner.at
-        placement = scanner.placement()
+        placement = scanner.placement(board)
         try:
             board.push(placement)
         except IllegalPlacementError as error:

@@ -43,6 +43,27 @@ are the ones this project writes and reads):
   added later (whose default keeps the old behaviour) does not make old records invalid.
 - ``seed`` may be null: the deals in the record are all a replay needs.
 - Fields this reader does not know are ignored.
+
+Triominos Junior (rule ``opening="pool_card"``, counters from a ``bank``):
+
+- ``deal.first`` is the card laid face up from the pool on ``[0, 0, "up"]`` before play,
+  in its canonical rotation, e.g. ``"first": "1-3-5"``; ``deal.pool`` lists the pool
+  without it. It is there exactly when the rules open with a pool card.
+- The joker is the tile ``"J"``. In a joker's placement the ``corners`` are the numbers
+  at the cell's vertices as it is laid, ``null`` for a corner no card touches yet (a
+  free corner): ``{"player": 1, "action": "place", "tile": "J", "cell": [0, 0, "down"],
+  "corners": [3, null, 5], "points": 1, "bonuses": {}}``.
+- Taking a card from the pool with a counter is ``{"player": 0, "action": "buy",
+  "tile": "2-4-4", "points": -1}`` (``draw`` under rules without a bank).
+- Taking the joker back is ``{"player": 0, "action": "take_joker", "tile": "1-2-3",
+  "cell": [0, 0, "down"], "corners": [3, 1, 2], "points": 0}``: ``tile`` is the card
+  that takes the joker's place, ``cell`` where the joker lay, ``corners`` the card's
+  numbers there; the joker goes to the player's rack.
+- ``end.reason`` may be ``last_round``: the pool ran out and the round that followed
+  is over.
+- The hand's and the match's ``scores`` are the players' counters: they start at the
+  rule ``starting_score`` (4), and the bank holds the rest of the rule ``bank`` (60),
+  so they never add up to more than it and none is below 0.
 """
 
 from __future__ import annotations
@@ -51,13 +72,15 @@ import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from triominos.board import Placement
 from triominos.game import (
+    DRAWS,
     Action,
     Deal,
     Draw,
+    EndReason,
     Event,
     Hand,
     HandEnd,
@@ -65,10 +88,11 @@ from triominos.game import (
     Match,
     Pass,
     StarterDraw,
+    TakeJoker,
 )
 from triominos.lattice import Cell, LatticeError
 from triominos.rules import PRESETS, RuleOptionError, Rules
-from triominos.tiles import Corners, Tile, TileSet
+from triominos.tiles import JOKER, WILD, Corners, Tile, TileSet
 
 __all__ = [
     "ACTION_NAMES",
@@ -92,8 +116,8 @@ FORMAT = "triominos-record/1"
 """The value of every record's ``format`` field."""
 
 PLAYER_KINDS = ("human", "bot")
-ACTION_NAMES = ("place", "draw", "pass", "starter_draw")
-END_REASONS = ("out", "blocked")
+ACTION_NAMES = ("place", "draw", "pass", "starter_draw", "buy", "take_joker")
+END_REASONS: tuple[EndReason, ...] = ("out", "blocked", "last_round")
 
 
 # --- errors -------------------------------------------------------------------------
@@ -185,22 +209,23 @@ def match_record(
         raise ValueError(f"the match has {match.players} players, not {len(players)}")
     if preset is None:
         preset = next((p.name for p in PRESETS.values() if p.rules == match.rules), None)
-    totals = [0] * match.players
     hands: list[dict[str, Any]] = []
     for hand in match.hands:
+        deal: dict[str, Any] = {
+            "racks": [_tile_names(rack) for rack in hand.deal.racks],
+            "pool": _tile_names(hand.deal.pool),
+        }
+        if hand.deal.first is not None:
+            deal["first"] = hand.deal.first.name
         recorded: dict[str, Any] = {
             "number": hand.number,
-            "deal": {
-                "racks": [_tile_names(rack) for rack in hand.deal.racks],
-                "pool": _tile_names(hand.deal.pool),
-            },
+            "deal": deal,
             "starter": hand.starter,
             "actions": [event.to_record() for event in hand.events],
         }
         if hand.end is not None:
-            totals = [total + points for total, points in zip(totals, hand.points, strict=True)]
             recorded["end"] = hand.end.to_record()
-            recorded["scores"] = totals
+            recorded["scores"] = hand.totals  # from the totals before the hand, counters or points
         hands.append(recorded)
     return {
         "format": FORMAT,
@@ -376,11 +401,21 @@ class _Field:
             raise self.error(str(error)) from None
         return cell
 
-    def corners(self) -> Corners:
-        numbers = self.integers()
-        if len(numbers) != 3:
+    def corners(self, *, free: bool = False) -> Corners:
+        """Three numbers from 0; with ``free`` (the joker's), null is a free corner (WILD)."""
+        items = self.items()
+        if len(items) != 3:
             raise self.error(f"a placement's corners are three numbers, not {_shown(self.value)}")
+        numbers = [WILD if free and item.value is None else item.corner() for item in items]
         return numbers[0], numbers[1], numbers[2]
+
+    def corner(self) -> int:
+        if self.value is None:
+            raise self.error("must be a number; only the joker has free corners (null)")
+        number = self.integer()
+        if number < 0:
+            raise self.error(f"must be a number from 0, not {number}")
+        return number
 
     def bonuses(self) -> tuple[tuple[str, int], ...]:
         return tuple((name, self.member(name).integer()) for name in self.object())
@@ -487,7 +522,12 @@ def _parse_hand(field: _Field, number: int, rules: Rules, players: int) -> _Reco
     racks = tuple(rack.tiles(tile_set) for rack in racks_field.items())
     if len(racks) != players:
         raise racks_field.error(f"holds {len(racks)} racks for {players} players")
-    deal = Deal(racks, deal_field.member("pool").tiles(tile_set))
+    first = deal_field.optional("first")
+    deal = Deal(
+        racks,
+        deal_field.member("pool").tiles(tile_set),
+        None if first is None else first.tile(tile_set),
+    )
     try:
         deal.check(rules)
     except RuleOptionError as error:
@@ -521,11 +561,19 @@ def _parse_action(field: _Field, tile_set: TileSet) -> _RecordedAction:
     points = field.member("points").integer()
     if kind == "pass":
         return _RecordedAction(Pass(), Event(player, kind, points))
-    tile = field.member("tile").tile(tile_set)
-    if kind == "draw":
+    tile_field = field.member("tile")
+    tile = tile_field.tile(tile_set)
+    if kind in DRAWS:
         return _RecordedAction(Draw(), Event(player, kind, points, tile))
     cell = field.member("cell").cell()
-    corners = field.member("corners").corners()
+    if kind == "take_joker":
+        if tile == JOKER:
+            raise tile_field.error("is the card that takes the joker's place, not the joker")
+        corners = field.member("corners").corners()
+        return _RecordedAction(
+            TakeJoker(tile, corners), Event(player, kind, points, tile, cell, corners)
+        )
+    corners = field.member("corners").corners(free=tile == JOKER)
     bonuses = field.member("bonuses").bonuses()
     return _RecordedAction(
         Placement(tile, cell, corners), Event(player, kind, points, tile, cell, corners, bonuses)
@@ -534,11 +582,9 @@ def _parse_action(field: _Field, tile_set: TileSet) -> _RecordedAction:
 
 def _parse_end(field: _Field, tile_set: TileSet) -> HandEnd:
     player = field.optional("player")
-    reason: Literal["out", "blocked"] = (
-        "out" if field.member("reason").choice(END_REASONS) == "out" else "blocked"
-    )
+    reason = field.member("reason").choice(END_REASONS)
     return HandEnd(
-        reason,
+        cast(EndReason, reason),
         None if player is None else player.integer(),
         field.member("settlement").integers(),
         tuple(
@@ -665,26 +711,52 @@ class _Replay:
                     None,
                     f"end.{key} is {json.dumps(value)}, the rules give {json.dumps(theirs[key])}",
                 )
-        if recorded.scores is not None and list(recorded.scores) != self.match.totals:
-            raise self.wrong(
-                number,
-                None,
-                f"scores after the hand are {list(recorded.scores)}, the rules give "
-                f"{self.match.totals}",
-            )
+        if recorded.scores is not None:
+            self._check_scores(number, recorded.scores)
 
     def _check_result(self) -> None:
         match, record = self.match, self.record
         last = len(record.hands)
         if len(match.hands) > last:
             raise self.wrong(last + 1, None, f"hand {last + 1} is missing: {self._standing(last)}")
-        if list(record.scores) != match.totals:
-            raise self.wrong(
-                last, None, f"final scores are {list(record.scores)}, the rules give {match.totals}"
-            )
+        self._check_scores(last, record.scores, final=True)
         if list(record.winners) != match.winners:
             raise self.wrong(
                 last, None, f"winners are {list(record.winners)}, the rules give {match.winners}"
+            )
+
+    def _check_scores(self, hand: int, scores: Sequence[int], *, final: bool = False) -> None:
+        """Recorded totals (after a hand, or the ``final`` ones) against the engine's.
+
+        With a bank (Triominos Junior) the scores are counters: the players' and the
+        bank's together are always the rule ``bank``, so no player holds fewer than 0
+        and the players never hold more than all of them.
+        """
+        rules, totals = self.match.rules, self.match.totals
+        recorded = list(scores)
+        noun = "scores" if rules.bank is None else "counters"
+        what = f"final {noun} are" if final else f"{noun} after the hand are"
+        if rules.bank is None:
+            if recorded != totals:
+                raise self.wrong(hand, None, f"{what} {recorded}, the rules give {totals}")
+            return
+        if min(recorded, default=0) < 0:
+            raise self.wrong(
+                hand, None, f"{what} {recorded}: no player holds fewer than 0 counters"
+            )
+        if sum(recorded) > rules.bank:
+            raise self.wrong(
+                hand,
+                None,
+                f"{what} {recorded}: {sum(recorded)} in all, more than the {rules.bank} "
+                "counters of the game (the players' and the bank's)",
+            )
+        if recorded != totals:
+            raise self.wrong(
+                hand,
+                None,
+                f"{what} {recorded} (bank {rules.bank - sum(recorded)}), the rules give "
+                f"{totals} (bank {rules.bank - sum(totals)})",
             )
 
     def _standing(self, number: int) -> str:
@@ -704,17 +776,34 @@ class _Replay:
 def _ending(end: HandEnd) -> str:
     if end.reason == "out":
         return f"player {end.player} went out"
+    if end.reason == "last_round":
+        return "the pool is empty and the last round is over"
     return "it is blocked"
 
 
 def _event_difference(recorded: Event, engine: Event) -> str | None:
     """What the recorded event gets wrong about the engine's, or None when they agree.
 
-    The tile, cell and corners of a placement and the tile of a starter draw are the
-    action itself; what remains to check is the drawn tile, the points and the bonuses.
+    The tile, cell and corners of a placement, the card and corners of a take_joker and
+    the tile of a starter draw are the action itself; what remains to check is the
+    action's name (a draw is a buy when the rules have a bank), the drawn tile, where the
+    joker was taken back, the points and the bonuses.
     """
-    if recorded.action == "draw" and recorded.tile != engine.tile:
-        return f"draws {recorded.tile}, but the next tile in the pool is {engine.tile}"
+    if recorded.action != engine.action:  # a draw and a buy: the same action, two names
+        return (
+            f"is recorded as a {recorded.action}, the rules make it a {engine.action} (taking "
+            "a tile costs a counter when the rules pay in counters)"
+        )
+    if recorded.action in DRAWS and recorded.tile != engine.tile:
+        verb, piece, pool = (
+            ("buys", "card", "pot") if recorded.action == "buy" else ("draws", "tile", "pool")
+        )
+        return f"{verb} {recorded.tile}, but the next {piece} in the {pool} is {engine.tile}"
+    if recorded.action == "take_joker" and recorded.cell != engine.cell:
+        return (
+            f"takes the joker back from {_cell_words(recorded.cell)}, but the joker lies at "
+            f"{_cell_words(engine.cell)}"
+        )
     ours, theirs = dict(recorded.bonuses), dict(engine.bonuses)
     if recorded.points != engine.points:
         message = f"points are {recorded.points}, the rules give {engine.points}"
@@ -756,6 +845,10 @@ def replay_steps(
 
 
 # --- showing values in messages ------------------------------------------------------
+
+
+def _cell_words(cell: Cell | None) -> str:
+    return json.dumps(None if cell is None else cell.to_json())
 
 
 def _json_kind(value: object) -> str:

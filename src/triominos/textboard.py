@@ -22,15 +22,27 @@ board with ``0-1-2`` on ``0,0^`` and ``1-2-2`` on ``0,0v``::
 
 Cells with no tile are not drawn; :func:`open_cells_text` lists where a tile may go,
 with the same labels.
+
+Triominos Junior: the joker is marked ``J`` inside its triangle, one row nearer its apex
+than the label; a corner of it that no card touches shows ``*`` (a free corner), the
+others the number that the cards around show there. :func:`board_rich_text` gives the
+same drawing with each Junior symbol in its colour (the colours of the SVG pictures),
+for a terminal that shows colours.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
+
+from rich.style import Style
+from rich.text import Text
 
 from triominos.board import Board
 from triominos.lattice import ORIGIN, Cell, Vertex
-from triominos.notation import cell_to_text
+from triominos.notation import JOKER_MARK, cell_to_text
+from triominos.svg import CARD_COLORS, FREE_MARK, JOKER_COLOR, uses_cards
+from triominos.tiles import JOKER
 
 MIN_HEIGHT = 5
 """Rows per lattice row: 5 leaves room for a label of 5 characters and its margins."""
@@ -41,15 +53,47 @@ def reading_order(cell: Cell) -> tuple[int, int, bool]:
     return (-cell.y, cell.x, not cell.up)
 
 
+class _Mark(NamedTuple):
+    """A character of the drawing to colour: a number (by its symbol) or the joker."""
+
+    row: int
+    column: int
+    symbol: int | None
+
+
 def board_text(board: Board, *, coordinates: bool = True) -> str:
     """The table drawn in characters (see the module docstring for the layout).
 
     :param coordinates: write each tile's cell label inside it, so a player can name
         the cells around it.
     """
+    return "\n".join(_draw(board, coordinates)[0])
+
+
+def board_rich_text(board: Board, *, coordinates: bool = True) -> Text:
+    """The drawing of :func:`board_text`, with Junior's symbols in their colours.
+
+    A console that shows no colours (a pipe, a file) prints it as plain text.
+    """
+    lines, marks = _draw(board, coordinates)
+    text = Text("\n".join(lines))
+    if uses_cards(board.tile_set):
+        starts = [0]
+        for line in lines:
+            starts.append(starts[-1] + len(line) + 1)
+        for row, column, symbol in marks:
+            color = JOKER_COLOR if symbol is None else CARD_COLORS.get(symbol)
+            if color is not None:
+                start = starts[row] + column
+                text.stylize(Style(color=color, bold=True), start, start + 1)
+    return text
+
+
+def _draw(board: Board, coordinates: bool) -> tuple[list[str], list[_Mark]]:
+    """The drawing's lines, and where its numbers and joker marks are."""
     placements = list(board)
     if not placements:
-        return f"(the table is empty: the first tile goes on {cell_to_text(ORIGIN)})"
+        return [f"(the table is empty: the first tile goes on {cell_to_text(ORIGIN)})"], []
     labels = {p.cell: cell_to_text(p.cell) for p in placements} if coordinates else {}
     # The widest row of a triangle of height h holds 2h - 3 characters: the label and
     # a space on each side, so that a minus sign never touches an edge.
@@ -67,6 +111,7 @@ def board_text(board: Board, *, coordinates: bool = True) -> str:
     def put(row: int, column: int, text: str) -> None:
         grid[row][column : column + len(text)] = list(text)
 
+    marks: list[_Mark] = []
     for placement in placements:
         corners = [position(vertex) for vertex in placement.cell.corners()]
         for (row_a, col_a), (row_b, col_b) in zip(corners, corners[1:] + corners[:1], strict=True):
@@ -79,15 +124,25 @@ def board_text(board: Board, *, coordinates: bool = True) -> str:
             for i in range(1, height):
                 put(row_a + i, col_a + step * i, mark)
         label = labels.get(placement.cell)
+        # Up: the row above the base; down: the row below the top edge. The joker's
+        # mark goes one row nearer the apex, where the triangle is still 5 wide.
+        apex_row, apex_column = corners[1] if placement.cell.up else corners[2]
+        inward = -1 if placement.cell.up else 1
+        row = apex_row + (height - 1 if placement.cell.up else 1 - height)
         if label is not None:
-            # Up: the row above the base; down: the row below the top edge.
-            apex_row, apex_column = corners[1] if placement.cell.up else corners[2]
-            row = apex_row + (height - 1 if placement.cell.up else 1 - height)
             put(row, apex_column - len(label) // 2, label)
-    for placement in placements:
-        for vertex, number in zip(placement.cell.corners(), placement.corners, strict=True):
-            put(*position(vertex), str(number))
-    return "\n".join("".join(row).rstrip() for row in grid)
+        if placement.tile == JOKER:
+            put(row + inward, apex_column, JOKER_MARK)
+            marks.append(_Mark(row + inward, apex_column, None))
+    # The number at a vertex is the same for every tile there; only a joker's corner
+    # that no card touches has none.
+    for vertex in vertices:
+        number = board.number_at(vertex)
+        row, column = position(vertex)
+        put(row, column, FREE_MARK if number is None else str(number))
+        if number is not None:
+            marks.append(_Mark(row, column, number))
+    return ["".join(row).rstrip() for row in grid], marks
 
 
 def open_cells_text(board: Board, cells: Iterable[Cell] | None = None, *, width: int = 80) -> str:

@@ -1,7 +1,7 @@
 """Bots: each sees one seat's observation, never the full state, and returns an action."""
 
-from triominos.bots.base import Bot, GreedyBot, RandomBot, make_bot
+from triominos.bots.base import BOT_NAMES, Bot, Budget, GreedyBot, RandomBot, make_bot
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "Bot", "Budget", "GreedyBot", "RandomBot", "make_bot"]
 
-BOTS = ("random", "greedy")
+BOTS = BOT_NAMES

@@ -1,8 +1,11 @@
-"""The bot interface and the two simple bots every stronger one is measured against."""
+"""The bot interface, the two simple bots every stronger one is measured against, and
+the names and budgets by which the command line and the server ask for a bot."""
 
 from __future__ import annotations
 
 import random
+import re
+from dataclasses import dataclass
 from typing import Protocol
 
 from triominos.board import Placement
@@ -62,10 +65,68 @@ class GreedyBot:
 _DRAW, _PASS = Draw(), Pass()
 
 
-def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by its name, as the command line and the server spell it."""
+_BUDGET = re.compile(r"(\d+(?:\.\d*)?|\.\d+)\s*(sims?|ms|s)")
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How long a searching bot may think about a move.
+
+    ``simulations`` (a count: the same seed and count always give the same move) or
+    ``seconds`` of wall-clock time per move; exactly one of them. Written ``500sims``,
+    ``1s`` or ``250ms`` (:meth:`parse`, the ``--think`` option).
+    """
+
+    simulations: int | None = None
+    seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if (self.simulations is None) == (self.seconds is None):
+            raise ValueError("a budget is a number of simulations or a time, exactly one")
+        if self.simulations is not None and self.simulations < 1:
+            raise ValueError(f"a budget needs at least 1 simulation, not {self.simulations}")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ValueError(f"a time budget must be above 0 seconds, not {self.seconds}")
+
+    @classmethod
+    def parse(cls, text: str) -> Budget:
+        """``"500sims"`` (or ``"500sim"``), ``"1s"``, ``"0.05s"``, ``"250ms"``."""
+        match = _BUDGET.fullmatch(text.strip().lower())
+        if match is None:
+            raise ValueError(f"a budget is written like 500sims, 1s or 250ms, not {text!r}")
+        number, unit = match.groups()
+        if unit.startswith("sim"):
+            if "." in number:
+                raise ValueError(f"a number of simulations is a whole number, not {number}")
+            return cls(simulations=int(number))
+        return cls(seconds=float(number) / (1000 if unit == "ms" else 1))
+
+    def __str__(self) -> str:
+        if self.simulations is not None:
+            return f"{self.simulations}sims"
+        return f"{self.seconds:g}s"
+
+
+def make_bot(name: str, seed: int | None = None, budget: Budget | None = None) -> Bot:
+    """A bot by its name, as the command line and the server spell it.
+
+    ``budget`` is for the bots that search (``sim``); the others ignore it.
+    """
     if name == "random":
         return RandomBot(seed)
     if name == "greedy":
         return GreedyBot()
-    raise RuleOptionError("bot", f"must be one of 'random', 'greedy', not {name!r}")
+    if name == "expert":
+        from triominos.bots.expert import ExpertBot  # expert builds on this module
+
+        return ExpertBot()
+    if name == "sim":
+        from triominos.bots.sim import SimBot  # sim builds on this module
+
+        return SimBot(seed) if budget is None else SimBot(seed, budget)
+    names = ", ".join(repr(known) for known in BOT_NAMES)
+    raise RuleOptionError("bot", f"must be one of {names}, not {name!r}")
+
+
+BOT_NAMES = ("random", "greedy", "expert", "sim")
+"""Every bot :func:`make_bot` knows, weakest first."""

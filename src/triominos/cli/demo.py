@@ -29,7 +29,8 @@ from triominos.game import Match
 def demo(preset: str, players: int, bots: str, seed: int | None, target: int | None) -> None:
     """Watch bots play one whole match, move by move, with every tile shown."""
     names = parse_bots(bots, players)
-    match = Match(match_rules(preset, target), players, seed)
+    rules = match_rules(preset, target, players)
+    match = Match(rules, players, seed)
     seats = [seat_bot(name, match.seed, seat) for seat, name in enumerate(names)]
     labels = [f"{name} ({seat})" for seat, name in enumerate(names)]
     console = Console(highlight=False)
@@ -42,8 +43,8 @@ def demo(preset: str, players: int, bots: str, seed: int | None, target: int | N
             console.print(f"\n[bold]Hand {number}[/bold]")
         seat = match.to_move
         event = match.apply(seats[seat].act(match.observe(seat)))
-        console.print("  " + describe_event(event, labels))
+        console.print("  " + describe_event(event, labels, rules))
         if hand.end is not None:
-            console.print("  " + describe_end(hand.end, labels))
+            console.print("  " + describe_end(hand.end, labels, rules))
             console.print("  totals: " + ", ".join(map(str, match.totals)))
     console.print(scores_table(labels, match.totals, match.winners, "Final scores"))

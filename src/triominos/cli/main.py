@@ -9,7 +9,7 @@ from click.decorators import FC
 from rich.table import Table
 
 from triominos.bots import BOTS, Bot, make_bot
-from triominos.rules import PRESETS, Rules
+from triominos.rules import PRESETS, RuleOptionError, Rules
 
 
 def preset_option(function: click.decorators.FC) -> click.decorators.FC:
@@ -71,10 +71,23 @@ def target_option(function: FC) -> FC:
     )(function)
 
 
-def match_rules(preset_name: str, target: int | None) -> Rules:
-    """The preset's rules, with the target score of ``--target`` when given."""
-    preset_rules = PRESETS[preset_name].rules
-    return preset_rules if target is None else preset_rules.replace(target_score=target)
+def match_rules(preset_name: str, target: int | None, players: int) -> Rules:
+    """The preset's rules (with ``--target``), once they are known to suit ``players``.
+
+    Raises click.BadParameter naming ``--players`` otherwise: Junior is for 2 to 4.
+    """
+    rules = PRESETS[preset_name].rules
+    if target is not None:
+        rules = rules.replace(target_score=target)
+    try:
+        rules.check_players(players)
+    except RuleOptionError:
+        raise click.BadParameter(
+            f"{preset_name} is for {rules.min_players} to {rules.max_players} players, "
+            f"not {players}",
+            param_hint="--players",
+        ) from None
+    return rules
 
 
 def seat_bot(name: str, match_seed: int | None, seat: int) -> Bot:

@@ -2,8 +2,13 @@
 
 Everything the human is shown comes from the human seat's observation: the engine
 decides what is legal and what it scores, and what the other seats hold or draw is
-never printed. Answers are read with :func:`click.prompt`, so a script (or a test) can
-play through standard input.
+never printed (unless the rules lay every rack open, as for young children). Answers
+are read with :func:`click.prompt`, so a script (or a test) can play through standard
+input.
+
+Triominos Junior is played in its own words (:class:`~triominos.explain.Terms`): cards,
+a pot, and counters from a bank, which the turn shows; buying a card is ``b``, and
+taking the joker back is one of the numbered moves.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from typing import NamedTuple
 import click
 from rich.console import Console
 
-from triominos.board import Placement
+from triominos.board import Board, Placement
 from triominos.bots import Bot
 from triominos.cli.main import (
     bots_option,
@@ -29,13 +34,36 @@ from triominos.cli.main import (
     seed_option,
     target_option,
 )
-from triominos.explain import bonus_words, describe_end, describe_event
-from triominos.game import Action, Draw, LegalAction, Match, Observation, Pass, StarterDraw, observe
-from triominos.notation import NotationError, placement_from_text, placement_to_text
+from triominos.explain import (
+    CLASSIC_TERMS,
+    Terms,
+    bonus_words,
+    describe_end,
+    describe_event,
+    describe_first_card,
+)
+from triominos.game import (
+    Action,
+    Draw,
+    LegalAction,
+    Match,
+    Observation,
+    Pass,
+    StarterDraw,
+    TakeJoker,
+    observe,
+)
+from triominos.notation import (
+    Move,
+    NotationError,
+    move_from_text,
+    placement_to_text,
+    take_joker_to_text,
+)
 from triominos.rules import Rules
-from triominos.textboard import board_text
+from triominos.textboard import board_rich_text
 
-DRAW_KEY, PASS_KEY, QUIT_KEY = "d", "p", "q"
+DRAW_KEY, BUY_KEY, PASS_KEY, QUIT_KEY = "d", "b", "p", "q"
 PLACEMENT_MARK = "@"
 MENU_HEADING = (
     "Your moves, best first (numbers on the corners clockwise from the leftmost @ the cell);"
@@ -52,13 +80,25 @@ def totals_words(labels: Sequence[str], totals: Sequence[int]) -> str:
 
 
 def goal_words(rules: Rules) -> str:
-    """When the match ends: "first to 400 points", "at most 10 hands", or both."""
+    """When the match ends: "first to 400 points", "at most 10 hands", or both; a
+    match of one hand without a target is "one hand, the most counters win"."""
+    unit = Terms.of(rules).unit
+    if rules.target_score is None and rules.hand_limit == 1:
+        return f"one hand, the most {unit} win"
     goals = []
     if rules.target_score is not None:
-        goals.append(f"first to {rules.target_score} points")
+        goals.append(f"first to {rules.target_score} {unit}")
     if rules.hand_limit is not None:
-        goals.append(f"at most {rules.hand_limit} hands")
+        goals.append(f"at most {rules.hand_limit} hand{'s' if rules.hand_limit != 1 else ''}")
     return " or ".join(goals)
+
+
+def standing_words(labels: Sequence[str], totals: Sequence[int], rules: Rules) -> str:
+    """The totals, and with a bank what it still holds: "Ann 5, greedy (1) 3; bank 52"."""
+    words = totals_words(labels, totals)
+    if rules.bank is None:
+        return words
+    return f"{words}; bank {rules.bank - sum(totals)}"
 
 
 class WrongAnswer(ValueError):
@@ -73,83 +113,113 @@ class PlacementChoice(NamedTuple):
 
 @dataclass(frozen=True)
 class Menu:
-    """The legal actions of one turn as the human picks them: numbered placements, d, p.
+    """The legal actions of one turn as the human picks them: numbered moves, d (or b), p.
 
-    Placements are listed best first (most points), so "1" is always the greedy move.
+    Placements are listed best first (most points), so "1" is always the greedy move;
+    the ways to take the joker back (Triominos Junior) are numbered after them. Drawing
+    is ``b`` (buy) where a tile costs counters. ``board`` is the table the moves go on:
+    a joker's placement typed in notation takes its corners from it.
     """
 
     placements: list[PlacementChoice]
+    joker_takes: list[TakeJoker]
     draw: LegalAction | None
     pass_: LegalAction | None
+    board: Board
+    terms: Terms = CLASSIC_TERMS
 
     @classmethod
-    def of(cls, legal_actions: Sequence[LegalAction]) -> Menu:
+    def of(
+        cls, legal_actions: Sequence[LegalAction], board: Board, terms: Terms = CLASSIC_TERMS
+    ) -> Menu:
         placements = [
             PlacementChoice(legal.action, legal.points, legal.bonuses)
             for legal in legal_actions
             if isinstance(legal.action, Placement)
         ]
         placements.sort(key=lambda choice: -choice.points)
+        joker_takes = [
+            legal.action for legal in legal_actions if isinstance(legal.action, TakeJoker)
+        ]
         draw = next((legal for legal in legal_actions if isinstance(legal.action, Draw)), None)
         pass_ = next((legal for legal in legal_actions if isinstance(legal.action, Pass)), None)
-        return cls(placements, draw, pass_)
+        return cls(placements, joker_takes, draw, pass_, board, terms)
+
+    @property
+    def moves(self) -> list[Move]:
+        """The numbered moves, in the order of their numbers (from 1)."""
+        return [choice.placement for choice in self.placements] + list(self.joker_takes)
+
+    @property
+    def draw_key(self) -> str:
+        return BUY_KEY if self.terms.counters else DRAW_KEY
 
     def lines(self) -> list[str]:
-        """The menu: each placement in notation with its tile, points and bonuses."""
+        """The menu: each move in notation with its tile, points and bonuses."""
+        terms = self.terms
         notations = [placement_to_text(choice.placement) for choice in self.placements]
         width = max(map(len, notations), default=0)
-        lines = [MENU_HEADING] if self.placements else []
+        tile_width = max((len(choice.placement.tile.name) for choice in self.placements), default=0)
+        lines = [MENU_HEADING] if self.moves else []
         for number, choice in enumerate(self.placements, start=1):
             notation = notations[number - 1]
-            tile, points = choice.placement.tile, choice.points
-            line = f"{number:>4}. {notation:<{width}}  {tile}  {points:+4d}"
+            tile, amount = choice.placement.tile.name, terms.amount(choice.points)
+            line = f"{number:>4}. {notation:<{width}}  {tile:<{tile_width}}  {amount:>4}"
             bonuses = bonus_words(tuple(choice.bonuses.items()))
             lines.append(f"{line}  {bonuses}" if bonuses else line)
+        for number, take in enumerate(self.joker_takes, start=len(self.placements) + 1):
+            lines.append(
+                f"{number:>4}. take the joker back with {take.tile} ({take_joker_to_text(take)})"
+            )
         if self.draw is not None:
-            lines.append(f"   {DRAW_KEY}: draw a tile ({self.draw.points:+d})")
+            verb = "buy" if terms.counters else "draw"
+            amount = terms.amount(self.draw.points)
+            lines.append(f"   {self.draw_key}: {verb} a {terms.tile} ({amount})")
         if self.pass_ is not None:
-            lines.append(f"   {PASS_KEY}: pass ({self.pass_.points:+d})")
+            lines.append(f"   {PASS_KEY}: pass ({terms.amount(self.pass_.points)})")
         lines.append(f"   {QUIT_KEY}: quit the game")
         return lines
 
     def keys_words(self) -> str:
         """What the human may type, for the "not a choice" answer."""
         keys = []
-        if self.placements:
-            count = len(self.placements)
+        count = len(self.moves)
+        if count:
             keys.append("1" if count == 1 else f"a number from 1 to {count}")
         if self.draw is not None:
-            keys.append(DRAW_KEY)
+            keys.append(self.draw_key)
         if self.pass_ is not None:
             keys.append(PASS_KEY)
         return ", ".join(keys) + f" or {QUIT_KEY}"
 
     def pick(self, answer: str) -> Action:
-        """The legal action an answer names: a number, d, p or a placement in notation.
+        """The legal action an answer names: a number, d (or b), p, or a move in notation.
 
-        Raises WrongAnswer, saying what may be typed, when it names none.
+        Keys are read in either case, notation as the notation reads it. Raises
+        WrongAnswer, saying what may be typed, when the answer names no legal action.
         """
-        chosen: LegalAction | PlacementChoice | None = None
-        if answer == DRAW_KEY:
-            chosen = self.draw
-        elif answer == PASS_KEY:
-            chosen = self.pass_
-        elif answer.isdigit() and 1 <= int(answer) <= len(self.placements):
-            chosen = self.placements[int(answer) - 1]
+        key = answer.lower()
+        chosen: Action | None = None
+        if key == self.draw_key:
+            chosen = None if self.draw is None else self.draw.action
+        elif key == PASS_KEY:
+            chosen = None if self.pass_ is None else self.pass_.action
+        elif answer.isdigit() and 1 <= int(answer) <= len(self.moves):
+            chosen = self.moves[int(answer) - 1]
         elif PLACEMENT_MARK in answer:
-            return self.pick_placement(answer)
+            return self.pick_move(answer)
         if chosen is None:
             raise WrongAnswer(f"not a choice: type {self.keys_words()}")
-        return chosen.action if isinstance(chosen, LegalAction) else chosen.placement
+        return chosen
 
-    def pick_placement(self, answer: str) -> Placement:
+    def pick_move(self, answer: str) -> Move:
         try:
-            placement = placement_from_text(answer)
+            move = move_from_text(answer, self.board)
         except NotationError as error:
             raise WrongAnswer(f"not a placement: {error}") from None
-        if all(choice.placement != placement for choice in self.placements):
+        if move not in self.moves:
             raise WrongAnswer(f"not a legal placement now: {answer}; the list shows them all")
-        return placement
+        return move
 
 
 class Narrator:
@@ -164,6 +234,7 @@ class Narrator:
         self.match = match
         self.seat = seat
         self.labels = labels
+        self.rules = match.rules
         self.hand_number = 0
         self.events_told = 0
         self.end_told = False
@@ -186,20 +257,26 @@ class Narrator:
             self._start_hand()
 
     def _tell_news(self, observation: Observation) -> None:
+        rules = self.rules
         for event in observation.history[self.events_told :]:
-            click.echo("  " + describe_event(event, self.labels))
+            click.echo("  " + describe_event(event, self.labels, rules))
         self.events_told = len(observation.history)
         if observation.end is not None and not self.end_told:
             self.end_told = True
-            click.echo(describe_end(observation.end, self.labels))
+            click.echo(describe_end(observation.end, self.labels, rules))
             totals = self.match.observe(self.seat).totals
-            click.echo(f"Totals after hand {self.hand_number}: {totals_words(self.labels, totals)}")
+            heading = "Counters" if Terms.of(rules).counters else "Totals"
+            standing = standing_words(self.labels, totals, rules)
+            click.echo(f"{heading} after hand {self.hand_number}: {standing}")
 
     def _start_hand(self) -> None:
         self.hand_number += 1
         self.events_told = 0
         self.end_told = False
         click.echo(f"\n=== Hand {self.hand_number} ===")
+        first = self.match.hands[self.hand_number - 1].deal.first
+        if first is not None:  # public: it lies face up before anyone plays
+            click.echo(describe_first_card(first).capitalize())
 
 
 class TerminalGame:
@@ -232,12 +309,12 @@ class TerminalGame:
             click.echo("You draw a tile to decide who starts.")
             return StarterDraw()
         self.show_turn(observation)
-        menu = Menu.of(legal_actions)
+        menu = Menu.of(legal_actions, observation.board, Terms.of(observation.rules))
         for line in menu.lines():
             click.echo(line)
         while True:
-            answer = click.prompt("Your move", prompt_suffix=": ").strip().lower()
-            if answer == QUIT_KEY:
+            answer = click.prompt("Your move", prompt_suffix=": ").strip()
+            if answer.lower() == QUIT_KEY:
                 if click.confirm("Quit the game?", default=False):
                     raise QuitGame
                 continue
@@ -247,19 +324,33 @@ class TerminalGame:
                 click.echo(str(wrong))
 
     def show_turn(self, observation: Observation) -> None:
-        labels = self.labels
+        """The table, the rack, the scores (or counters and bank) and the other racks."""
+        labels, rules = self.labels, observation.rules
+        terms = Terms.of(rules)
         draws = observation.draws
-        drawn = f", {draws} tile{'s' if draws > 1 else ''} drawn this turn" if draws else ""
+        drawn = f", {draws} {terms.tile}{'s' if draws > 1 else ''} drawn this turn" if draws else ""
         click.echo(f"\n--- Hand {observation.hand_number}: your turn{drawn} ---")
-        click.echo(board_text(observation.board))
-        click.echo("Your rack: " + " ".join(tile.name for tile in observation.rack_tiles))
-        click.echo("Scores: " + totals_words(labels, observation.totals))
-        others = ", ".join(
-            f"{labels[seat]} {size}"
-            for seat, size in enumerate(observation.rack_sizes)
-            if seat != self.seat
-        )
-        click.echo(f"Pool: {observation.pool_size} tiles. Racks: {others} tiles.")
+        # Soft wrap: a wide table is never broken across lines.
+        Console(highlight=False).print(board_rich_text(observation.board), soft_wrap=True)
+        rack = " ".join(tile.name for tile in observation.rack_tiles) or "(empty)"
+        click.echo(f"Your rack: {rack}")
+        heading = "Counters" if terms.counters else "Scores"
+        click.echo(f"{heading}: {standing_words(labels, observation.totals, rules)}")
+        pool = f"{terms.pool.capitalize()}: {observation.pool_size} {terms.tiles}."
+        if observation.open_racks is None:
+            others = ", ".join(
+                f"{labels[seat]} {size}"
+                for seat, size in enumerate(observation.rack_sizes)
+                if seat != self.seat
+            )
+            click.echo(f"{pool} Racks: {others} {terms.tiles}.")
+            return
+        # Open racks (for young children): every rack lies face up.
+        click.echo(f"{pool} Open racks:")
+        tile_set = observation.board.tile_set
+        for seat, mask in enumerate(observation.open_racks):
+            tiles = " ".join(tile.name for tile in tile_set.tiles_in(mask)) or "(empty)"
+            click.echo(f"  {labels[seat]}: {tiles}")
 
 
 @main.command()
@@ -291,8 +382,9 @@ def play(
 
     Each turn shows the board, your rack, the scores and your legal moves with what
     each scores; answer with a move's number, the move in notation (like 545@0,0v:
-    the numbers on the cell's corners clockwise from the leftmost, @ the cell),
-    d (draw), p (pass) or q (quit).
+    the numbers on the cell's corners clockwise from the leftmost, @ the cell; J@0,1v
+    lays the joker, 312@J takes it back), d (draw; b, buy, where cards cost
+    counters), p (pass) or q (quit).
     """
     if not name.strip():
         raise click.BadParameter("give a name to show at the table", param_hint="--name")
@@ -302,27 +394,28 @@ def play(
         )
     opponents = iter(parse_bots(bots, players - 1))
     bot_names = {other: next(opponents) for other in range(players) if other != seat}
-    match = Match(match_rules(preset, target), players, seed)
+    rules = match_rules(preset, target, players)
+    match = Match(rules, players, seed)
     labels = [
         name if other == seat else f"{bot_names[other]} ({other})" for other in range(players)
     ]
     seat_bots = {other: seat_bot(bot, match.seed, other) for other, bot in bot_names.items()}
     game = TerminalGame(match, seat, labels, seat_bots)
-    click.echo(f"{preset} match, seed {match.seed}, {goal_words(match.rules)}: {', '.join(labels)}")
+    click.echo(f"{preset} match, seed {match.seed}, {goal_words(rules)}: {', '.join(labels)}")
+    so_far = "Counters so far" if rules.bank is not None else "Totals so far"
     try:
         game.run()
     except QuitGame:
         totals = match.observe(seat).totals
-        click.echo(f"You quit. Totals so far: {totals_words(labels, totals)}")
+        click.echo(f"You quit. {so_far}: {standing_words(labels, totals, rules)}")
         return
     except click.Abort:
         totals = match.observe(seat).totals
-        click.echo(f"Totals so far: {totals_words(labels, totals)}")
+        click.echo(f"{so_far}: {standing_words(labels, totals, rules)}")
         click.echo("End of input: the game is left unfinished.", err=True)
         context.exit(1)
     final = match.observe(seat)
-    Console(highlight=False).print(
-        scores_table(labels, final.totals, match.winners, "Final scores")
-    )
+    title = "Final counters" if rules.bank is not None else "Final scores"
+    Console(highlight=False).print(scores_table(labels, final.totals, match.winners, title))
     winners = " and ".join(labels[winner] for winner in match.winners)
     click.echo(f"Winner: {winners}" if len(match.winners) == 1 else f"Winners: {winners}")

@@ -9,7 +9,7 @@ from typing import Any, NoReturn
 import click
 
 from triominos.cli.main import main
-from triominos.explain import describe_end, describe_event
+from triominos.explain import describe_end, describe_event, describe_first_card
 from triominos.record import (
     RecordError,
     ReplayStep,
@@ -134,7 +134,7 @@ def show_position(
     board = step.hand.board
     if svg_path is None:
         click.echo(f"Hand {step.hand_number}, after action {step.action_index}:")
-        click.echo(describe_event(step.event, names))
+        click.echo(describe_event(step.event, names, step.hand.rules))
         click.echo(board_text(board, coordinates=coordinates))
         return
     picture = str(board_svg(board, coordinates=coordinates))
@@ -156,11 +156,15 @@ def tell(
         if step.hand_number != current:
             current = step.hand_number
             click.echo(f"\nHand {current}")
-        click.echo(f"  {step.action_index:3d}. {describe_event(step.event, names)}")
+            first = step.hand.deal.first
+            if first is not None:
+                click.echo(f"       {describe_first_card(first)}")
+        rules = step.hand.rules
+        click.echo(f"  {step.action_index:3d}. {describe_event(step.event, names, rules)}")
         end = step.hand.end
         if end is not None:
             click.echo(board_text(step.hand.board, coordinates=coordinates))
-            click.echo("  " + describe_end(end, names))
+            click.echo("  " + describe_end(end, names, rules))
 
 
 def _stop(context: click.Context, message: str) -> NoReturn:

@@ -1,4 +1,8 @@
-"""``triominos selfplay``: bots play a series of matches; a summary of how each seat did."""
+"""``triominos selfplay``: bots play a series of matches; a summary of how each seat did.
+
+Every preset plays, Triominos Junior too: there the scores are the counters each seat
+ends with, and the summary says so.
+"""
 
 from __future__ import annotations
 
@@ -25,6 +29,7 @@ from triominos.cli.main import (
     seed_option,
     target_option,
 )
+from triominos.explain import CLASSIC_TERMS, Terms
 from triominos.game import Match
 from triominos.record import PlayerInfo, match_record, write_records
 from triominos.rules import Rules
@@ -81,13 +86,16 @@ def wins_words(wins: float) -> str:
     return f"{round(wins, 2):g}"
 
 
-def summary_table(tally: SeriesTally, bot_names: Sequence[str]) -> Table:
+def summary_table(
+    tally: SeriesTally, bot_names: Sequence[str], terms: Terms = CLASSIC_TERMS
+) -> Table:
+    """A row per seat: its bot, wins, and mean final score (counters, in Junior)."""
     table = Table()
     table.add_column("seat", justify="right")
     table.add_column("bot")
     table.add_column("wins", justify="right")
     table.add_column("win %", justify="right")
-    table.add_column("mean score", justify="right")
+    table.add_column("mean counters" if terms.counters else "mean score", justify="right")
     for seat, name in enumerate(bot_names):
         wins = tally.wins[seat]
         table.add_row(
@@ -135,7 +143,7 @@ def selfplay(
         raise click.BadParameter(
             f"no directory {str(out.parent)!r} to write in", param_hint="--out"
         )
-    rules = match_rules(preset, target)
+    rules = match_rules(preset, target, players)
     first_seed = random.SystemRandom().randrange(2**32) if seed is None else seed
     progress_console = Console(stderr=True)
     progress = Progress(
@@ -172,7 +180,7 @@ def selfplay(
     elapsed = time.perf_counter() - start
     last_seed = first_seed + games - 1
     click.echo(f"{games} {preset} matches, {players} players, seeds {first_seed} to {last_seed}")
-    Console(highlight=False).print(summary_table(tally, bot_names))
+    Console(highlight=False).print(summary_table(tally, bot_names, Terms.of(rules)))
     click.echo("wins: a win shared by k seats counts 1/k to each of them")
     click.echo(f"hands per match: {tally.hands / tally.matches:.2f} on average")
     click.echo(f"time: {elapsed:.2f} s, {games / elapsed:.1f} matches/s")

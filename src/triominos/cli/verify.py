@@ -22,8 +22,10 @@ def verify_command(context: click.Context, file: Path) -> None:
     the triominos-record/1 format of RECORD.md. Each record is replayed action by action
     through the rules engine: every placement must be legal, every drawn tile the next
     one in the pool, and every points value, bonus, settlement and total what the rules
-    give. One line per right record is printed; for a wrong record, its first wrong
-    action is named on standard error and the next record is checked.
+    give. Where the rules pay in counters (Triominos Junior), the totals are counters:
+    with the bank's they always make the game's counters. One line per right record is
+    printed; for a wrong record, its first wrong action is named on standard error and
+    the next record is checked.
 
     \b
     Exit status:
@@ -54,12 +56,22 @@ def verify_command(context: click.Context, file: Path) -> None:
 
 
 def summary(document: dict[str, Any], match: Match) -> str:
-    """``classic, 2 players, 5 hands, scores 412-371``, and whether the match is unfinished."""
+    """``classic, 2 players, 5 hands, scores 412-371``, and whether the match is unfinished.
+
+    Where the rules pay in counters: ``junior, 3 players, 1 hand, counters 9-13-8 (bank 30)``.
+    """
     preset = document.get("preset")
     hands = len(match.hands)
+    totals = "-".join(map(str, match.totals))
+    bank = match.rules.bank
+    scores = (
+        f"scores {totals}"
+        if bank is None
+        else f"counters {totals} (bank {bank - sum(match.totals)})"
+    )
     text = (
         f"{preset if isinstance(preset, str) else 'custom rules'}, {match.players} players, "
-        f"{hands} hand{'s' if hands != 1 else ''}, scores {'-'.join(map(str, match.totals))}"
+        f"{hands} hand{'s' if hands != 1 else ''}, {scores}"
     )
     return text if match.is_over else text + " (unfinished)"
 

@@ -1,0 +1,345 @@
+"""Hidden worlds consistent with what a seat has seen: the opponents' racks and the pool.
+
+A bot that searches needs to guess what it cannot see. A *world* is one such guess: a
+rack for every opponent, of the exact size the table shows, and the pool in a random
+draw order, made of the *unseen* tiles (the full set less the tiles on the table and
+the seat's own rack). :class:`WorldSampler` makes worlds that agree with everything in
+the seat's observation, the way Macondo infers Scrabble racks from the moves made:
+
+- **a pass proves** that the player held no tile that fitted the board at that moment
+  (a player who can place may not pass; RULES.md 5.4). This is a *hard* constraint.
+- **a draw suggests** the same: most players draw because nothing fits, but the rules
+  let a player draw on purpose. This is a *soft* constraint, weighted as Bayes says: a
+  player who held a fitting tile draws with probability :data:`VOLUNTARY_DRAW`, one who
+  held none draws for sure.
+- **the opening** (``opening="highest_triple"``): the opener held the highest triple
+  dealt, so nobody was dealt a higher one; with no triple dealt, nobody held a triple or
+  a tile above the opening tile. **Starter draws** (``opening="starter_draw"``) show
+  tiles that were in the pool at the deal. Both are hard constraints on the racks as
+  dealt.
+
+Every constraint says: at moment *t*, seat *s* held no tile of a set *M*. What the seat
+holds now or placed since *t* came either from its rack at *t* or from its own draws
+since *t*, so at most ``draws since t`` tiles of *M* can be in its rack now and among
+its placements since *t* together. The placements are public, which leaves a bound on
+the rack now: the constraint's ``allowance`` (0 for a pass with no draw after it).
+
+Dealing: for each world, each soft constraint is switched on with its posterior
+probability ``p / (p + VOLUNTARY_DRAW * (1 - p))``, where ``p`` is the chance that a
+rack dealt at random keeps the allowance (hypergeometric); this is exact for one
+constraint and treats several as independent, and it needs no rejection loop however
+unlikely the forced draw was a priori. Then opponents are served most constrained
+first, each taking, from a shuffled list of the unseen tiles, the first ones that keep
+its constraints' allowances; the tiles left over are the pool in their shuffled order.
+With one opponent and allowances of 0 this is exactly uniform over the worlds that
+respect the constraints; otherwise it is close to uniform (it slightly favours racks
+that use their allowances up). If the dealing gets stuck (constraints that leave too
+few tiles in this dealing order) it is tried again, without the soft constraints after
+half of :data:`MAX_ATTEMPTS`; the hard ones are never dropped in a position a legal game
+can reach.
+
+The sampler reads nothing but the observation (the board, the seat's rack, the rack
+sizes, the pool size and the history as the seat saw it), so it cannot leak what the
+seat may not know.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Literal
+
+from triominos.board import Board
+from triominos.game import Observation
+from triominos.rules import Rules
+
+VOLUNTARY_DRAW = 0.1
+"""How likely a player who holds a fitting tile draws anyway.
+
+The rules allow drawing on purpose, but players (and every bot here but ``expert`` in
+rare positions) draw because nothing fits: 0.1 makes a world in which a draw was
+voluntary ten times less likely than one in which it was forced, without ruling it out.
+"""
+
+MAX_ATTEMPTS = 32
+"""Deals tried for one world before the soft constraints, then all, are let go."""
+
+KNOWN_ACTIONS = frozenset({"place", "draw", "pass", "starter_draw"})
+"""The history's actions the sampler understands; others make it unsupported."""
+
+Reason = Literal["pass", "draw", "opening", "starter_draw"]
+
+
+class UnsupportedObservationError(ValueError):
+    """An observation the sampler cannot reason about (rules or actions it does not model)."""
+
+
+def supports(rules: Rules) -> bool:
+    """Whether the sampler, and the bots built on it, model these rules.
+
+    Triominos Junior is not modelled: its joker, its counters paid to a bank and its
+    first card laid from the pool change what a draw or a pass tells.
+    """
+    return not rules.joker and rules.bank is None and rules.opening != "pool_card"
+
+
+@dataclass(frozen=True, slots=True)
+class RackConstraint:
+    """At some moment ``seat`` held no tile of ``tiles``; so now it holds at most
+    ``allowance`` of them (tiles it drew since). ``hard``: proved, not just likely."""
+
+    seat: int
+    tiles: int
+    allowance: int
+    hard: bool
+    reason: Reason
+
+    def excess(self, rack: int) -> int:
+        """How many more tiles of the constraint ``rack`` holds than it could."""
+        return max(0, (rack & self.tiles).bit_count() - self.allowance)
+
+
+@dataclass(frozen=True, slots=True)
+class World:
+    """One guess at the hidden part of a hand.
+
+    ``racks`` are bitmasks by seat (the observing seat's is its real rack), ``pool`` the
+    tile indices of the pool, next draw first; ``surprise`` counts the draws this world
+    says were made on purpose by a player who could have placed.
+    """
+
+    racks: tuple[int, ...]
+    pool: tuple[int, ...]
+    surprise: int = 0
+
+
+class WorldSampler:
+    """Samples worlds for the seat of an observation (see the module docstring)."""
+
+    def __init__(self, observation: Observation) -> None:
+        if observation.seat is None or observation.rack is None:
+            raise ValueError("worlds are sampled for a seat, not for a spectator")
+        if not supports(observation.rules):
+            raise UnsupportedObservationError("the sampler does not model Triominos Junior")
+        self.observation = observation
+        self.seat = observation.seat
+        self.players = observation.players
+        tile_set = observation.board.tile_set
+        self.tile_set = tile_set
+        self.board, self.constraints = _replay(observation)
+        on_table = tile_set.mask(placement.tile for placement in self.board)
+        self.unseen = tile_set.full_mask & ~on_table & ~observation.rack
+        self.opponents = [seat for seat in range(self.players) if seat != self.seat]
+        sizes = observation.rack_sizes
+        wanted = sum(sizes[seat] for seat in self.opponents) + observation.pool_size
+        if self.unseen.bit_count() != wanted:
+            raise ValueError(
+                f"the observation does not add up: {self.unseen.bit_count()} unseen tiles "
+                f"for {wanted} in the other racks and the pool"
+            )
+        self._hard = [c for c in self.constraints if c.hard and c.tiles & self.unseen]
+        self._soft: list[tuple[RackConstraint, float]] = []
+        forbidden = dict.fromkeys(self.opponents, 0)
+        for constraint in self._hard:
+            if constraint.allowance <= 0:
+                forbidden[constraint.seat] |= constraint.tiles
+        for constraint in self.constraints:
+            if constraint.hard or not constraint.tiles & self.unseen:
+                continue
+            allowed = self.unseen & ~forbidden[constraint.seat]
+            kept = _chance_within(
+                allowed.bit_count(),
+                (constraint.tiles & allowed).bit_count(),
+                sizes[constraint.seat],
+                constraint.allowance,
+            )
+            believed = kept / (kept + VOLUNTARY_DRAW * (1 - kept)) if kept else 0.0
+            self._soft.append((constraint, believed))
+        # The most constrained opponents choose first, so they are not left with only
+        # the tiles they may not hold.
+        self._order = sorted(
+            self.opponents,
+            key=lambda seat: ((self.unseen & ~forbidden[seat]).bit_count(), seat),
+        )
+        self._unseen_tiles = [index for index in range(len(tile_set)) if self.unseen >> index & 1]
+
+    def sample(self, rng: random.Random) -> World:
+        """A world consistent with the observation, drawn with ``rng`` (deterministic)."""
+        for attempt in range(MAX_ATTEMPTS):
+            active = list(self._hard)
+            if attempt < MAX_ATTEMPTS // 2:
+                active += [c for c, believed in self._soft if rng.random() < believed]
+            world = self._deal(rng, active)
+            if world is not None:
+                return world
+        world = self._deal(rng, [])
+        assert world is not None  # without constraints every dealing succeeds
+        return world
+
+    def surprise(self, racks: tuple[int, ...] | list[int]) -> int | None:
+        """The world's count of voluntary draws, or None when it breaks a hard constraint."""
+        surprise = 0
+        for constraint in self.constraints:
+            excess = constraint.excess(racks[constraint.seat])
+            if excess and constraint.hard:
+                return None
+            surprise += 1 if excess else 0
+        return surprise
+
+    def _deal(self, rng: random.Random, constraints: list[RackConstraint]) -> World | None:
+        """Deal the shuffled unseen tiles, each opponent skipping what it may not hold."""
+        tiles = self._unseen_tiles[:]
+        rng.shuffle(tiles)
+        open_racks = self.observation.open_racks
+        if open_racks is not None:  # every rack is shown: only the pool's order is hidden
+            shown = 0
+            for rack in open_racks:
+                shown |= rack
+            return World(open_racks, tuple(tile for tile in tiles if not shown >> tile & 1))
+        racks = [0] * self.players
+        racks[self.seat] = self.observation.rack or 0
+        sizes = self.observation.rack_sizes
+        for seat in self._order:
+            forbidden = 0
+            limits: list[list[int]] = []  # [tiles, room left]
+            for constraint in constraints:
+                if constraint.seat != seat:
+                    continue
+                if constraint.allowance <= 0:
+                    forbidden |= constraint.tiles
+                else:
+                    limits.append([constraint.tiles, constraint.allowance])
+            wanted = sizes[seat]
+            rack, left = 0, []
+            for tile in tiles:
+                if not wanted or forbidden >> tile & 1 or not _room(limits, tile):
+                    left.append(tile)
+                    continue
+                rack |= 1 << tile
+                wanted -= 1
+            if wanted:
+                return None
+            racks[seat] = rack
+            tiles = left
+        surprise = sum(1 for c in self.constraints if not c.hard and c.excess(racks[c.seat]))
+        return World(tuple(racks), tuple(tiles), surprise)
+
+
+def _room(limits: list[list[int]], tile: int) -> bool:
+    """Whether ``tile`` fits within every limit it falls under; if so, take it from them."""
+    bit = 1 << tile
+    touched = [limit for limit in limits if limit[0] & bit]
+    if any(limit[1] <= 0 for limit in touched):
+        return False
+    for limit in touched:
+        limit[1] -= 1
+    return True
+
+
+def _chance_within(unseen: int, marked: int, rack: int, allowance: int) -> float:
+    """The chance that ``rack`` tiles dealt from ``unseen`` hold at most ``allowance``
+    of the ``marked`` ones (hypergeometric)."""
+    if rack > unseen:
+        return 0.0
+    total = math.comb(unseen, rack)
+    kept = sum(
+        math.comb(marked, k) * math.comb(unseen - marked, rack - k)
+        for k in range(min(allowance, marked, rack) + 1)
+    )
+    return kept / total
+
+
+def _replay(observation: Observation) -> tuple[Board, list[RackConstraint]]:
+    """Rebuild the board event by event, noting what each draw, pass and opening tells.
+
+    Returns the rebuilt board (equal to the observation's, and the caller's to change)
+    and the constraints on the other seats' racks.
+    """
+    seat, players = observation.seat, observation.players
+    tile_set = observation.board.tile_set
+    full = tile_set.full_mask
+    board = Board(tile_set)
+    history = observation.history
+    # (seat, event number, tiles, hard, reason): a moment a seat is known (or likely) to
+    # have held none of the tiles; allowances are worked out once the history is read.
+    moments: list[tuple[int, int, int, bool, Reason]] = []
+    draws_at: list[list[int]] = [[] for _ in range(players)]  # event numbers of draws
+    placed_at: list[list[tuple[int, int]]] = [[] for _ in range(players)]
+    shown = 0
+    opening: tuple[int, int] | None = None  # (opener, tile index)
+    turn_draw: tuple[int, int, int] | None = None  # last draw of the running turn
+    for number, event in enumerate(history):
+        action, player = event.action, event.player
+        if action not in KNOWN_ACTIONS:
+            raise UnsupportedObservationError(f"unknown action {action!r} in the history")
+        if action == "starter_draw":
+            if event.tile is not None:
+                shown |= 1 << tile_set.index(event.tile)
+            continue
+        if action == "draw":
+            if turn_draw is None or turn_draw[0] != player:
+                turn_draw = (player, number, board.fitting_tiles(full) if len(board) else 0)
+            else:
+                turn_draw = (player, number, turn_draw[2])
+            draws_at[player].append(number)
+            continue
+        if action == "pass":
+            # The pass proves more than the turn's draws suggested.
+            moments.append((player, number, board.fitting_tiles(full), True, "pass"))
+            turn_draw = None
+            continue
+        # A placement: the turn's draws (if any) were made at the last draw's moment.
+        if turn_draw is not None:
+            drawer, moment, fitting = turn_draw
+            moments.append((drawer, moment, fitting, False, "draw"))
+            turn_draw = None
+        assert event.tile is not None and event.cell is not None and event.corners is not None
+        index = tile_set.index(event.tile)
+        if opening is None:
+            opening = (player, index)
+        placed_at[player].append((number, index))
+        board.push_unchecked(event.cell.id, index, event.corners)
+    if turn_draw is not None:  # the seat to move is drawing: nothing known yet
+        drawer, moment, fitting = turn_draw
+        if drawer != observation.to_move:
+            moments.append((drawer, moment, fitting, False, "draw"))
+    if shown:
+        moments.extend((other, -1, shown, True, "starter_draw") for other in range(players))
+    if opening is not None and observation.rules.opening == "highest_triple":
+        above = _above_opening(tile_set.triples, opening[1], full)
+        if above:
+            moments.extend((other, -1, above, True, "opening") for other in range(players))
+    constraints = []
+    for player, moment, tiles, hard, reason in moments:
+        if player == seat or not tiles:
+            continue
+        # The draw at the moment itself counts: the moment is just before it.
+        draws = sum(1 for number in draws_at[player] if number >= moment)
+        placed = sum(
+            1 for number, index in placed_at[player] if number > moment and tiles >> index & 1
+        )
+        allowance = draws - placed
+        if allowance < 0:
+            # Only a voluntary draw explains this (a tile held at the draw that fitted
+            # then was placed later): this player draws on purpose, so the draw says
+            # nothing. A hard constraint cannot be broken by legal play.
+            if not hard:
+                continue
+            allowance = 0
+        constraints.append(RackConstraint(player, tiles, allowance, hard, reason))
+    return board, constraints
+
+
+def _above_opening(triples: int, tile: int, full: int) -> int:
+    """The tiles nobody was dealt, given the opening tile of ``highest_triple``.
+
+    Opening with a triple other than 0-0-0: nobody held a higher triple. Opening with a
+    tile that is no triple: no triple was dealt, and no tile above it (tile indices
+    ascend in the order that breaks ties). Opening with 0-0-0 says little (the opener
+    may hold a higher triple too), so nothing is inferred.
+    """
+    higher = full & ~((1 << (tile + 1)) - 1)
+    if triples >> tile & 1:
+        return 0 if tile == 0 else triples & higher
+    return triples | higher
