@@ -200,7 +200,7 @@ class Deal:
         for mask in [*racks, tile_set.mask(self.pool), tile_set.mask(first)]:
             every |= mask
         count = size * players + len(self.pool) + len(first)
-        box = tile_set.mask(rules.box)
+        box = rules.box_mask
         if every.bit_count() != count or every != box:
             dealt = [tile for rack in self.racks for tile in rack] + list(self.pool) + list(first)
             twice = sorted({tile.name for tile in dealt if dealt.count(tile) > 1})

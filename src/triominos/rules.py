@@ -73,9 +73,17 @@ class Rules:
     """Bonus points indexed by the board's figure code (board.FIGURES); derived."""
     tile_values: tuple[int, ...] = field(init=False, repr=False, compare=False)
     """What laying each tile scores, by tile index, before bonuses; derived."""
+    box: tuple[Tile, ...] = field(init=False, repr=False, compare=False)
+    """The tiles in play: the set, less the joker when ``joker`` is off; derived."""
+    box_mask: int = field(init=False, repr=False, compare=False)
+    """The tiles in play as a bitmask over the set's indices; derived."""
 
     def __post_init__(self) -> None:
+        tiles = TILE_SETS[self.tile_set].tiles if self.tile_set in TILE_SETS else ()
+        box = tiles if self.joker else tuple(t for t in tiles if not isinstance(t, Joker))
+        object.__setattr__(self, "box", box)
         self._validate()
+        object.__setattr__(self, "box_mask", self.tiles.mask(box))
         figure_points = (
             0,
             self.hexagon_bonus,
@@ -179,12 +187,6 @@ class Rules:
     @property
     def tiles(self) -> TileSet:
         return TILE_SETS[self.tile_set]
-
-    @property
-    def box(self) -> tuple[Tile, ...]:
-        """The tiles in play: the set, less the joker when ``joker`` is off."""
-        tiles = TILE_SETS[self.tile_set].tiles
-        return tiles if self.joker else tuple(t for t in tiles if not isinstance(t, Joker))
 
     def check_players(self, players: int) -> None:
         if not isinstance(players, int) or not (self.min_players <= players <= self.max_players):

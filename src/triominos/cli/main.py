@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
 
 import click
 from click.decorators import FC
 from rich.table import Table
 
 from triominos.bots import BOTS, Bot, make_bot
+from triominos.record import RecordError, iter_records
 from triominos.rules import PRESETS, RuleOptionError, Rules
 
 
@@ -110,6 +113,22 @@ def scores_table(
         mark = " (winner)" if seat in winners else ""
         table.add_row(label + mark, str(totals[seat]))
     return table
+
+
+def stop(context: click.Context, message: str) -> NoReturn:
+    """Say why the command cannot go on, on standard error, and exit with status 2."""
+    click.echo(message, err=True)
+    context.exit(2)
+
+
+def read_record_file(context: click.Context, file: Path) -> list[tuple[int, dict[str, Any]]]:
+    """The records of a file with the line each starts on; status 2 when unreadable."""
+    try:
+        return list(iter_records(file))
+    except OSError as error:
+        stop(context, f"cannot read {file}: {error.strerror or error}")
+    except RecordError as error:
+        stop(context, f"{file}: {error}")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
-from triominos.cli.main import main
+from triominos.cli.main import main, read_record_file, stop
 from triominos.explain import describe_end, describe_event, describe_first_card
 from triominos.record import (
     RecordError,
     ReplayStep,
     VerificationError,
-    iter_records,
     replay_steps,
 )
 from triominos.svg import board_svg
@@ -79,14 +78,9 @@ def replay_command(
         raise click.UsageError("--action needs --hand: the action of which hand?")
     if svg_path is not None and action_index is None:
         raise click.UsageError("--svg draws one position: give --hand and --action too")
-    try:
-        entries = list(iter_records(file))
-    except OSError as error:
-        _stop(context, f"cannot read {file}: {error.strerror or error}")
-    except RecordError as error:
-        _stop(context, f"{file}: {error}")
+    entries = read_record_file(context, file)
     if record_number > len(entries):
-        _stop(context, f"{file} holds {len(entries)} record(s), not {record_number}")
+        stop(context, f"{file} holds {len(entries)} record(s), not {record_number}")
     line, document = entries[record_number - 1]
     names = player_names(document)
     try:
@@ -94,7 +88,7 @@ def replay_command(
         if hand_number is not None and action_index is not None:
             step = find_step(steps, hand_number, action_index)
             if step is None:
-                _stop(
+                stop(
                     context,
                     f"record {record_number} has no action {action_index} in hand {hand_number}",
                 )
@@ -102,7 +96,7 @@ def replay_command(
         else:
             tell(steps, names, hand_number, coordinates)
     except RecordError as error:
-        _stop(context, f"{file}: record {record_number}: {error}")
+        stop(context, f"{file}: record {record_number}: {error}")
     except VerificationError as error:
         click.echo(f"{file}: {error}", err=True)
         context.exit(1)
@@ -165,8 +159,3 @@ def tell(
         if end is not None:
             click.echo(board_text(step.hand.board, coordinates=coordinates))
             click.echo("  " + describe_end(end, names, rules))
-
-
-def _stop(context: click.Context, message: str) -> NoReturn:
-    click.echo(message, err=True)
-    context.exit(2)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
-from triominos.cli.main import main
+from triominos.cli.main import main, read_record_file, stop
 from triominos.game import Match
-from triominos.record import RecordError, VerificationError, iter_records, verify
+from triominos.record import RecordError, VerificationError, verify
 
 
 @main.command("verify")
@@ -34,18 +34,13 @@ def verify_command(context: click.Context, file: Path) -> None:
       2  the file cannot be read, is not JSON, or holds something that is not a
          record (the line and the field are named)
     """
-    try:
-        entries = list(iter_records(file))
-    except OSError as error:
-        _stop(context, f"cannot read {file}: {error.strerror or error}")
-    except RecordError as error:
-        _stop(context, f"{file}: {error}")
+    entries = read_record_file(context, file)
     wrong = 0
     for index, (line, document) in enumerate(entries, 1):
         try:
             match = verify(document, index=index, line=line)
         except RecordError as error:
-            _stop(context, f"{file}: record {index}: {error}")
+            stop(context, f"{file}: record {index}: {error}")
         except VerificationError as error:
             click.echo(f"{file}: {error}", err=True)
             wrong += 1
@@ -74,9 +69,3 @@ def summary(document: dict[str, Any], match: Match) -> str:
         f"{hands} hand{'s' if hands != 1 else ''}, {scores}"
     )
     return text if match.is_over else text + " (unfinished)"
-
-
-def _stop(context: click.Context, message: str) -> NoReturn:
-    """Say why the file cannot be checked, and exit with status 2."""
-    click.echo(message, err=True)
-    context.exit(2)
