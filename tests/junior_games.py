@@ -5,7 +5,7 @@ Triominos Junior turns up in a few short games."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from triominos.bots import Bot, GreedyBot, RandomBot
 from triominos.game import Action, Match, Observation, TakeJoker
@@ -34,8 +34,11 @@ def table_bots(players: int, seed: int) -> list[Bot]:
 
 def played(preset: str, players: int, seed: int, actions: int | None = None) -> Match:
     """A match of a preset played by :func:`table_bots` to its end, or for ``actions``."""
-    match = Match(PRESETS[preset].rules, players, seed)
-    bots = table_bots(players, seed)
+    return play_by(Match(PRESETS[preset].rules, players, seed), table_bots(players, seed), actions)
+
+
+def play_by(match: Match, bots: Sequence[Bot], actions: int | None = None) -> Match:
+    """``match`` played on by ``bots`` (one a seat) to its end, or for ``actions`` actions."""
     done = 0
     while not match.is_over and (actions is None or done < actions):
         match.apply(bots[match.to_move].act(match.observe(match.to_move)))

@@ -44,13 +44,14 @@ def seat_bots(players: int, seed: int) -> list[Bot]:
 
 def play(rules: Rules, players: int, seed: int, actions: int | None = None) -> Match:
     """A match played by bots to its end, or for ``actions`` actions."""
-    match = Match(rules, players, seed)
-    bots = seat_bots(players, seed)
-    played = 0
-    while not match.is_over and (actions is None or played < actions):
-        match.apply(bots[match.to_move].act(match.observe(match.to_move)))
-        played += 1
-    return match
+    return junior_games.play_by(Match(rules, players, seed), seat_bots(players, seed), actions)
+
+
+def set_at(document: Any, path: tuple[str | int, ...], value: Any) -> None:
+    """Put ``value`` at ``path`` inside a record document (keys and list indices)."""
+    for key in path[:-1]:
+        document = document[key]
+    document[path[-1]] = value
 
 
 def assert_same_game(original: Match, replayed: Match) -> None:
@@ -423,10 +424,7 @@ def test_a_cell_that_is_not_a_cell_is_named() -> None:
 )
 def test_malformed_content_is_named(path: tuple[str | int, ...], value: Any, message: str) -> None:
     document = finished()
-    target: Any = document
-    for key in path[:-1]:
-        target = target[key]
-    target[path[-1]] = value
+    set_at(document, path, value)
     assert message in str(record_error(document))
 
 
@@ -893,10 +891,7 @@ def test_malformed_junior_content_is_named(
         d for d in (junior(seed=seed) for seed in range(20))
         if d["hands"][0]["actions"][0]["action"] == "place"
     )  # fmt: skip
-    target: Any = document
-    for key in path[:-1]:
-        target = target[key]
-    target[path[-1]] = value
+    set_at(document, path, value)
     assert message in str(record_error(document))
 
 
