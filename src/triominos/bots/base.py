@@ -50,7 +50,9 @@ class GreedyBot:
             best = board.best_placement(rack, rules.figure_points, rules.tile_values)
             if best is not None:
                 cell, tile, corners, _ = best
-                return Placement(board.tile_set.tiles[tile], Cell.from_id(cell), corners)
+                # The tuple made directly, without NamedTuple's Python-level __new__.
+                placement = (board.tile_set.tiles[tile], Cell.from_id(cell), corners)
+                return tuple.__new__(Placement, placement)
             if board.joker_cell is None:  # nothing to weigh: draw if allowed, else pass
                 seat = observation.seat
                 balance = None if seat is None else observation.totals[seat]

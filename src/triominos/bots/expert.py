@@ -20,12 +20,14 @@ Greedy takes the most points now. Expert adds what a Triominos player weighs bes
   when every placement sets up a big bonus for the opponents and a fresh tile is likely
   to do better.
 
-Every feature is computed from the observation alone. The weights (:data:`TUNED`) were
-tuned by self-play, not guessed: :func:`tune` is a coordinate search that moves one
-weight a step at a time and keeps the step when the mean hand margin over ``greedy``
-grows, on duplicate deals (the same 400 deals, each played with expert in either seat,
-for every weight tried). Three runs of it, on 2-player classic hands with seed 1, each
-under five minutes on two cores::
+Every feature is computed from the observation alone. The weights were tuned by
+self-play, not guessed: :func:`tune` is a coordinate search that moves one weight a step
+at a time and keeps the step when the mean hand margin over ``greedy`` grows, on
+duplicate deals (the same deals, each played with expert in every seat, for every
+weight tried). Each run below took under five minutes on two cores, classic rules,
+seed 1.
+
+Two players (:data:`TUNED`), 400 deals::
 
     python -m triominos.bots.expert --deals 400 --rounds 1 --jobs 2 \
         --start threat=0,chance=0,tiles=0,rack_value=0,stuck=0,last_tile=0,draw=0
@@ -38,9 +40,28 @@ under five minutes on two cores::
     # -> +96.4: chance 0.6 (tiles 1 or 3 and draw 0 or 6 all do worse)
 
 What the search found is a style, not a nudge: draw on purpose and keep a full rack,
-fishing for the tiles that complete hexagons and bridges (about 20 draws and 6 bonuses
-a hand against greedy's 1), while the threat weight stays at 0 (denying bonuses costs
-more points now than it saves). ``--check`` measures one set of weights.
+fishing for the tiles that complete hexagons and bridges the opponent cannot (about 20
+draws and 6 bonuses a hand against greedy's 1), while the threat weight stays at 0.
+
+Three players (:data:`TUNED_THREE`), 400 deals::
+
+    python -m triominos.bots.expert --players 3 --deals 400 --rounds 1 --jobs 2 \
+        --start chance=0.6,tiles=2,rack_value=0.1,stuck=-1.5,draw=3
+    # +9.6 -> +14.1: tiles 1, last_tile 4 (the four-player weights make +6 at three)
+
+Four players or more (:data:`TUNED_MANY`), tuned at four players, 400 deals::
+
+    python -m triominos.bots.expert --players 4 --deals 400 --rounds 2 --jobs 2 \
+        --start draw=-10
+    # -2.6 -> +3.5: threat -0.2, chance 0.2, rack_value -0.05, stuck -1.5, draw -5.5
+    python -m triominos.bots.expert --players 4 --deals 400 --rounds 1 --jobs 2 \
+        --names threat,draw,chance,stuck,last_tile \
+        --start threat=-0.2,chance=0.2,rack_value=-0.05,stuck=-1.5,draw=-5.5
+    # -> +4.2: stuck -3, draw -2.5
+
+With three opponents, any of whom may go out and collect one's rack, fishing loses (the
+two-player weights make -20 a hand at four players): the tuned style keeps the rack
+playable and rarely draws on purpose. ``--check`` measures one set of weights.
 """
 
 from __future__ import annotations
@@ -85,10 +106,28 @@ class Weights:
 TUNED = Weights(
     threat=0.0, chance=0.6, tiles=2.0, rack_value=0.1, stuck=-1.5, last_tile=0.0, draw=3.0
 )
-"""The weights :class:`ExpertBot` plays with, tuned from all zeros (see the module
-docstring): a margin of about +96 points a hand over greedy on the tuning deals, where
-all zeros (greedy plus the going-out value and drawing on purpose at its bare expected
-value) already made +19."""
+"""The weights for two players, tuned from all zeros (see the module docstring): a margin
+of about +96 points a hand over greedy on the tuning deals, where all zeros (greedy plus
+the going-out value and drawing on purpose at its bare expected value) made +19."""
+
+TUNED_THREE = Weights(
+    threat=0.0, chance=0.6, tiles=1.0, rack_value=0.1, stuck=-1.5, last_tile=4.0, draw=3.0
+)
+"""The weights for three players, tuned from the two-player ones: +14 points a hand over
+greedy (margin over the others' mean) on the tuning deals, where those made +10."""
+
+TUNED_MANY = Weights(
+    threat=-0.2, chance=0.2, tiles=0.0, rack_value=-0.05, stuck=-3.0, last_tile=0.0, draw=-2.5
+)
+"""The weights for four players or more, tuned at four: +4 points a hand over greedy
+(margin over the others' mean) on the tuning deals, where the two-player weights lose 20:
+with three opponents who may go out and collect one's rack, fishing does not pay."""
+
+
+def tuned_weights(players: int) -> Weights:
+    """The tuned weights for a table of ``players`` (five and six use four's)."""
+    return TUNED if players <= 2 else TUNED_THREE if players == 3 else TUNED_MANY
+
 
 PLAY_ACTIONS = (Placement, Draw, Pass, StarterDraw)
 """The actions the evaluation understands; with others it plays as greedy does."""
@@ -119,16 +158,20 @@ class Evaluator:
 
     Built once per decision: it knows the unseen tiles, the opponents' rack sizes and
     works on its own copy of the board (or the ``board`` given, which must equal the
-    observation's and which it leaves as it found it).
+    observation's and which it leaves as it found it). ``weights`` default to the ones
+    tuned for the table's player count (:func:`tuned_weights`).
     """
 
     def __init__(
-        self, observation: Observation, weights: Weights = TUNED, board: Board | None = None
+        self,
+        observation: Observation,
+        weights: Weights | None = None,
+        board: Board | None = None,
     ) -> None:
         if observation.seat is None or observation.rack is None:
             raise ValueError("an evaluation is for a seat, not for a spectator")
         self.observation = observation
-        self.weights = weights
+        self.weights = tuned_weights(observation.players) if weights is None else weights
         self.rules = rules = observation.rules
         self.board = copy_board(observation.board) if board is None else board
         self.tile_set = tile_set = self.board.tile_set
@@ -264,8 +307,8 @@ class ExpertBot:
 
     name = "expert"
 
-    def __init__(self, weights: Weights = TUNED) -> None:
-        self.weights = weights
+    def __init__(self, weights: Weights | None = None) -> None:
+        self.weights = weights  # None: the tuned weights for each table's player count
 
     def act(self, observation: Observation) -> Action:
         options = observation.legal_actions()
@@ -335,7 +378,7 @@ def tune(
     deals: int = 300,
     rounds: int = 2,
     seed: int = 1,
-    start: Weights = TUNED,
+    start: Weights | None = None,
     names: Sequence[str] | None = None,
     jobs: int = 1,
     log: Callable[[str], None] = print,
@@ -347,7 +390,7 @@ def tune(
     :func:`duplicate_margin` on the same deals improves. Deterministic for a seed.
     """
     names = [field.name for field in fields(Weights)] if names is None else list(names)
-    best = start
+    best = tuned_weights(players) if start is None else start
     best_score = duplicate_margin(best, rules, players, deals, seed, jobs)
     log(f"start {best} margin {best_score:.2f}")
     for round_number in range(rounds):
@@ -365,8 +408,8 @@ def tune(
     return best
 
 
-def parse_weights(text: str, base: Weights = TUNED) -> Weights:
-    """Weights from ``"threat=-0.4,draw=2"`` (the others from ``base``)."""
+def parse_weights(text: str, base: Weights = Weights()) -> Weights:
+    """Weights from ``"threat=-0.4,draw=2"`` (the others from ``base``, by default 0)."""
     changes: dict[str, float] = {}
     names = {field.name for field in fields(Weights)}
     for item in filter(None, (part.strip() for part in text.split(","))):
@@ -385,12 +428,14 @@ def main(arguments: Sequence[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--start", default="", help="weights to start from, like threat=-0.4")
+    parser.add_argument(
+        "--start", default="", help="weights to start from, like threat=-0.4 (others 0)"
+    )
     parser.add_argument("--names", default="", help="weights to tune, comma-separated")
     parser.add_argument("--check", action="store_true", help="only measure the start weights")
     options = parser.parse_args(arguments)
     rules = PRESETS[options.preset].rules
-    weights = parse_weights(options.start)
+    weights = parse_weights(options.start) if options.start else tuned_weights(options.players)
     began = time.perf_counter()
     if options.check:
         margin = duplicate_margin(

@@ -1,0 +1,337 @@
+"""Bot tournaments that measure strength honestly: duplicate deals, many processes, intervals.
+
+An arena seats *entries* (bots by name, one per seat; the same bot may take several
+seats, each its own entry) and plays **duplicate deals**: every match seed is played
+once per seating, the entries rotated one seat further each time, so every entry plays
+every seat's cards (each hand ``k`` of a match is dealt from the seed alone, so hand
+``k`` deals the same racks to the same seats in every rotation). Luck of the deal
+cancels; what is left is skill, and far fewer matches show it.
+
+What is reported for each entry (:func:`summarize`):
+
+- **win rate**: the share of matches it won (a win shared by ``k`` seats counts ``1/k``),
+  with a **95% interval by percentile bootstrap over the duplicate groups** (a group is
+  one seed played in every seating; groups are independent, the matches within one are
+  not). :func:`wilson_interval` is here too, for plain independent trials.
+- **mean margin**: its total less the mean of the other seats' totals, with the same
+  bootstrap interval.
+- **rating**: openskill's Plackett-Luce model over every match in schedule order (the
+  whole finishing order counts, so it means something with more than two players).
+
+Games run in ``jobs`` processes and come back in schedule order, so the same seed gives
+the same results and the same records file whatever the number of processes (with
+budgets in simulations; a time budget depends on the machine).
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from statistics import NormalDist
+from typing import Any, NamedTuple
+
+from openskill.models import PlackettLuce
+
+from triominos.bots.base import Budget, make_bot
+from triominos.game import Match
+from triominos.record import PlayerInfo, match_record
+from triominos.rules import Rules
+
+CONFIDENCE = 0.95
+BOOTSTRAP_RESAMPLES = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaConfig:
+    """What to play: the rules, the entries by seat, the bots' budget, how many groups.
+
+    ``bots`` names the entry of each seat in rotation 0. ``hands``: each game is one
+    hand instead of a match to the target. ``seed`` is the first group's match seed;
+    group ``g`` plays seed ``seed + g``.
+    """
+
+    rules: Rules
+    bots: tuple[str, ...]
+    budget: Budget
+    groups: int
+    seed: int
+    hands: bool = False
+
+    def __post_init__(self) -> None:
+        self.rules.check_players(len(self.bots))
+        if self.groups < 1:
+            raise ValueError(f"an arena plays at least one group of deals, not {self.groups}")
+
+    @property
+    def players(self) -> int:
+        return len(self.bots)
+
+    @property
+    def game_rules(self) -> Rules:
+        """The rules each game is played under: the match's, or one hand's."""
+        if self.hands:
+            return self.rules.replace(target_score=None, hand_limit=1)
+        return self.rules
+
+    @property
+    def labels(self) -> list[str]:
+        """A name for each entry: the bot's, numbered when a bot has several seats."""
+        labels = []
+        for entry, name in enumerate(self.bots):
+            same = self.bots[:entry].count(name)
+            labels.append(name if not same else f"{name} ({same + 1})")
+        return labels
+
+    def schedule(self) -> list[Game]:
+        """Every game, group by group, each group in every rotation."""
+        return [
+            Game(group, rotation, self.seed + group)
+            for group in range(self.groups)
+            for rotation in range(self.players)
+        ]
+
+
+class Game(NamedTuple):
+    """One match (or hand) of the schedule: a group's seed in one rotation."""
+
+    group: int
+    rotation: int
+    seed: int
+
+    def seating(self, players: int) -> tuple[int, ...]:
+        """The entry at each seat: rotation ``r`` moves every entry ``r`` seats on."""
+        return tuple((seat - self.rotation) % players for seat in range(players))
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How one game went, by seat, and the entry that sat at each seat."""
+
+    game: Game
+    seating: tuple[int, ...]
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    hands: int
+    moves: tuple[int, ...]
+    """Actions each seat chose."""
+    thinking: tuple[float, ...]
+    """Seconds each seat spent choosing them."""
+    record: dict[str, Any] | None = field(default=None, compare=False)
+
+    def without_record(self) -> GameResult:
+        """The same result, its record dropped (records are large; figures are not)."""
+        return replace(self, record=None)
+
+    def seat_of(self, entry: int) -> int:
+        return self.seating.index(entry)
+
+    def win_share(self, entry: int) -> float:
+        """1 for a win, ``1/k`` for a win shared by ``k`` seats, 0 otherwise."""
+        seat = self.seat_of(entry)
+        return 1 / len(self.winners) if seat in self.winners else 0.0
+
+    def margin(self, entry: int) -> float:
+        """The entry's total less the mean of the other seats' totals."""
+        seat = self.seat_of(entry)
+        others = (sum(self.totals) - self.totals[seat]) / (len(self.totals) - 1)
+        return self.totals[seat] - others
+
+
+def play_game(config: ArenaConfig, game: Game, keep_record: bool = False) -> GameResult:
+    """Play one game of the schedule to its end (in whatever process runs it)."""
+    players = config.players
+    seating = game.seating(players)
+    names = [config.bots[entry] for entry in seating]
+    bots = [make_bot(name, game.seed * 8 + seat, config.budget) for seat, name in enumerate(names)]
+    match = Match(config.game_rules, players, game.seed)
+    moves = [0] * players
+    thinking = [0.0] * players
+    while not match.is_over:
+        seat = match.to_move
+        start = time.perf_counter()
+        action = bots[seat].act(match.observe(seat))
+        thinking[seat] += time.perf_counter() - start
+        moves[seat] += 1
+        match.apply(action, seat)
+    record = None
+    if keep_record:
+        record = match_record(match, [PlayerInfo(name, "bot") for name in names])
+    return GameResult(
+        game,
+        seating,
+        tuple(match.totals),
+        tuple(match.winners),
+        len(match.hands),
+        tuple(moves),
+        tuple(thinking),
+        record,
+    )
+
+
+def play_games(
+    config: ArenaConfig,
+    *,
+    jobs: int = 1,
+    keep_records: bool = False,
+    on_done: Callable[[GameResult], None] | None = None,
+) -> Iterator[GameResult]:
+    """Play the whole schedule in ``jobs`` processes; results in schedule order.
+
+    ``on_done`` hears of each game as soon as it finishes (for a progress bar), while
+    the results wait for the games before them.
+    """
+    games = config.schedule()
+    if jobs <= 1:
+        for game in games:
+            result = play_game(config, game, keep_records)
+            if on_done is not None:
+                on_done(result)
+            yield result
+        return
+    context = multiprocessing.get_context("spawn")  # no forking a process with threads
+    pool = ProcessPoolExecutor(jobs, mp_context=context)
+    finished = False
+    try:
+        futures = [pool.submit(play_game, config, game, keep_records) for game in games]
+        if on_done is not None:
+            for future in futures:
+                future.add_done_callback(_reporter(on_done))
+        for future in futures:
+            yield future.result()
+        finished = True
+    finally:
+        # Stopped early (an error, Ctrl-C): drop the games not started, wait for none.
+        pool.shutdown(wait=finished, cancel_futures=True)
+
+
+def _reporter(on_done: Callable[[GameResult], None]) -> Callable[[Future[GameResult]], None]:
+    def report(future: Future[GameResult]) -> None:
+        if not future.cancelled() and future.exception() is None:
+            on_done(future.result())
+
+    return report
+
+
+# --- statistics -----------------------------------------------------------------------
+
+
+def wilson_interval(
+    successes: float, trials: int, confidence: float = CONFIDENCE
+) -> tuple[float, float]:
+    """The Wilson score interval for a rate of ``successes`` in ``trials`` independent trials."""
+    if trials <= 0:
+        raise ValueError("an interval needs at least one trial")
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    rate = successes / trials
+    centre = (rate + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = (
+        z / (1 + z * z / trials) * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials**2))
+    )
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def bootstrap_interval(
+    values: Sequence[float],
+    *,
+    confidence: float = CONFIDENCE,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = 0,
+) -> tuple[float, float]:
+    """The percentile bootstrap interval of the mean of ``values`` (deterministic per seed).
+
+    Each value is one independent unit, here a duplicate group's mean.
+    """
+    if not values:
+        raise ValueError("an interval needs at least one value")
+    rng = random.Random(seed)
+    count = len(values)
+    means = sorted(sum(rng.choices(values, k=count)) / count for _ in range(resamples))
+    tail = (1 - confidence) / 2
+    low = means[math.floor(tail * (resamples - 1))]
+    high = means[math.ceil((1 - tail) * (resamples - 1))]
+    return low, high
+
+
+@dataclass(frozen=True, slots=True)
+class EntryStats:
+    """One entry's figures over an arena (see the module docstring)."""
+
+    label: str
+    bot: str
+    matches: int
+    wins: float
+    win_rate: float
+    win_interval: tuple[float, float]
+    fair_share: float
+    margin: float
+    margin_interval: tuple[float, float]
+    rating: float
+    rating_sigma: float
+    seconds_per_move: float
+
+
+def group_means(
+    results: Sequence[GameResult], measure: Callable[[GameResult], float]
+) -> list[float]:
+    """The mean of ``measure`` over each duplicate group's games, group by group."""
+    by_group: dict[int, list[float]] = {}
+    for result in results:
+        by_group.setdefault(result.game.group, []).append(measure(result))
+    return [sum(values) / len(values) for _, values in sorted(by_group.items())]
+
+
+def ratings(results: Sequence[GameResult], entries: int) -> list[tuple[float, float]]:
+    """Each entry's openskill (mu, sigma), rating the games in the order given.
+
+    A game's finishing order is by total: the highest first, equal totals sharing a rank.
+    """
+    model = PlackettLuce()
+    rated = [model.rating(name=str(entry)) for entry in range(entries)]
+    for result in results:
+        teams = [[rated[entry]] for entry in result.seating]
+        ranks = [1.0 + sum(other > total for other in result.totals) for total in result.totals]
+        for entry, team in zip(result.seating, model.rate(teams, ranks=ranks), strict=True):
+            rated[entry] = team[0]
+    return [(rating.mu, rating.sigma) for rating in rated]
+
+
+def summarize(config: ArenaConfig, results: Sequence[GameResult]) -> list[EntryStats]:
+    """The figures of every entry, in entry order."""
+    if not results:
+        raise ValueError("no games to summarize")
+    rated = ratings(results, config.players)
+    stats = []
+    for entry, label in enumerate(config.labels):
+
+        def win_share(result: GameResult, entry: int = entry) -> float:
+            return result.win_share(entry)
+
+        def margin(result: GameResult, entry: int = entry) -> float:
+            return result.margin(entry)
+
+        seats = [result.seat_of(entry) for result in results]
+        moves = sum(result.moves[seat] for result, seat in zip(results, seats, strict=True))
+        thinking = sum(result.thinking[seat] for result, seat in zip(results, seats, strict=True))
+        wins = sum(map(win_share, results))
+        stats.append(
+            EntryStats(
+                label,
+                config.bots[entry],
+                len(results),
+                wins,
+                wins / len(results),
+                bootstrap_interval(group_means(results, win_share)),
+                1 / config.players,
+                sum(map(margin, results)) / len(results),
+                bootstrap_interval(group_means(results, margin)),
+                rated[entry][0],
+                rated[entry][1],
+                thinking / moves if moves else 0.0,
+            )
+        )
+    return stats

@@ -1,0 +1,73 @@
+"""Hints for a seat: the best few placements, each with its expected value.
+
+The browser's hint button and the terminal ask this module; it answers with the same
+simulation the ``sim`` bot decides by (:mod:`triominos.bots.sim`), so a hint is what
+the strongest bot would weigh, from the seat's observation only.
+
+>>> from triominos.game import Match
+>>> from triominos.bots.base import Budget
+>>> match = Match.from_preset("classic", players=2, seed=5)
+>>> _ = match.apply(match.legal_actions()[0].action)  # the opening tile
+>>> hints = hint(match.observe(match.to_move), count=2, budget=Budget(simulations=60))
+>>> len(hints) <= 2
+True
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from triominos.board import Placement
+from triominos.bots.base import Budget
+from triominos.bots.expert import Evaluator, understood
+from triominos.bots.sim import CANDIDATES, SimBot
+from triominos.game import Action, Observation
+
+DEFAULT_HINT_BUDGET = Budget(simulations=600)
+"""Simulations a hint spends when not told: a fraction of a second."""
+
+
+class Hint(NamedTuple):
+    """A placement and its expected value.
+
+    ``expected_value`` is in points: in play, the mean over the sampled worlds of the
+    seat's points from this placement to its next turn, less what the opponents score
+    in between, plus what the static evaluation says that next turn is worth (the number
+    ``sim`` decides by). At the opening, where nothing is hidden that matters yet, it is
+    the static evaluation; under rules the bots do not model (Triominos Junior), the
+    points the placement scores now.
+    """
+
+    action: Action
+    expected_value: float
+
+
+def hint(
+    observation: Observation,
+    count: int = 3,
+    budget: Budget = DEFAULT_HINT_BUDGET,
+    *,
+    seed: int = 0,
+) -> list[Hint]:
+    """The ``count`` best placements for the observation's seat, best first.
+
+    Empty when the seat has no placement to make (not its turn, or nothing fits: then
+    it draws or passes). Deterministic for a seed and a budget in simulations.
+    """
+    if count < 1:
+        raise ValueError(f"a hint names at least one placement, not {count}")
+    options = observation.legal_actions()
+    placements = [option for option in options if isinstance(option.action, Placement)]
+    if not placements:
+        return []
+    bot = SimBot(seed, budget)
+    simulation = bot.simulation(observation, options)
+    if simulation is not None:
+        ranked = simulation.evaluator.ranked(placements)
+        values = bot.simulate(simulation, ranked, keep=max(count, CANDIDATES))
+        return [Hint(value.option.action, value.mean) for value in values[:count]]
+    if understood(observation, placements):
+        ranked = Evaluator(observation).ranked(placements)
+        return [Hint(option.action, value) for option, value in ranked[:count]]
+    by_points = sorted(placements, key=lambda option: -option.points)
+    return [Hint(option.action, float(option.points)) for option in by_points[:count]]

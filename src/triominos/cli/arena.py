@@ -1,0 +1,186 @@
+"""``triominos arena``: a bot tournament on duplicate deals, with intervals and ratings.
+
+The arena itself (schedule, processes, statistics) is :mod:`triominos.arena`; this
+module reads the options, shows the progress and prints the table.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import click
+from rich import box
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from triominos.arena import BOOTSTRAP_RESAMPLES, ArenaConfig, EntryStats, GameResult, play_games
+from triominos.arena import summarize as summarize_results
+from triominos.bots import Budget
+from triominos.cli.main import (
+    bots_option,
+    main,
+    match_rules,
+    parse_bots,
+    players_option,
+    preset_option,
+    seed_option,
+    target_option,
+)
+from triominos.record import write_records
+
+
+def parse_budget(value: str) -> Budget:
+    """``--think``: a budget per move, or a usage error that says how to write one."""
+    try:
+        return Budget.parse(value)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--think") from None
+
+
+def results_table(stats: Sequence[EntryStats]) -> Table:
+    """A row per entry; each rate and mean followed by its 95% interval."""
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for header in ("bot", "wins", "win %", "95% CI", "margin", "95% CI", "rating", "ms/move"):
+        table.add_column(header, justify="left" if header == "bot" else "right")
+    for entry in stats:
+        (win_low, win_high), (margin_low, margin_high) = entry.win_interval, entry.margin_interval
+        table.add_row(
+            entry.label,
+            f"{round(entry.wins, 2):g}",
+            f"{100 * entry.win_rate:.1f}",
+            f"{100 * win_low:.1f}-{100 * win_high:.1f}",
+            f"{entry.margin:+.1f}",
+            f"{margin_low:+.0f} {margin_high:+.0f}",
+            f"{entry.rating:.1f}±{entry.rating_sigma:.1f}",
+            f"{1000 * entry.seconds_per_move:.1f}",
+        )
+    return table
+
+
+@main.command()
+@preset_option
+@players_option
+@bots_option("greedy,sim")
+@click.option(
+    "--matches",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="Matches to play, rounded up to whole duplicate groups (one per seating).",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Processes playing at once.",
+)
+@click.option(
+    "--think",
+    default="600sims",
+    show_default=True,
+    metavar="BUDGET",
+    help="What a searching bot (sim) may spend a move: 1s, 250ms or 600sims "
+    "(simulations: the same seed then gives the same games).",
+)
+@click.option("--hands", is_flag=True, help="Play single hands instead of matches.")
+@seed_option("Seed of the first deal group; group g uses seed + g (random if omitted).")
+@target_option
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    default=None,
+    metavar="FILE.jsonl",
+    help="Save every match's record to FILE.jsonl, each player named after its bot.",
+)
+def arena(
+    preset: str,
+    players: int,
+    bots: str,
+    matches: int,
+    jobs: int,
+    think: str,
+    hands: bool,
+    seed: int | None,
+    target: int | None,
+    out: Path | None,
+) -> None:
+    """Bots play duplicate deals: win rates with 95% intervals, margins and ratings.
+
+    Each deal group is one seed played once per seating, the bots rotated one seat on
+    each time, so every bot plays every seat's cards and the luck of the deal cancels.
+    """
+    entries = parse_bots(bots, players)
+    budget = parse_budget(think)
+    if out is not None and not out.parent.is_dir():
+        raise click.BadParameter(
+            f"no directory {str(out.parent)!r} to write in", param_hint="--out"
+        )
+    rules = match_rules(preset, target, players)
+    groups = math.ceil(matches / players)
+    first_seed = random.SystemRandom().randrange(2**32) if seed is None else seed
+    config = ArenaConfig(rules, tuple(entries), budget, groups, first_seed, hands)
+    games = groups * players
+    console = Console(highlight=False)
+    progress_console = Console(stderr=True)
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=progress_console,
+        disable=not progress_console.is_terminal,
+        transient=True,
+    )
+    task = progress.add_task("hands" if hands else "matches", total=games)
+    results: list[GameResult] = []
+
+    def played() -> Iterator[GameResult]:
+        """The results in schedule order, kept (without their records) for the table."""
+        for result in play_games(
+            config,
+            jobs=jobs,
+            keep_records=out is not None,
+            on_done=lambda _: progress.advance(task),
+        ):
+            results.append(result.without_record())
+            yield result
+
+    start = time.perf_counter()
+    try:
+        with progress:
+            if out is None:
+                for _result in played():
+                    pass
+            else:
+                try:
+                    write_records(out, (result.record or {} for result in played()))
+                except OSError as error:
+                    raise click.FileError(str(out), hint=error.strerror) from None
+    except KeyboardInterrupt:
+        raise click.Abort() from None
+    elapsed = time.perf_counter() - start
+    kind = "hands" if hands else "matches"
+    click.echo(
+        f"{games} {preset} {kind}, {players} players: {groups} deal groups x {players} "
+        f"seatings, seeds {first_seed} to {first_seed + groups - 1}, think {budget}"
+    )
+    console.print(results_table(summarize_results(config, results)))
+    notes = (
+        f"win %: of the {games} {kind}, a win shared by k seats counting 1/k; a bot no "
+        f"better than the others wins {100 / players:.1f}%",
+        "margin: the bot's total less the mean of the other seats' totals",
+        f"95% CI: percentile bootstrap over the {groups} deal groups "
+        f"({BOOTSTRAP_RESAMPLES} resamples)",
+        "rating: openskill (Plackett-Luce) mu±sigma over every finishing order",
+    )
+    for note in notes:
+        click.echo(note)
+    click.echo(f"time: {elapsed:.1f} s, {games / elapsed:.2f} {kind}/s")
+    if out is not None:
+        click.echo(f"records: {games} {kind} written to {out}")
