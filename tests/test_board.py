@@ -19,7 +19,7 @@ from triominos.board import FIGURES, Board, IllegalPlacementError, Placement
 from triominos.game import legal_actions
 from triominos.lattice import ORIGIN, Cell, Vertex
 from triominos.rules import Rules
-from triominos.tiles import CLASSIC, EXTENDED, Corners, Tile, TileSet
+from triominos.tiles import CLASSIC, EXTENDED, JUNIOR, Corners, Tile, TileSet
 
 Numbering = Callable[[Vertex], int]
 
@@ -548,3 +548,50 @@ def test_random_push_pop_sequences_agree_with_the_reference(seed: int, tile_set:
         board.pop()
         assert snapshot(board) == history.pop()
     assert len(board) == 0
+
+
+def check_live(board: Board) -> None:
+    """The live frontier holds every open cell where a tile off the table fits, with the
+    FitTable mask of the cell's key (cells where none fits may linger)."""
+    masks = board.tile_set.fits.masks
+    off_table = board.tile_set.mask(remaining(board))
+    assert board._unplaced == off_table
+    for cell, mask in board._live.items():
+        assert mask == masks[board._frontier[cell]]
+    for cell, key in board._frontier.items():
+        assert cell in board._live or not masks[key] & off_table
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([CLASSIC, EXTENDED, JUNIOR]))
+def test_the_live_frontier_survives_pushes_pops_and_joker_swaps(
+    seed: int, tile_set: TileSet
+) -> None:
+    """best_placement, can_place and fitting_tiles look only at the live cells; a pop
+    gives back the live frontier as it was."""
+    rng = random.Random(seed)
+    board = Board(tile_set)
+    before: list[dict[int, int]] = []
+    for _ in range(rng.randrange(1, 60)):
+        off_table = tile_set.mask(remaining(board))
+        swaps = list(board.joker_swaps(off_table))
+        roll = rng.random()
+        if len(board) and roll < 0.3:
+            board.pop()
+            assert board._live == before.pop()
+        else:
+            before.append(dict(board._live))
+            if swaps and roll < 0.5:
+                board.swap_joker(*rng.choice(swaps))
+            else:
+                options = board.legal_placements(off_table)
+                if not options:
+                    break
+                board.push(rng.choice(options))
+        check_live(board)
+        rest = remaining(board)
+        for rack in (tile_set.mask(rest), tile_set.mask(rng.sample(rest, min(len(rest), 6)))):
+            check_best(board, rack, Rules())
+            fitting = [tile for _, tile, _, _ in board.placement_ids(rack)]
+            assert board.can_place(rack) == bool(fitting)
+            assert board.fitting_tiles(rack) == sum({1 << tile for tile in fitting})

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from triominos.lattice import (
+    CELLS_AROUND,
     ORIGIN,
     Cell,
     LatticeError,
@@ -113,6 +114,21 @@ def test_packed_neighbours_and_vertex_cells_agree_with_the_tuples(cell: Cell) ->
     assert set(neighbour_ids(cell.id)) == {neighbour.id for neighbour in cell.neighbours()}
     for vertex in cell.corners():
         assert cells_around_id(vertex.id) == tuple(c.id for c in vertex.cells())
+
+
+@given(inner_cells)
+def test_each_cell_around_a_vertex_has_it_at_the_corner_named(cell: Cell) -> None:
+    for vertex in cell.corners():
+        for offset, corner in CELLS_AROUND:
+            assert corner_ids(2 * vertex.id + offset)[corner] == vertex.id
+
+
+@given(cells)
+def test_cells_from_packed_ids_are_made_once_and_know_their_id(cell: Cell) -> None:
+    made = Cell.from_id(cell.id)
+    assert made is Cell.from_id(cell.id)
+    assert made == cell and type(made) is Cell
+    assert made.id == cell.id == Cell(*made).id
 
 
 def test_packed_ids_are_distinct() -> None:

@@ -55,6 +55,9 @@ def check_points(hand: Hand) -> None:
     for seat in range(hand.players):
         earned = sum(event.points for event in hand.events if event.player == seat)
         assert hand.points[seat] == earned + settlement[seat]
+    totals = [start + points for start, points in zip(hand.start_totals, hand.points, strict=True)]
+    assert hand.totals == totals
+    assert hand.observe(None).totals == tuple(hand.totals)
 
 
 def check_observations(hand: Hand, seats: Sequence[int | None]) -> None:

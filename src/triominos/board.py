@@ -7,7 +7,9 @@ question the hot path asks is answered from a few flat arrays kept up to date by
 - the number at each vertex (or none yet) and how many tiles touch it;
 - for each empty cell, how many of its edges touch a tile;
 - the *frontier*: the empty cells with at least one such edge, the only cells a tile
-  may go (after the first tile, which lies on the origin).
+  may go (after the first tile, which lies on the origin);
+- the *live* frontier: the frontier less the cells where no tile off the table fits any
+  more (about half of it in a classic hand), all that the greedy move has to look at.
 
 A cell's figure depends only on which cells are occupied, never on the tile laid there.
 So the best tile for a cell is simply the most valuable tile of the rack that fits,
@@ -21,13 +23,13 @@ from typing import NamedTuple
 
 from triominos.lattice import (
     CELL_IDS,
+    CELLS_AROUND,
     ORIGIN,
     VERTEX_IDS,
     WIDTH,
     Cell,
     LatticeError,
     Vertex,
-    cells_around_id,
     corner_ids,
     neighbour_ids,
 )
@@ -79,9 +81,8 @@ def figure_code(
         c0, c1, c2 = counts[v], counts[v + 1], counts[v + WIDTH]
     else:
         c0, c1, c2 = counts[v + 1], counts[v + WIDTH + 1], counts[v + WIDTH]
-    hexagons = (c0 == 5) + (c1 == 5) + (c2 == 5)
-    if hexagons:
-        return hexagons
+    if c0 == 5 or c1 == 5 or c2 == 5:  # rare: checked before counting them
+        return (c0 == 5) + (c1 == 5) + (c2 == 5)
     touching = edges[cell]
     if touching == 1:
         # The two corners of the shared edge are touched by the neighbour; a bridge is
@@ -104,12 +105,27 @@ class Board:
         self._edges = bytearray(CELL_IDS)  # occupied edge neighbours of each cell
         self._occupant: dict[int, tuple[int, Corners]] = {}  # cell -> (tile index, corners)
         self._frontier: dict[int, int] = {}  # open cell -> FitTable key
+        # The live frontier: open cell -> the FitTable mask of its key, for every open
+        # cell where a tile off the table may fit. A placement leaves out the cells it
+        # opens or renumbers where none does; a cell whose last tile goes elsewhere
+        # lingers (a look more, never a wrong answer). Pop restores it exactly, helped by
+        # what each placement dropped: (stack length after the placement, cell).
+        self._live: dict[int, int] = {}
+        self._dropped: list[tuple[int, int]] = []
+        self._unplaced = tile_set.full_mask  # the tiles not on the table
+        # What each of the six cells at a vertex (lattice.CELLS_AROUND) gains in its key
+        # per unit of the vertex's number + 1: the weight of its corner there.
+        weights = (self._base * self._base, self._base, 1)
+        self._around = tuple((offset, weights[corner]) for offset, corner in CELLS_AROUND)
         self._stack: list[int] = []
-        # Triominos Junior: where the joker lies, and the joker swaps to undo
-        # (stack length at the swap, cell, the joker's placement, vertices it numbered).
+        # Triominos Junior: where the joker lies, and the joker swaps to undo (stack
+        # length at the swap, cell, the joker's placement, vertices it numbered, and the
+        # live frontier before the swap).
         self._joker = tile_set.joker
         self._joker_cell: int | None = None
-        self._swaps: list[tuple[int, int, tuple[int, Corners], tuple[int, ...]]] = []
+        self._swaps: list[
+            tuple[int, int, tuple[int, Corners], tuple[int, ...], dict[int, int]]
+        ] = []
 
     # --- reading -------------------------------------------------------------------
 
@@ -154,6 +170,17 @@ class Board:
     def _open(self) -> Iterable[tuple[int, int]]:
         """(cell, FitTable key) of every cell a tile may go to."""
         return self._frontier.items() if self._stack else ((_ORIGIN_ID, 0),)
+
+    def _open_for(self, rack: int) -> Iterable[tuple[int, int]]:
+        """(cell, FitTable mask) of every cell where a tile of ``rack`` may fit, and maybe
+        a few more: the live cells, in no set order.
+
+        All the open cells when the rack holds a tile that is on the table (tests do).
+        """
+        if rack & ~self._unplaced or not self._stack:
+            masks = self._fits.masks
+            return [(cell, masks[key]) for cell, key in self._open()]
+        return self._live.items()
 
     def figure(self, cell: Cell) -> str | None:
         """The figure a tile laid on the empty ``cell`` would complete, by its record name."""
@@ -248,15 +275,18 @@ class Board:
     def push_unchecked(self, cell: int, tile: int, corners: Corners) -> None:
         """Lay tile index ``tile`` on packed ``cell``; the caller vouches for legality.
 
-        The hottest function of every search: the vertex and neighbour arithmetic of
-        lattice.py is written out here rather than called.
+        The hottest function of every search, so parts are written out here rather than
+        called: the vertex and neighbour arithmetic of lattice.py, and _key for the cells
+        it opens (about two a placement).
         """
-        occupant, frontier, key = self._occupant, self._frontier, self._key
+        occupant, frontier, live = self._occupant, self._frontier, self._live
         occupant[cell] = (tile, corners)
         self._stack.append(cell)
+        self._unplaced = unplaced = self._unplaced & ~(1 << tile)
         if tile == self._joker:
             self._joker_cell = cell
         frontier.pop(cell, None)
+        live.pop(cell, None)
         numbers, counts = self._numbers, self._counts
         v = cell >> 1
         if cell & 1:
@@ -267,25 +297,42 @@ class Board:
             neighbours = (2 * v + 1, 2 * (v + WIDTH) + 1, 2 * (v + 1) + 1)
         for vertex, number in touched:
             counts[vertex] += 1
-            if numbers[vertex] or number < 0:  # numbered already, or a joker's free corner
-                continue
-            # A vertex gets its number: open cells around it now have a new key.
-            numbers[vertex] = number + 1
-            for around in cells_around_id(vertex):
-                if around in frontier:
-                    frontier[around] = key(around)
-        edges = self._edges
+            if not numbers[vertex] and number >= 0:  # not a joker's free corner
+                numbers[vertex] = number + 1
+                self._rekey(vertex, number + 1)
+        edges, base, masks = self._edges, self._base, self._fits.masks
         for neighbour in neighbours:
             edges[neighbour] += 1
             if neighbour not in occupant and neighbour not in frontier:
-                frontier[neighbour] = key(neighbour)
+                n = neighbour >> 1
+                if neighbour & 1:
+                    a, b, c = numbers[n], numbers[n + 1], numbers[n + WIDTH]
+                else:
+                    a, b, c = numbers[n + 1], numbers[n + WIDTH + 1], numbers[n + WIDTH]
+                frontier[neighbour] = key = (a * base + b) * base + c
+                if masks[key] & unplaced:
+                    live[neighbour] = masks[key]
 
-    def _rekey_around(self, vertex: int) -> None:
-        """Refresh the keys of frontier cells at a vertex whose number just changed."""
-        frontier = self._frontier
-        for cell in cells_around_id(vertex):
+    def _rekey(self, vertex: int, change: int) -> None:
+        """Update the keys of the open cells at ``vertex``, whose number + 1 just changed.
+
+        A key is its corners' numbers + 1 times their weights, so it moves by ``change``
+        times the weight of the corner on ``vertex``. When the vertex gets its number
+        (``change > 0``), a live cell where nothing off the table fits any more leaves the
+        live frontier, noted in _dropped for pop to bring back.
+        """
+        frontier, live, masks = self._frontier, self._live, self._fits.masks
+        first = 2 * vertex
+        for offset, weight in self._around:
+            cell = first + offset
             if cell in frontier:
-                frontier[cell] = self._key(cell)
+                frontier[cell] = key = frontier[cell] + change * weight
+                if cell in live:
+                    if change < 0 or masks[key] & self._unplaced:
+                        live[cell] = masks[key]
+                    else:
+                        del live[cell]
+                        self._dropped.append((len(self._stack), cell))
 
     def pop(self) -> Placement:
         """Take back the last placement (or the last joker swap: see swap_joker)."""
@@ -296,12 +343,14 @@ class Board:
         cell = self._stack[-1]
         placement = self._placement(cell)
         self._stack.pop()
-        del self._occupant[cell]
-        frontier, edges = self._frontier, self._edges
+        tile, _ = self._occupant.pop(cell)
+        self._unplaced |= 1 << tile
+        frontier, live, edges = self._frontier, self._live, self._edges
         for neighbour in neighbour_ids(cell):
             edges[neighbour] -= 1
             if not edges[neighbour]:
                 frontier.pop(neighbour, None)
+                live.pop(neighbour, None)
         numbers, counts = self._numbers, self._counts
         joker_corners = () if self._joker_cell is None else corner_ids(self._joker_cell)
         if cell == self._joker_cell:
@@ -312,10 +361,16 @@ class Board:
             if numbers[vertex] and (
                 not counts[vertex] or (counts[vertex] == 1 and vertex in joker_corners)
             ):
+                self._rekey(vertex, -numbers[vertex])
                 numbers[vertex] = 0
-                self._rekey_around(vertex)
+        masks, dropped = self._fits.masks, self._dropped
         if edges[cell]:
-            frontier[cell] = self._key(cell)
+            # Open again, and live: the tile just taken back fitted it.
+            frontier[cell] = key = self._key(cell)
+            live[cell] = masks[key]
+        while dropped and dropped[-1][0] > len(self._stack):  # dropped by this placement
+            _, gone = dropped.pop()
+            live[gone] = masks[frontier[gone]]
         return placement
 
     # --- the joker of Triominos Junior --------------------------------------------------
@@ -347,22 +402,30 @@ class Board:
             raise IllegalPlacementError("joker_on_table", "the joker is not on the table")
         joker = self._occupant[cell]
         self._occupant[cell] = (tile, corners)
+        self._unplaced = (self._unplaced | 1 << joker[0]) & ~(1 << tile)
+        # The joker is off the table again and fits anywhere: every open cell is live (so
+        # _rekey below drops none).
+        live, masks = self._live, self._fits.masks
+        self._live = {open_cell: masks[key] for open_cell, key in self._frontier.items()}
         numbered = []
         for vertex, number in zip(corner_ids(cell), corners, strict=True):
             if not self._numbers[vertex]:
                 self._numbers[vertex] = number + 1
                 numbered.append(vertex)
-                self._rekey_around(vertex)
-        self._swaps.append((len(self._stack), cell, joker, tuple(numbered)))
+                self._rekey(vertex, number + 1)
+        self._swaps.append((len(self._stack), cell, joker, tuple(numbered), live))
         self._joker_cell = None
 
     def _unswap(self) -> Placement:
-        _, cell, joker, numbered = self._swaps.pop()
+        _, cell, joker, numbered, live = self._swaps.pop()
         card = self._placement(cell)
+        tile, _ = self._occupant[cell]
         self._occupant[cell] = joker
+        self._unplaced = (self._unplaced | 1 << tile) & ~(1 << joker[0])
         for vertex in numbered:
+            self._rekey(vertex, -self._numbers[vertex])
             self._numbers[vertex] = 0
-            self._rekey_around(vertex)
+        self._live = live  # as it was before the swap, keys and all
         self._joker_cell = cell
         return card
 
@@ -393,15 +456,13 @@ class Board:
 
     def can_place(self, rack: int) -> bool:
         """Whether any tile of the rack bitmask fits anywhere."""
-        masks = self._fits.masks
-        return any(masks[key] & rack for _, key in self._open())
+        return any(mask & rack for _, mask in self._open_for(rack))
 
     def fitting_tiles(self, rack: int) -> int:
         """The bitmask of the rack's tiles that fit somewhere."""
-        masks = self._fits.masks
         found = 0
-        for _, key in self._open():
-            found |= masks[key] & rack
+        for _, mask in self._open_for(rack):
+            found |= mask & rack
         return found
 
     def best_placement(
@@ -415,20 +476,18 @@ class Board:
         cell id, so the answer does not depend on the frontier's order. This is the
         greedy bot's whole move and the inner loop of rollouts.
         """
-        masks = self._fits.masks
         if values is None:
             values = self.tile_set.values
         edges, counts = self._edges, self._counts
-        best_score = best_cell = best_tile = best_figure = best_key = -1
-        for cell, key in self._open():
-            fitting = masks[key] & rack
-            if fitting:
-                tile = fitting.bit_length() - 1
+        best_score = best_cell = best_tile = best_figure = -1
+        for cell, mask in self._open_for(rack):
+            if mask & rack:  # rarely: most cells fit no tile of the rack
+                tile = (mask & rack).bit_length() - 1
                 figure = figure_code(cell, edges, counts)
                 score = values[tile] + figure_points[figure]
                 if score > best_score or (score == best_score and cell < best_cell):
                     best_score, best_cell, best_tile, best_figure = score, cell, tile, figure
-                    best_key = key
         if best_cell < 0:
             return None
-        return best_cell, best_tile, self._fits.corners[best_key][best_tile][0], best_figure
+        key = self._frontier.get(best_cell, 0)  # 0: the origin of an empty board
+        return best_cell, best_tile, self._fits.corners[key][best_tile][0], best_figure

@@ -16,7 +16,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from operator import add
 from typing import Literal, NamedTuple
 
 from triominos.board import FIGURES, Board, IllegalPlacementError, Placement, figure_code
@@ -101,7 +100,10 @@ class Event(NamedTuple):
             and self.tile is not None
             and not open_racks
         ):
-            return Event(self.player, self.action, self.points)
+            # Every field, straight into the tuple: a draw hides its tile this way each time.
+            return tuple.__new__(
+                Event, (self.player, self.action, self.points, None, None, None, ())
+            )
         return self
 
     def to_record(self) -> dict[str, object]:
@@ -403,26 +405,31 @@ def observe(hand: Hand, seat: int | None, totals: Sequence[int] | None = None) -
         raise ValueError(f"seat must be from 0 to {hand.players - 1}, or None, not {seat!r}")
     points = tuple(hand.points)
     if totals is None:
-        totals = tuple(map(add, hand.start_totals, points))
-    return Observation(  # positional: this runs on every turn of every bot
-        hand.rules,
-        seat,
-        hand.players,
-        hand.number,
-        hand.phase,
-        hand.to_move,
-        hand.starter,
-        hand.board,
-        None if seat is None else hand.racks[seat],
-        tuple(map(int.bit_count, hand.racks)),
-        len(hand._pool) - hand._drawn,
-        hand.draws,
-        points,
-        tuple(totals),
-        hand.end,
-        hand.seen_by(seat),
-        len(hand.events),
-        tuple(hand.racks) if hand.rules.open_racks else None,
+        totals = hand._totals
+    # This runs on every turn of every bot: the tuple is made directly, all fields in
+    # order, without the Python-level __new__ of a NamedTuple.
+    return tuple.__new__(
+        Observation,
+        (
+            hand.rules,
+            seat,
+            hand.players,
+            hand.number,
+            hand.phase,
+            hand.to_move,
+            hand.starter,
+            hand.board,
+            None if seat is None else hand.racks[seat],
+            tuple(map(int.bit_count, hand.racks)),
+            len(hand._pool) - hand._drawn,
+            hand.draws,
+            points,
+            tuple(totals),
+            hand.end,
+            hand.seen_by(seat),
+            len(hand.events),
+            tuple(hand.racks) if hand.rules.open_racks else None,
+        ),
     )
 
 
@@ -465,7 +472,7 @@ class Hand:
             rules,
             deal,
             racks,
-            [tile_set.index(tile) for tile in deal.pool],
+            list(map(tile_set.position.__getitem__, deal.pool)),  # deal.check: all in the set
             Board(tile_set),
             number=number,
             totals=totals,
@@ -508,6 +515,7 @@ class Hand:
         self._drawn = 0
         self.start_totals = (rules.starting_score,) * players if totals is None else tuple(totals)
         self.points: list[int] = [0] * players
+        self._totals = list(self.start_totals)  # start_totals + points, kept by _score
         self.draws = 0
         self.events: list[Event] = []
         self._seen = {}
@@ -579,9 +587,7 @@ class Hand:
     @property
     def totals(self) -> list[int]:
         """The scores now: before the hand plus what the hand changed."""
-        return [
-            start + points for start, points in zip(self.start_totals, self.points, strict=True)
-        ]
+        return list(self._totals)
 
     @property
     def bank(self) -> int | None:
@@ -606,6 +612,11 @@ class Hand:
             for seen in self._seen.values():
                 seen.append(event)
 
+    def _score(self, seat: int, points: int) -> None:
+        """Add ``points`` to what the hand gives ``seat``, and to its running total."""
+        self.points[seat] += points
+        self._totals[seat] += points
+
     def rack(self, seat: int) -> list[Tile]:
         return self.tile_set.tiles_in(self.racks[seat])
 
@@ -625,7 +636,7 @@ class Hand:
             self.racks[player],
             self.draws,
             self.pool_size,
-            self.start_totals[player] + self.points[player],
+            self._totals[player],
             self.bank,
         )
 
@@ -696,8 +707,11 @@ class Hand:
                 points, bonuses = rules.tile_values[index], ()
         self.board.push_unchecked(cell, index, placement.corners)
         self.racks[player] &= ~(1 << index)
-        self.points[player] += points
-        event = Event(player, "place", points, tile, placement.cell, placement.corners, bonuses)
+        self._score(player, points)
+        # Every field, straight into the tuple: NamedTuple's __new__ is a Python call.
+        event = tuple.__new__(
+            Event, (player, "place", points, tile, placement.cell, placement.corners, bonuses)
+        )
         self._record(event)
         if not self.racks[player]:
             self.out.append(player)
@@ -720,9 +734,7 @@ class Hand:
             raise IllegalActionError(
                 "max_draws", f"a player draws at most {rules.max_draws} tiles a turn"
             )
-        if rules.bank is not None and self.start_totals[player] + self.points[player] < (
-            rules.draw_penalty
-        ):
+        if rules.bank is not None and self._totals[player] < rules.draw_penalty:
             raise IllegalActionError(
                 "pay_to_buy", f"buying a card costs {rules.draw_penalty} counter(s); none left"
             )
@@ -730,9 +742,10 @@ class Hand:
         self._drawn += 1
         self.draws += 1
         self.racks[player] |= 1 << index
-        self.points[player] -= rules.draw_penalty
+        self._score(player, -rules.draw_penalty)
         name = "draw" if rules.bank is None else "buy"
-        event = Event(player, name, -rules.draw_penalty, self.tile_set.tiles[index])
+        tile = self.tile_set.tiles[index]
+        event = tuple.__new__(Event, (player, name, -rules.draw_penalty, tile, None, None, ()))
         self._record(event)
         if not self.pool_size and rules.pool_empty == "last_round":
             self._last_round_by = player
@@ -744,7 +757,7 @@ class Hand:
         rules, player = self.rules, self.to_move
         if self.phase != "play":
             raise IllegalActionError("opening", "the opening tile must be placed")
-        balance = self.start_totals[player] + self.points[player]
+        balance = self._totals[player]
         if may_draw(rules, self.draws, self.pool_size, balance):
             raise IllegalActionError(
                 "draw_before_pass",
@@ -756,7 +769,7 @@ class Hand:
                 "place_if_able", "a tile of the rack fits: a player who can place may not pass"
             )
         penalty = pass_penalty(rules, self.draws)
-        self.points[player] -= penalty
+        self._score(player, -penalty)
         event = Event(player, "pass", -penalty)
         self._record(event)
         self._end_turn()
@@ -888,7 +901,7 @@ class Hand:
                 if total == lowest:
                     settlement[seat] = sum(left) - 2 * total
         for seat, change in enumerate(settlement):
-            self.points[seat] += change
+            self._score(seat, change)
         self.end = HandEnd(
             reason,
             player,

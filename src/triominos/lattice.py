@@ -22,6 +22,8 @@ WIDTH = 256
 OFFSET = 128
 VERTEX_IDS = WIDTH * WIDTH
 CELL_IDS = 2 * VERTEX_IDS
+_LOWEST = -OFFSET
+_CELLS_END = WIDTH - OFFSET - 1  # the last row and column of vertices have no cells
 
 
 class LatticeError(ValueError):
@@ -64,16 +66,28 @@ class Cell(NamedTuple):
 
     @property
     def id(self) -> int:
+        packed = _PACKED.get(id(self))  # a cell from from_id, as every bot's move names it
+        if packed is not None:
+            return packed
         x, y, up = self
-        if -OFFSET <= x < WIDTH - OFFSET - 1 and -OFFSET <= y < WIDTH - OFFSET - 1:
+        if _LOWEST <= x < _CELLS_END and _LOWEST <= y < _CELLS_END:
             return ((x + OFFSET) * WIDTH + y + OFFSET) * 2 + (1 if up else 0)
         return cell_id(x, y, up)  # raises the error that names the coordinates
 
     @classmethod
     def from_id(cls, packed: int) -> Cell:
+        # Every move of every bot names its cell this way: each cell is made once.
+        if cls is Cell:
+            cell = _CELLS.get(packed)
+            if cell is not None:
+                return cell
         vertex, up = divmod(packed, 2)
         gx, gy = divmod(vertex, WIDTH)
-        return cls(gx - OFFSET, gy - OFFSET, bool(up))
+        cell = cls(gx - OFFSET, gy - OFFSET, bool(up))
+        if cls is Cell and type(packed) is int and 0 <= packed < CELL_IDS:
+            _CELLS[packed] = cell
+            _PACKED[id(cell)] = packed
+        return cell
 
     def corners(self) -> tuple[Vertex, Vertex, Vertex]:
         """The cell's corners, clockwise from the leftmost."""
@@ -105,6 +119,12 @@ class Cell(NamedTuple):
         return cls(value[0], value[1], value[2] == "up")
 
 
+_CELLS: dict[int, Cell] = {}
+"""The cells :meth:`Cell.from_id` made, by packed id (cells are immutable)."""
+_PACKED: dict[int, int] = {}
+"""The packed id of each cell of _CELLS, by the cell's identity (``id``): those cells live
+as long as the module, so no other object ever has their identity."""
+
 ORIGIN = Cell(0, 0, True)
 """Where the first tile of every hand lies."""
 
@@ -116,8 +136,7 @@ def vertex_id(x: int, y: int) -> int:
 
 
 def cell_id(x: int, y: int, up: bool) -> int:
-    # The last row and column of vertices have cells whose corners would fall off the grid.
-    if not (-OFFSET <= x < WIDTH - OFFSET - 1 and -OFFSET <= y < WIDTH - OFFSET - 1):
+    if not (_LOWEST <= x < _CELLS_END and _LOWEST <= y < _CELLS_END):
         raise LatticeError(f"({x}, {y}) is outside the board (coordinates from -128 to 126)")
     return ((x + OFFSET) * WIDTH + y + OFFSET) * 2 + (1 if up else 0)
 
@@ -138,14 +157,18 @@ def neighbour_ids(cell: int) -> tuple[int, int, int]:
     return (2 * v + 1, 2 * (v + WIDTH) + 1, 2 * (v + 1) + 1)
 
 
-def cells_around_id(vertex: int) -> tuple[int, int, int, int, int, int]:
+CELLS_AROUND: tuple[tuple[int, int], ...] = (
+    (1, 0),
+    (-1, 1),
+    (1 - 2 * WIDTH, 2),
+    (-2, 0),
+    (-2 * WIDTH - 2, 1),
+    (-2 * WIDTH, 2),
+)
+"""The six cells meeting at a packed vertex ``v``, as pairs (cell id - 2v, the corner of
+that cell, clockwise from the leftmost, that lies on ``v``); in :meth:`Vertex.cells` order."""
+
+
+def cells_around_id(vertex: int) -> tuple[int, ...]:
     """Packed ids of the six cells meeting at a packed vertex."""
-    v = vertex
-    return (
-        2 * v + 1,
-        2 * (v - 1) + 1,
-        2 * (v - WIDTH) + 1,
-        2 * (v - 1),
-        2 * (v - WIDTH - 1),
-        2 * (v - WIDTH),
-    )
+    return tuple(2 * vertex + offset for offset, _ in CELLS_AROUND)

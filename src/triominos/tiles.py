@@ -196,8 +196,12 @@ class TileSet:
 
     def mask(self, tiles: Iterable[Tile]) -> int:
         mask = 0
+        position = self.position  # not self.index: every deal checks its racks and pool
         for tile in tiles:
-            mask |= 1 << self.index(tile)
+            index = position.get(tile)
+            if index is None:
+                index = self.index(tile)  # raises the error that names the tile
+            mask |= 1 << index
         return mask
 
     def tiles_in(self, mask: int) -> list[Tile]:
