@@ -142,6 +142,14 @@ def copy_board(board: Board) -> Board:
     return copy
 
 
+def choices(observation: Observation) -> list[LegalAction]:
+    """The legal actions of the seat to move; an error when it is not the seat's turn."""
+    options = observation.legal_actions()
+    if not options:
+        raise ValueError("it is not this seat's turn: there is no action to choose")
+    return options
+
+
 def understood(observation: Observation, options: Sequence[LegalAction]) -> bool:
     """Whether the evaluation models these rules and every action offered.
 
@@ -311,9 +319,7 @@ class ExpertBot:
         self.weights = weights  # None: the tuned weights for each table's player count
 
     def act(self, observation: Observation) -> Action:
-        options = observation.legal_actions()
-        if not options:
-            raise ValueError("it is not this seat's turn: there is no action to choose")
+        options = choices(observation)
         if len(options) == 1:
             return options[0].action
         if not understood(observation, options):

@@ -45,7 +45,7 @@ from typing import Literal, NamedTuple
 
 from triominos.board import Placement
 from triominos.bots.base import Budget, GreedyBot
-from triominos.bots.expert import Evaluator, ExpertBot, Weights, understood
+from triominos.bots.expert import Evaluator, ExpertBot, Weights, choices, understood
 from triominos.bots.sampler import UnsupportedObservationError, World, WorldSampler
 from triominos.game import Action, Draw, Hand, LegalAction, Observation, Pass, may_draw
 from triominos.lattice import Cell
@@ -245,9 +245,7 @@ class SimBot:
         return f"SimBot(seed={self.seed}, budget={self.budget!r})"
 
     def act(self, observation: Observation) -> Action:
-        options = observation.legal_actions()
-        if not options:
-            raise ValueError("it is not this seat's turn: there is no action to choose")
+        options = choices(observation)
         if len(options) == 1:
             return options[0].action
         simulation = self.simulation(observation, options)

@@ -25,6 +25,7 @@ from triominos.cli.main import (
     bots_option,
     main,
     match_rules,
+    out_option,
     parse_bots,
     players_option,
     preset_option,
@@ -91,13 +92,7 @@ def results_table(stats: Sequence[EntryStats]) -> Table:
 @click.option("--hands", is_flag=True, help="Play single hands instead of matches.")
 @seed_option("Seed of the first deal group; group g uses seed + g (random if omitted).")
 @target_option
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    default=None,
-    metavar="FILE.jsonl",
-    help="Save every match's record to FILE.jsonl, each player named after its bot.",
-)
+@out_option("Save every match's record to FILE.jsonl, each player named after its bot.")
 def arena(
     preset: str,
     players: int,

@@ -63,6 +63,17 @@ def seed_option(help_text: str = "Seed of the deals (random if omitted).") -> Ca
     return click.option("--seed", type=int, default=None, help=help_text)
 
 
+def out_option(help_text: str) -> Callable[[FC], FC]:
+    """``--out FILE.jsonl``: where to save the records of the games played."""
+    return click.option(
+        "--out",
+        type=click.Path(dir_okay=False, writable=True, path_type=Path),
+        default=None,
+        metavar="FILE.jsonl",
+        help=help_text,
+    )
+
+
 def target_option(function: FC) -> FC:
     """``--target``: a lower target score than the preset's, for short matches."""
     return click.option(

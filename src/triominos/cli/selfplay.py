@@ -22,6 +22,7 @@ from triominos.cli.main import (
     bots_option,
     main,
     match_rules,
+    out_option,
     parse_bots,
     players_option,
     preset_option,
@@ -117,13 +118,7 @@ def summary_table(
 )
 @seed_option("Seed of the first match; match i uses seed + i (random if omitted).")
 @target_option
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    default=None,
-    metavar="FILE.jsonl",
-    help="Save every match's record to FILE.jsonl (JSON Lines, one match a line).",
-)
+@out_option("Save every match's record to FILE.jsonl (JSON Lines, one match a line).")
 def selfplay(
     preset: str,
     players: int,
