@@ -7,7 +7,6 @@ module reads the options, shows the progress and prints the table.
 from __future__ import annotations
 
 import math
-import random
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -15,7 +14,6 @@ from pathlib import Path
 import click
 from rich import box
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from triominos.arena import BOOTSTRAP_RESAMPLES, ArenaConfig, EntryStats, GameResult, play_games
@@ -29,7 +27,9 @@ from triominos.cli.main import (
     parse_bots,
     players_option,
     preset_option,
+    progress_bar,
     seed_option,
+    seed_or_random,
     target_option,
 )
 from triominos.record import write_records
@@ -118,20 +118,11 @@ def arena(
         )
     rules = match_rules(preset, target, players)
     groups = math.ceil(matches / players)
-    first_seed = random.SystemRandom().randrange(2**32) if seed is None else seed
+    first_seed = seed_or_random(seed)
     config = ArenaConfig(rules, tuple(entries), budget, groups, first_seed, hands)
     games = groups * players
     console = Console(highlight=False)
-    progress_console = Console(stderr=True)
-    progress = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=progress_console,
-        disable=not progress_console.is_terminal,
-        transient=True,
-    )
+    progress = progress_bar()
     task = progress.add_task("hands" if hands else "matches", total=games)
     results: list[GameResult] = []
 

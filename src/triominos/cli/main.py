@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
 import click
 from click.decorators import FC
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from triominos.bots import BOTS, Bot, make_bot
@@ -124,6 +127,25 @@ def scores_table(
         mark = " (winner)" if seat in winners else ""
         table.add_row(label + mark, str(totals[seat]))
     return table
+
+
+def seed_or_random(seed: int | None) -> int:
+    """The seed given, or a fresh random one (printed by the commands, so games replay)."""
+    return random.SystemRandom().randrange(2**32) if seed is None else seed
+
+
+def progress_bar() -> Progress:
+    """A progress bar on standard error, shown only when that is a terminal."""
+    console = Console(stderr=True)
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not console.is_terminal,
+        transient=True,
+    )
 
 
 def stop(context: click.Context, message: str) -> NoReturn:

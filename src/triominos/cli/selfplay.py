@@ -6,7 +6,6 @@ ends with, and the summary says so.
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -14,7 +13,6 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from triominos.bots import Bot
@@ -26,8 +24,10 @@ from triominos.cli.main import (
     parse_bots,
     players_option,
     preset_option,
+    progress_bar,
     seat_bot,
     seed_option,
+    seed_or_random,
     target_option,
 )
 from triominos.explain import CLASSIC_TERMS, Terms
@@ -139,17 +139,8 @@ def selfplay(
             f"no directory {str(out.parent)!r} to write in", param_hint="--out"
         )
     rules = match_rules(preset, target, players)
-    first_seed = random.SystemRandom().randrange(2**32) if seed is None else seed
-    progress_console = Console(stderr=True)
-    progress = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=progress_console,
-        disable=not progress_console.is_terminal,
-        transient=True,
-    )
+    first_seed = seed_or_random(seed)
+    progress = progress_bar()
     tally = SeriesTally(players)
     task = progress.add_task("matches", total=games)
 
