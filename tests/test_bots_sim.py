@@ -58,17 +58,23 @@ def played_by_greedy(simulation: Simulation, world: World, action: Action) -> Ha
     return hand
 
 
+def hand_playout(observation: Observation, rng: random.Random) -> tuple[int, float, Hand]:
+    """A world sampled for the seat, played out to the end of the hand after its first legal
+    action: the seat, the simulation's value, and the same world played by greedy bots."""
+    seat = observation.seat
+    assert seat is not None
+    simulation = Simulation(observation, rng, horizon="hand")
+    world = simulation.sampler.sample(rng)
+    action = observation.legal_actions()[0].action
+    value = simulation.play_out(world, action)
+    return seat, value, played_by_greedy(simulation, world, action)
+
+
 def test_a_playout_to_the_end_of_the_hand_is_a_greedy_game() -> None:
     """horizon="hand": the value is the margin greedy players reach through the engine."""
     rng = random.Random(1)
     for _, observation in islice(positions(LONG_MATCH, 2, 6), 10):
-        seat = observation.seat
-        assert seat is not None
-        simulation = Simulation(observation, rng, horizon="hand")
-        world = simulation.sampler.sample(rng)
-        action = observation.legal_actions()[0].action
-        value = simulation.play_out(world, action)
-        hand = played_by_greedy(simulation, world, action)
+        seat, value, hand = hand_playout(observation, rng)
         assert value == hand.points[seat] - hand.points[1 - seat]
 
 
@@ -77,13 +83,7 @@ def test_a_hand_that_ends_the_match_is_worth_the_win_or_the_loss() -> None:
     rng = random.Random(4)
     outcomes = set()
     for _, observation in islice(positions(rules, 2, 5), 10):
-        seat = observation.seat
-        assert seat is not None
-        simulation = Simulation(observation, rng, horizon="hand")
-        world = simulation.sampler.sample(rng)
-        action = observation.legal_actions()[0].action
-        value = simulation.play_out(world, action)
-        hand = played_by_greedy(simulation, world, action)
+        seat, value, hand = hand_playout(observation, rng)
         margin = hand.points[seat] - hand.points[1 - seat]
         won = hand.totals[seat] == max(hand.totals)
         assert value == margin + (WIN_VALUE if won else -WIN_VALUE)

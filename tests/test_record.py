@@ -54,6 +54,16 @@ def set_at(document: Any, path: tuple[str | int, ...], value: Any) -> None:
     document[path[-1]] = value
 
 
+def assert_round_trip(match: Match) -> None:
+    """Engine -> record -> JSON -> engine gives the same game and the same record."""
+    document = match_record(match)
+    parsed = json.loads(dumps_record(document))
+    assert parsed == document
+    replayed = load_match(parsed)
+    assert_same_game(match, replayed)
+    assert match_record(replayed) == document
+
+
 def assert_same_game(original: Match, replayed: Match) -> None:
     assert len(replayed.hands) == len(original.hands)
     for mine, theirs in zip(original.hands, replayed.hands, strict=True):
@@ -128,12 +138,7 @@ def verification_error(document: Document, index: int = 1) -> VerificationError:
 def test_a_record_replays_to_the_same_match(preset: str, players: int) -> None:
     for seed in (players, 100 + players):
         match = play(PRESETS[preset].rules.replace(target_score=200), players, seed)
-        document = match_record(match)
-        parsed = json.loads(dumps_record(document))
-        assert parsed == document
-        replayed = load_match(parsed)
-        assert_same_game(match, replayed)
-        assert match_record(replayed) == document
+        assert_round_trip(match)
 
 
 @pytest.mark.parametrize(
@@ -680,12 +685,7 @@ def junior_with(kind: str, players: int = 2) -> tuple[Document, int, int, dict[s
 def test_junior_and_children_records_replay_to_the_same_match(preset: str, players: int) -> None:
     for seed in range(4):
         match = junior_games.played(preset, players, seed)
-        document = match_record(match)
-        parsed = json.loads(dumps_record(document))
-        assert parsed == document
-        replayed = load_match(parsed)
-        assert_same_game(match, replayed)
-        assert match_record(replayed) == document
+        assert_round_trip(match)
 
 
 def test_junior_records_hold_every_junior_action() -> None:
