@@ -433,6 +433,36 @@ def observe(hand: Hand, seat: int | None, totals: Sequence[int] | None = None) -
     )
 
 
+def settle(
+    rules: Rules, reason: EndReason, left: Sequence[int], out: Sequence[int] = ()
+) -> tuple[tuple[int, ...], int | None]:
+    """Each seat's score change at the end of a hand, and the seat the end names.
+
+    ``left`` is the value of what each rack still holds, ``out`` the seats that emptied
+    their racks, first out first. A pure function of the numbers, so that a score pad
+    for a game at a real table settles exactly as the engine does.
+    """
+    players = len(left)
+    settlement = [0] * players
+    player: int | None = None
+    if reason == "out":
+        # Only the first player out scores (seeds 001/004: "Deze speler scoort ...").
+        player = out[0]
+        collected = 0
+        if rules.going_out_collects:
+            collected = sum(left[seat] for seat in range(players) if seat not in out)
+        settlement[player] = rules.going_out_bonus + collected
+    elif reason == "blocked" and rules.blocked == "each_loses_own":
+        settlement = [-total for total in left]
+    elif reason == "blocked" and rules.blocked == "lowest_scores_difference":
+        lowest = min(left)
+        player = left.index(lowest)
+        for seat, total in enumerate(left):
+            if total == lowest:
+                settlement[seat] = sum(left) - 2 * total
+    return tuple(settlement), player
+
+
 # --- the hand -----------------------------------------------------------------------
 
 
@@ -881,31 +911,14 @@ class Hand:
         return not any(next(board.joker_swaps(rack), None) for rack in self.racks)
 
     def _finish(self, reason: EndReason) -> None:
-        rules, values = self.rules, self.tile_set.value_of
-        left = [values(rack) for rack in self.racks]
-        settlement = [0] * self.players
-        player: int | None = None
-        if reason == "out":
-            # Only the first player out scores (seeds 001/004: "Deze speler scoort ...").
-            player = self.out[0]
-            collected = 0
-            if rules.going_out_collects:
-                collected = sum(left[seat] for seat in range(self.players) if seat not in self.out)
-            settlement[player] = rules.going_out_bonus + collected
-        elif reason == "blocked" and rules.blocked == "each_loses_own":
-            settlement = [-total for total in left]
-        elif reason == "blocked" and rules.blocked == "lowest_scores_difference":
-            lowest = min(left)
-            player = left.index(lowest)
-            for seat, total in enumerate(left):
-                if total == lowest:
-                    settlement[seat] = sum(left) - 2 * total
+        left = [self.tile_set.value_of(rack) for rack in self.racks]
+        settlement, player = settle(self.rules, reason, left, self.out)
         for seat, change in enumerate(settlement):
             self._score(seat, change)
         self.end = HandEnd(
             reason,
             player,
-            tuple(settlement),
+            settlement,
             tuple(tuple(self.rack(seat)) for seat in range(self.players)),
         )
         self.phase = "over"
