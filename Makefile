@@ -1,13 +1,18 @@
 # Quick start: `make run` and `make test` work on a fresh machine with only python3.
+# `make test` installs (as root, with apt-get) and starts what the tests need: Chromium
+# for the browser tests and a local PostgreSQL server (scripts/ensure-*).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck services pytest bench load clean
 
+# Debian's python3 lacks ensurepip until python3-venv is installed: install it when root.
 $(STAMP): pyproject.toml
-	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	test -x $(BIN)/pip || $(PYTHON) -m venv $(VENV) || { rm -rf $(VENV) \
+		&& DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null \
+		&& $(PYTHON) -m venv $(VENV); }
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[server,test]'
 	touch $(STAMP)
@@ -22,13 +27,22 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP)
-	$(BIN)/pytest
+services:
+	scripts/ensure-chromium
+	test -n "$$TRIOMINOS_TEST_POSTGRES_URL" || scripts/ensure-postgres >/dev/null
+
+# A server given in TRIOMINOS_TEST_POSTGRES_URL is used as is; else the local test cluster.
+pytest: $(STAMP) services
+	TRIOMINOS_TEST_POSTGRES_URL="$${TRIOMINOS_TEST_POSTGRES_URL:-$$(scripts/ensure-postgres)}" \
+		$(BIN)/pytest
 
 test: lint typecheck pytest
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
+
+load: $(STAMP)
+	$(BIN)/python benchmarks/load.py --tables 200 --clients 500
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
