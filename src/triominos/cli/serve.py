@@ -1,0 +1,57 @@
+"""``triominos serve``: the game service, on uvicorn."""
+
+from __future__ import annotations
+
+import logging
+
+import click
+
+from triominos.cli.main import main, stop
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option(
+    "--database",
+    default=None,
+    metavar="URL",
+    help="sqlite:///FILE or postgresql://… (default: a SQLite file in the user's data directory).",
+)
+@click.pass_context
+def serve(context: click.Context, host: str, port: int, database: str | None) -> None:
+    """Serve the web app: play in the browser, with friends and bots."""
+    try:
+        import uvicorn
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from triominos.server.app import create_app
+        from triominos.server.protocol import MAX_MESSAGE_BYTES
+        from triominos.server.store import Store, StoreError, default_database_url
+    except ImportError as error:
+        stop(context, f"the server needs its extras: pip install 'triominos[server]' ({error})")
+    url = database or default_database_url()
+    try:
+        # Open the database and bring its schema up to date here, so that a database
+        # that cannot be used is one line of error, not a failed start.
+        store = Store(url)
+        store.upgrade()
+        store.dispose()
+        app = create_app(url)
+    except StoreError as error:
+        stop(context, f"--database: {error}")
+    except SQLAlchemyError as error:
+        reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+        stop(context, f"--database: cannot use {url}: {reason}")
+    # The service's own lines (tables created, actions by kind, bots that failed): never
+    # a token, a rack or the pool.
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s:     %(name)s: %(message)s")
+    click.echo(f"triominos: serving on http://{host}:{port}/", err=True)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        ws_max_size=MAX_MESSAGE_BYTES,
+        log_level="info",
+        timeout_graceful_shutdown=5,
+    )

@@ -1,0 +1,143 @@
+"""The messages clients send (PROTOCOL.md), as msgspec Structs, and their validation.
+
+Every message is decoded in one step into one of these types; anything else (not JSON,
+an unknown ``type``, a field missing or of the wrong type) becomes a
+:class:`BadMessageError` that names the field, which the server answers as a
+``bad_message`` error. The game action inside an ``action`` message is a plain object
+here: its fields are the engine's business (:func:`triominos.server.views.parse_action`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal, TypeVar, get_args
+
+import msgspec
+
+MAX_MESSAGE_BYTES = 16 * 1024
+"""A WebSocket message larger than this closes the connection (code 1009)."""
+MESSAGES_PER_SECOND = 20
+"""More messages than this in one second on one connection are refused."""
+
+ClientId = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+Token = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+Seconds = Annotated[float, msgspec.Meta(gt=0, le=3600)]
+Think = Annotated[float, msgspec.Meta(gt=0, le=60)]
+
+
+class BadMessageError(ValueError):
+    """A message that is not what the protocol says; ``field`` names the culprit."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+# --- WebSocket: client to server --------------------------------------------------------
+
+
+class Hello(msgspec.Struct, tag="hello", tag_field="type"):
+    """The first message: the seat's token (None: a spectator), the last version seen."""
+
+    token: Token | None = None
+    version: Annotated[int, msgspec.Meta(ge=0)] | None = None
+
+
+class ActionMessage(msgspec.Struct, tag="action", tag_field="type"):
+    """Play ``action`` (one of the view's ``legal[i].action``), based on ``version``."""
+
+    id: ClientId
+    version: int
+    action: dict[str, Any]
+
+
+class HintRequest(msgspec.Struct, tag="hint", tag_field="type"):
+    id: ClientId
+
+
+class Ping(msgspec.Struct, tag="ping", tag_field="type"):
+    pass
+
+
+ClientMessage = Hello | ActionMessage | HintRequest | Ping
+MESSAGE_TYPES = tuple(kind.__struct_config__.tag for kind in get_args(ClientMessage))
+"""The ``type`` of each message a client may send."""
+
+
+# --- HTTP bodies ------------------------------------------------------------------------
+
+
+class SeatRequest(msgspec.Struct):
+    """One seat of a new table: a person (a name, or a default) or a bot."""
+
+    kind: Literal["person", "bot"]
+    name: Name | None = None
+    bot: str | None = None
+    think: Think | None = None
+
+
+class CreateTable(msgspec.Struct):
+    preset: str
+    players: Annotated[int, msgspec.Meta(ge=1, le=12)]
+    seats: list[SeatRequest]
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
+    turn_seconds: Seconds | None = None
+    take: list[int] = msgspec.field(default_factory=list)
+
+
+class JoinTable(msgspec.Struct):
+    name: Name
+    seat: int | None = None
+
+
+class GiveSeatToBot(msgspec.Struct):
+    token: Token
+    bot: str
+    think: Think | None = None
+
+
+class TokenRequest(msgspec.Struct):
+    token: Token
+
+
+# --- decoding ---------------------------------------------------------------------------
+
+Decoded = TypeVar("Decoded")
+
+_PATH = re.compile(r" - at `\$\.?(?P<path>[^`]*)`$")
+_MISSING = re.compile(
+    r"Object missing required field `(?P<name>[^`]+)`(?: - at `\$\.?(?P<at>[^`]*)`)?"
+)
+
+
+def decode(data: str | bytes, kind: type[Decoded]) -> Decoded:
+    """``data`` as a ``kind``, or a BadMessageError naming the field that is wrong."""
+    try:
+        return msgspec.json.decode(data, type=kind)
+    except msgspec.ValidationError as error:
+        raise _bad(str(error)) from None
+    except msgspec.DecodeError:
+        raise BadMessageError("not JSON: send one JSON object") from None
+
+
+def decode_client_message(data: str | bytes) -> ClientMessage:
+    return decode(data, ClientMessage)  # type: ignore[arg-type]  # a union is a type here
+
+
+def _bad(text: str) -> BadMessageError:
+    missing = _MISSING.fullmatch(text)
+    if missing:
+        at, name = missing.group("at"), missing.group("name")
+        field = f"{at}.{name}" if at else name
+        return BadMessageError(f"{field}: missing", field)
+    located = _PATH.search(text)
+    field = located.group("path") if located else None
+    reason = _PATH.sub("", text)
+    if field == "type" and reason.startswith("Invalid value"):
+        kinds = ", ".join(f"'{kind}'" for kind in MESSAGE_TYPES)
+        reason = f"unknown message type {reason.removeprefix('Invalid value ')}; one of {kinds}"
+    reason = reason[0].lower() + reason[1:]
+    if not field:
+        return BadMessageError(f"send one JSON object ({reason})")
+    return BadMessageError(f"{field}: {reason}", field)

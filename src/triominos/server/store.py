@@ -1,0 +1,459 @@
+"""The database: tables, their seats and every accepted action, through SQLAlchemy 2.
+
+The true state of a table is never stored as such: it is rebuilt by replaying the
+stored actions on ``Match(rules, players, seed)``, so the rows are few and simple and a
+restarted server resumes every table exactly. The same code runs on SQLite (the default,
+a file in the user's data directory, in WAL mode) and on PostgreSQL (psycopg 3); the
+schema is Alembic's (``migrations/``), upgraded programmatically by :meth:`Store.upgrade`
+on every start.
+
+The rest of the service sees plain frozen dataclasses (:class:`TableInfo`,
+:class:`SeatInfo`, :class:`StoredAction`), never ORM rows: rows stay inside a session.
+Every method is synchronous and short; the app calls them from a worker thread so the
+event loop never waits on the disk.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import platformdirs
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    create_engine,
+    event,
+    select,
+    update,
+)
+from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.exc import ArgumentError, IntegrityError
+from sqlalchemy.orm import (
+    DeclarativeBase,
+    Mapped,
+    Session,
+    mapped_column,
+    relationship,
+    selectinload,
+    sessionmaker,
+)
+
+from triominos.rules import Rules
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+SeatKind = Literal["person", "bot"]
+TableStatus = Literal["waiting", "playing", "finished"]
+"""``waiting``: a person seat is still free; ``playing``: every seat is taken;
+``finished``: the match is over."""
+
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+"""Letters and digits that cannot be misread for one another (no 0/O, 1/I/L)."""
+CODE_LENGTH = 6
+
+
+class StoreError(ValueError):
+    """A database URL this service cannot use, said in words."""
+
+
+def default_database_url() -> str:
+    """A SQLite file in the user's data directory (created on first start)."""
+    return f"sqlite:///{Path(platformdirs.user_data_dir('triominos')) / 'triominos.db'}"
+
+
+def engine_url(database_url: str) -> URL:
+    """The SQLAlchemy URL for a database URL: ``postgresql://`` goes through psycopg 3."""
+    try:
+        url = make_url(database_url)
+    except ArgumentError:
+        raise StoreError(
+            f"not a database URL: {database_url!r}; use sqlite:///FILE or postgresql://…"
+        ) from None
+    if url.drivername in ("postgresql", "postgres", "postgresql+psycopg"):
+        return url.set(drivername="postgresql+psycopg")
+    if url.drivername in ("sqlite", "sqlite+pysqlite"):
+        return url
+    raise StoreError(
+        f"unsupported database {url.drivername!r}: use sqlite:///FILE or postgresql://…"
+    )
+
+
+# --- the schema -----------------------------------------------------------------------
+
+
+class Base(DeclarativeBase):
+    """The declarative base every model of the service is declared on."""
+
+
+class TableRow(Base):
+    __tablename__ = "tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(String(12), unique=True)
+    preset: Mapped[str] = mapped_column(String(40))
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    players: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    turn_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    rematch_of: Mapped[int | None] = mapped_column(
+        ForeignKey("tables.id"), nullable=True, index=True
+    )
+    seats: Mapped[list[SeatRow]] = relationship(order_by="SeatRow.seat")
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("table_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))
+    bot: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    think: Mapped[float | None] = mapped_column(Float, nullable=True)
+    name: Mapped[str] = mapped_column(String(40))
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("table_id", "version"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
+    version: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+# --- what the rest of the service sees --------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """One seat: a person (``token_hash`` set once someone sits) or a bot."""
+
+    seat: int
+    kind: SeatKind
+    name: str
+    bot: str | None = None
+    think: float | None = None
+    token_hash: str | None = field(default=None, repr=False)
+
+    @property
+    def taken(self) -> bool:
+        """Whether someone plays this seat: a bot, or a person who joined."""
+        return self.kind == "bot" or self.token_hash is not None
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """A table as stored: everything but its actions."""
+
+    id: int
+    code: str
+    preset: str
+    rules: Rules
+    players: int
+    seed: int
+    turn_seconds: float | None
+    status: TableStatus
+    created_at: float
+    finished_at: float | None
+    rematch_of: int | None
+    seats: tuple[SeatInfo, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredAction:
+    """An accepted action: the ``version`` it made, who sent it and when."""
+
+    version: int
+    seat: int
+    client_id: str | None
+    action: dict[str, Any]
+    created_at: float
+
+
+def _table_info(row: TableRow) -> TableInfo:
+    return TableInfo(
+        id=row.id,
+        code=row.code,
+        preset=row.preset,
+        rules=Rules.from_dict(row.rules),
+        players=row.players,
+        seed=row.seed,
+        turn_seconds=row.turn_seconds,
+        status=row.status,  # type: ignore[arg-type]  # only the store writes it
+        created_at=row.created_at,
+        finished_at=row.finished_at,
+        rematch_of=row.rematch_of,
+        seats=tuple(
+            SeatInfo(
+                seat.seat,
+                seat.kind,  # type: ignore[arg-type]  # only the store writes it
+                seat.name,
+                seat.bot,
+                seat.think,
+                seat.token_hash,
+            )
+            for seat in row.seats
+        ),
+    )
+
+
+def _status(seats: Sequence[SeatRow]) -> TableStatus:
+    free = any(seat.kind == "person" and seat.token_hash is None for seat in seats)
+    return "waiting" if free else "playing"
+
+
+# --- the store ------------------------------------------------------------------------
+
+
+class Store:
+    """The database of one service: create, read and change tables, append actions.
+
+    ``engine`` and :data:`Base` ``.metadata`` are public so that other parts of the
+    service (the score pad) keep their own models in the same database.
+    """
+
+    def __init__(self, database_url: str) -> None:
+        url = engine_url(database_url)
+        self.url = url
+        if url.get_backend_name() == "sqlite":
+            if url.database and url.database != ":memory:":
+                folder = Path(url.database).expanduser().parent
+                try:
+                    folder.mkdir(parents=True, exist_ok=True)
+                except OSError as error:
+                    raise StoreError(
+                        f"cannot make the folder {folder} for the database: "
+                        f"{error.strerror or error}"
+                    ) from None
+            self.engine: Engine = create_engine(
+                url, connect_args={"check_same_thread": False, "timeout": 30}
+            )
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        else:
+            self.engine = create_engine(url, pool_pre_ping=True)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def __repr__(self) -> str:
+        return f"<Store {self.url.render_as_string(hide_password=True)}>"
+
+    def upgrade(self) -> None:
+        """Bring the schema to the newest migration (every start; a no-op when current)."""
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        with self.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def _session(self) -> Iterator[Session]:
+        with self._sessions() as session, session.begin():
+            yield session
+
+    # --- tables ---------------------------------------------------------------------
+
+    def create_table(
+        self,
+        *,
+        preset: str,
+        rules: Rules,
+        players: int,
+        seed: int,
+        turn_seconds: float | None,
+        seats: Sequence[SeatInfo],
+        rematch_of: int | None = None,
+    ) -> TableInfo:
+        """A new table with a fresh short code (retried on the rare collision)."""
+        for _ in range(20):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            seat_rows = [
+                SeatRow(
+                    seat=seat.seat,
+                    kind=seat.kind,
+                    bot=seat.bot,
+                    think=seat.think,
+                    name=seat.name,
+                    token_hash=seat.token_hash,
+                )
+                for seat in seats
+            ]
+            row = TableRow(
+                code=code,
+                preset=preset,
+                rules=rules.to_dict(),
+                players=players,
+                seed=seed,
+                turn_seconds=turn_seconds,
+                status=_status(seat_rows),
+                created_at=time.time(),
+                rematch_of=rematch_of,
+                seats=seat_rows,
+            )
+            try:
+                with self._session() as session:
+                    session.add(row)
+            except IntegrityError:
+                continue  # the code was taken: draw another
+            found = self.table(code)
+            assert found is not None  # just committed
+            return found
+        raise RuntimeError("no free table code after 20 tries")
+
+    def table(self, code: str) -> TableInfo | None:
+        with self._session() as session:
+            row = session.scalar(
+                select(TableRow).where(TableRow.code == code).options(selectinload(TableRow.seats))
+            )
+            return None if row is None else _table_info(row)
+
+    def tables(self, *, open_only: bool, limit: int = 50) -> list[TableInfo]:
+        """The newest tables first; ``open_only``: those with a free person seat."""
+        query = select(TableRow).options(selectinload(TableRow.seats))
+        if open_only:
+            query = query.where(TableRow.status == "waiting")
+        query = query.order_by(TableRow.created_at.desc(), TableRow.id.desc()).limit(limit)
+        with self._session() as session:
+            return [_table_info(row) for row in session.scalars(query)]
+
+    def unfinished_codes(self) -> list[str]:
+        """The codes of the tables whose match is not over: a start resumes them."""
+        query = select(TableRow.code).where(TableRow.status != "finished")
+        with self._session() as session:
+            return list(session.scalars(query))
+
+    def rematch_code(self, table_id: int) -> str | None:
+        """The code of the table created as this one's rematch, if any."""
+        query = select(TableRow.code).where(TableRow.rematch_of == table_id).limit(1)
+        with self._session() as session:
+            return session.scalar(query)
+
+    # --- seats ----------------------------------------------------------------------
+
+    def take_seat(
+        self, table_id: int, seat: int | None, name: str, token_hash: str
+    ) -> tuple[int, TableInfo] | None:
+        """Sit at a free person seat (the first free one when ``seat`` is None).
+
+        Returns the seat taken and the table after, or None when that seat (or every
+        seat) is taken. The update is conditional, so two people racing for one seat
+        cannot both get it.
+        """
+        with self._session() as session:
+            query = select(SeatRow.seat).where(
+                SeatRow.table_id == table_id,
+                SeatRow.kind == "person",
+                SeatRow.token_hash.is_(None),
+            )
+            if seat is not None:
+                query = query.where(SeatRow.seat == seat)
+            for candidate in session.scalars(query.order_by(SeatRow.seat)).all():
+                taken = session.execute(
+                    update(SeatRow)
+                    .where(
+                        SeatRow.table_id == table_id,
+                        SeatRow.seat == candidate,
+                        SeatRow.token_hash.is_(None),
+                    )
+                    .values(name=name, token_hash=token_hash)
+                )
+                if taken.rowcount == 1:  # type: ignore[attr-defined]
+                    self._refresh_status(session, table_id)
+                    return candidate, self._info(session, table_id)
+        return None
+
+    def give_seat_to_bot(
+        self, table_id: int, seat: int, bot: str, think: float | None
+    ) -> TableInfo:
+        """A bot plays the seat from now on; its person's token still shows that seat."""
+        with self._session() as session:
+            session.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                .values(kind="bot", bot=bot, think=think)
+            )
+            self._refresh_status(session, table_id)
+            return self._info(session, table_id)
+
+    def _refresh_status(self, session: Session, table_id: int) -> None:
+        row = session.get(TableRow, table_id)
+        assert row is not None
+        session.refresh(row, ["seats"])
+        if row.status != "finished":
+            row.status = _status(row.seats)
+
+    def _info(self, session: Session, table_id: int) -> TableInfo:
+        session.flush()
+        row = session.get(TableRow, table_id)
+        assert row is not None
+        session.refresh(row)
+        session.refresh(row, ["seats"])
+        return _table_info(row)
+
+    # --- actions --------------------------------------------------------------------
+
+    def append_action(self, table_id: int, action: StoredAction, *, finished: bool) -> None:
+        """Write one accepted action (and, when it ended the match, the table's end).
+
+        One transaction: when this returns, the action survives a crash. A second
+        action with the same version violates the unique constraint and raises.
+        """
+        with self._session() as session:
+            session.add(
+                ActionRow(
+                    table_id=table_id,
+                    version=action.version,
+                    seat=action.seat,
+                    client_id=action.client_id,
+                    action=action.action,
+                    created_at=action.created_at,
+                )
+            )
+            if finished:
+                session.execute(
+                    update(TableRow)
+                    .where(TableRow.id == table_id)
+                    .values(status="finished", finished_at=action.created_at)
+                )
+
+    def actions(self, table_id: int) -> list[StoredAction]:
+        """Every accepted action of a table, by version."""
+        query = select(ActionRow).where(ActionRow.table_id == table_id).order_by(ActionRow.version)
+        with self._session() as session:
+            return [
+                StoredAction(row.version, row.seat, row.client_id, row.action, row.created_at)
+                for row in session.scalars(query)
+            ]
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    """WAL (readers never wait for the writer), durable against a crashed process."""
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

@@ -1,0 +1,333 @@
+"""A live table: its match rebuilt from the stored actions, its seats, viewers and version.
+
+The version of a table is the number of actions it accepted. :class:`LiveTable` replays
+the stored actions on ``Match(rules, players, seed)`` (deals and starter draws come from
+the seed, so the replay is exact), checks what a client sends (:meth:`LiveTable.check`,
+raising :class:`Refused` with the protocol's error code) and applies it
+(:meth:`LiveTable.apply`), keeping the log of events that reconnecting clients catch up
+from. Sending is left to the :class:`Viewer` outboxes: :meth:`LiveTable.broadcast` and
+its kin build each viewer's message from :mod:`triominos.server.views`, once per seat.
+
+A table is changed only under its ``lock`` (the app's job), so that validating, storing
+and broadcasting an action is one step for everyone else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import hashlib
+import hmac
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from triominos.game import Action, IllegalActionError, LegalAction, Match
+from triominos.record import PlayerInfo, match_record
+from triominos.server.store import SeatInfo, StoredAction, TableInfo
+from triominos.server.views import (
+    ActionFieldError,
+    JsonObject,
+    LoggedEvent,
+    action_json,
+    build_view,
+    event_json,
+    parse_action,
+    seats_json,
+)
+
+CATCHUP_LIMIT = 500
+"""A client that missed more events than this gets a fresh view instead."""
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a seat token: its SHA-256, never the token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Refused(ValueError):
+    """A message the table refuses; ``code`` is the protocol's error code."""
+
+    def __init__(
+        self, code: str, message: str, *, rule: str | None = None, field: str | None = None
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.rule = rule
+        self.field = field
+
+    def to_message(self, client_id: str | None = None) -> JsonObject:
+        """The ``error`` message for the client whose message this refuses."""
+        message: JsonObject = {"type": "error", "code": self.code, "message": str(self)}
+        if client_id is not None:
+            message["id"] = client_id
+        if self.rule is not None:
+            message["rule"] = self.rule
+        if self.field is not None:
+            message["field"] = self.field
+        return message
+
+
+class Viewer:
+    """One connection: a seat or a spectator (``seat`` None), with its outbox.
+
+    Messages are queued, not sent: a slow connection delays only itself, and each
+    connection gets its messages in the order the table made them. A close code in the
+    outbox ends the connection after what was queued before it.
+    """
+
+    def __init__(self, seat: int | None = None) -> None:
+        self.seat = seat
+        self.outbox: asyncio.Queue[JsonObject | int] = asyncio.Queue()
+
+    def send(self, message: JsonObject) -> None:
+        self.outbox.put_nowait(message)
+
+    def close(self, code: int = 1000) -> None:
+        """Close the connection with this WebSocket close code once the outbox is sent."""
+        self.outbox.put_nowait(code)
+
+
+class LiveTable:
+    """The state of one table in memory, rebuilt from the database."""
+
+    def __init__(self, info: TableInfo, actions: Sequence[StoredAction]) -> None:
+        self.lock = asyncio.Lock()
+        self.viewers: set[Viewer] = set()
+        self.bot_task: asyncio.Task[None] | None = None
+        self.timer_task: asyncio.Task[None] | None = None
+        self.replay(info, actions)
+
+    def replay(self, info: TableInfo, actions: Sequence[StoredAction]) -> None:
+        """Rebuild the match, log and accepted ids from the stored table and actions."""
+        self.info = info
+        self.match = Match(info.rules, info.players, info.seed)
+        self.log: list[LoggedEvent] = []
+        self.client_ids: set[tuple[int, str]] = set()
+        # When the turn began: the time of the action that began it. Before the first
+        # action, the time the table began to play is not stored, so the first turn's
+        # clock starts when the table is loaded (a restart gives that turn its full time).
+        self.turn_started = time.time()
+        for stored in actions:
+            if stored.version != self.version + 1:
+                raise ValueError(
+                    f"table {info.code}: stored action {stored.version} follows {self.version}"
+                )
+            action = parse_action(stored.action, info.rules, self.match.hand.board)
+            self.apply(stored.seat, action, stored.client_id, stored.created_at)
+
+    def __repr__(self) -> str:
+        return f"<LiveTable {self.info.code} v{self.version} {self.info.status}>"
+
+    @property
+    def code(self) -> str:
+        return self.info.code
+
+    @property
+    def version(self) -> int:
+        return len(self.log)
+
+    @property
+    def playing(self) -> bool:
+        """Whether moves are made now: every seat taken and the match not over."""
+        return self.info.status == "playing" and not self.match.is_over
+
+    def seat(self, number: int) -> SeatInfo:
+        return self.info.seats[number]
+
+    def authenticate(self, token: str) -> int | None:
+        """The seat this token sits at, or None; every stored hash is compared in
+        constant time, so the answer's timing tells nothing about the token."""
+        hashed = token_hash(token)
+        found = None
+        for seat in self.info.seats:
+            if seat.token_hash is not None and hmac.compare_digest(hashed, seat.token_hash):
+                found = seat.seat
+        return found
+
+    @property
+    def connected(self) -> set[int]:
+        return {viewer.seat for viewer in self.viewers if viewer.seat is not None}
+
+    @property
+    def turn_deadline(self) -> float | None:
+        """When the turn timer runs out (Unix time), or None without a timer."""
+        if self.info.turn_seconds is None or not self.playing:
+            return None
+        return self.turn_started + self.info.turn_seconds
+
+    def to_move_is_bot(self) -> bool:
+        return self.playing and self.seat(self.match.to_move).kind == "bot"
+
+    # --- actions --------------------------------------------------------------------
+
+    def check(
+        self,
+        seat: int | None,
+        client_id: str | None,
+        version: int,
+        action: Mapping[str, Any] | Action,
+        *,
+        by_server: bool = False,
+    ) -> Action:
+        """The engine action to apply, or Refused saying why nothing may change.
+
+        ``by_server``: played by the server itself (a bot, or the turn timer), which may
+        play a seat no person plays.
+        """
+        if seat is None:
+            raise Refused("spectator", "a spectator watches; only a seated player acts")
+        if self.match.is_over:
+            raise Refused("over", "the match is over")
+        if client_id is not None and (seat, client_id) in self.client_ids:
+            raise Refused("duplicate", f"the action with id {client_id!r} was already accepted")
+        if version != self.version:
+            raise Refused(
+                "stale_version",
+                f"the action was based on version {version}; the game is at version "
+                f"{self.version}, and nothing changed",
+            )
+        if self.info.status != "playing":
+            raise Refused("not_your_turn", "the game starts when every seat is taken")
+        if not by_server and self.seat(seat).kind == "bot":
+            raise Refused("not_your_turn", f"a bot plays seat {seat} now")
+        if seat != self.match.to_move:
+            raise Refused(
+                "not_your_turn", f"it is seat {self.match.to_move}'s turn, not seat {seat}'s"
+            )
+        if not isinstance(action, Mapping):
+            return action
+        try:
+            return parse_action(action, self.info.rules, self.match.hand.board)
+        except ActionFieldError as error:
+            raise Refused("bad_message", str(error), field=error.field) from None
+
+    def apply(
+        self, seat: int, action: Action, client_id: str | None, at: float
+    ) -> tuple[LoggedEvent, StoredAction]:
+        """Play a checked action; Refused (``illegal``, naming the rule) if the engine
+        refuses it, and then nothing changed. Returns the log entry and the row to store.
+        """
+        match = self.match
+        hand = match.hand
+        stored_form = action_json(action, hand.board)
+        before = (hand.number, match.to_move)
+        try:
+            event = match.apply(action, player=seat)
+        except IllegalActionError as error:
+            raise Refused("illegal", str(error), rule=error.rule) from None
+        logged = LoggedEvent(
+            self.version + 1,
+            hand.number,
+            event,
+            hand.end,
+            tuple(match.winners) if match.is_over else None,
+        )
+        self.log.append(logged)
+        if client_id is not None:
+            self.client_ids.add((seat, client_id))
+        if match.is_over or (match.hand.number, match.to_move) != before:
+            self.turn_started = at
+        return logged, StoredAction(logged.version, seat, client_id, stored_form, at)
+
+    def legal_actions(self) -> list[LegalAction]:
+        """The legal actions of the player to move (the server's own use: timer, bots)."""
+        return self.match.legal_actions()
+
+    def reseat(self, info: TableInfo) -> None:
+        """The table after a seat changed; the clock starts when the last seat fills."""
+        if self.info.status == "waiting" and info.status == "playing":
+            self.turn_started = time.time()
+        self.info = info
+
+    def finish(self, at: float) -> None:
+        """Mark the table finished in memory, as the store did with the last action."""
+        self.info = dataclasses.replace(self.info, status="finished", finished_at=at)
+
+    def record(self) -> dict[str, Any]:
+        """The match's record (RECORD.md); only a finished match's may be shown."""
+        players = [
+            PlayerInfo(seat.name, "human" if seat.kind == "person" else "bot")
+            for seat in self.info.seats
+        ]
+        return match_record(self.match, players=players)
+
+    # --- messages -------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> JsonObject:
+        """The view of ``seat`` now (views.build_view with this table's state)."""
+        may_act = (
+            seat is not None and self.info.status == "playing" and self.seat(seat).kind == "person"
+        )
+        return build_view(
+            self.info,
+            self.match,
+            seat=seat,
+            version=self.version,
+            connected=self.connected,
+            may_act=may_act,
+            turn_deadline=self.turn_deadline,
+        )
+
+    def greeting(self, seat: int | None, last_seen: int | None) -> JsonObject:
+        """``catchup`` when the viewer's last version is one we have events after,
+        else ``welcome`` with a fresh view."""
+        if last_seen is not None and 0 <= self.version - last_seen <= CATCHUP_LIMIT:
+            events = [event_json(logged, seat, self.info.rules) for logged in self.log[last_seen:]]
+            return {
+                "type": "catchup",
+                "version": self.version,
+                "events": events,
+                "view": self.view(seat),
+            }
+        return {"type": "welcome", "seat": seat, "version": self.version, "view": self.view(seat)}
+
+    def broadcast(
+        self,
+        build: Callable[[int | None], JsonObject],
+        *,
+        sender: Viewer | None = None,
+        to_sender: JsonObject | None = None,
+        skip: Viewer | None = None,
+    ) -> None:
+        """Queue ``build(seat)`` for every viewer but ``skip``, built once per seat; the
+        ``sender``'s copy gets the fields of ``to_sender`` too (its own id)."""
+        built: dict[int | None, JsonObject] = {}
+        for viewer in self.viewers:
+            if viewer is skip:
+                continue
+            if viewer.seat not in built:
+                built[viewer.seat] = build(viewer.seat)
+            message = built[viewer.seat]
+            if viewer is sender and to_sender:
+                message = {**message, **to_sender}
+            viewer.send(message)
+
+    def broadcast_event(
+        self, logged: LoggedEvent, sender: Viewer | None, client_id: str | None
+    ) -> None:
+        """The event to every viewer, built for that viewer; the sender's carries its id."""
+
+        def build(seat: int | None) -> JsonObject:
+            return {
+                "type": "event",
+                "version": logged.version,
+                "event": event_json(logged, seat, self.info.rules),
+                "view": self.view(seat),
+            }
+
+        self.broadcast(
+            build, sender=sender, to_sender=None if client_id is None else {"id": client_id}
+        )
+
+    def broadcast_presence(self, skip: Viewer | None = None) -> None:
+        """Who is here and who plays where, with a fresh view (what may be done changed);
+        ``skip`` is a viewer that has just been greeted with all this."""
+        seats = seats_json(self.info.seats, self.connected)
+        self.broadcast(
+            lambda seat: {"type": "presence", "seats": seats, "view": self.view(seat)}, skip=skip
+        )
+
+    def send_all(self, message: JsonObject) -> None:
+        for viewer in self.viewers:
+            viewer.send(message)

@@ -1,0 +1,26 @@
+"""The turn timer: the hourglass of seeds 001 and 004, and the default action it plays.
+
+A table with ``turn_seconds`` gives the player to move that long for the whole turn
+(draws included: a draw does not turn the hourglass). When it runs out, the server plays
+:func:`default_action` for that seat, again and again while the turn is still that
+seat's, through the same path as any action (stored, then broadcast).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from triominos.game import Action, Draw, LegalAction, Pass
+
+
+def default_action(legal: Sequence[LegalAction]) -> Action:
+    """Draw if a draw is legal, else pass if a pass is legal, else the legal action that
+    scores most (the first of equals): an opening or a starter draw, where neither is
+    allowed, or a turn whose draws are used up while a tile fits (RULES.md)."""
+    if not legal:
+        raise ValueError("no legal action: the player to move has nothing to do")
+    for kind in (Draw, Pass):
+        for option in legal:
+            if isinstance(option.action, kind):
+                return option.action
+    return max(legal, key=lambda option: option.points).action

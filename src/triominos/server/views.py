@@ -1,0 +1,339 @@
+"""The one place that turns engine state into the JSON a viewer gets, and back.
+
+Everything the server sends about a game goes through here: :func:`build_view` (the
+whole of what a seat may know, from the engine's observation for that seat),
+:func:`event_json` (one accepted action as that viewer saw it), :func:`seats_json`,
+:func:`table_summary` and :func:`hints_json`. Another seat's rack and the pool never
+appear: racks come from the seat's own observation, events pass through
+:meth:`Event.seen_by`, and a hand's remaining racks only once the hand has ended
+(the record's ``end``).
+
+The other direction, :func:`parse_action`, turns an action object a client sent (one
+``legal[i].action``) into the engine's :class:`~triominos.game.Action`, with errors
+that name the offending field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any, NamedTuple
+
+from triominos.board import Board, Placement
+from triominos.bots.hint import Hint
+from triominos.game import (
+    Action,
+    Draw,
+    Event,
+    HandEnd,
+    LegalAction,
+    Match,
+    Pass,
+    StarterDraw,
+    TakeJoker,
+)
+from triominos.lattice import Cell, LatticeError
+from triominos.rules import Rules
+from triominos.server.store import SeatInfo, TableInfo
+from triominos.tiles import JOKER, WILD, Corners, Tile, TileError
+
+JsonObject = dict[str, Any]
+
+
+class ActionFieldError(ValueError):
+    """An action object a client sent that names no engine action; ``field`` says where."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+class LoggedEvent(NamedTuple):
+    """One accepted action as the table's log keeps it, with what it ended."""
+
+    version: int
+    hand: int
+    event: Event
+    end: HandEnd | None
+    winners: tuple[int, ...] | None
+    """The match's winners when this action ended the match, else None."""
+
+
+# --- actions ----------------------------------------------------------------------------
+
+
+def corners_json(corners: Corners) -> list[int | None]:
+    """A placement's corners; a joker's free corner is null (RECORD.md)."""
+    return [None if number == WILD else number for number in corners]
+
+
+def action_json(action: Action, board: Board) -> JsonObject:
+    """An engine action as the protocol writes it (``legal[i].action``)."""
+    if isinstance(action, Placement):
+        return {
+            "action": "place",
+            "tile": action.tile.name,
+            "cell": action.cell.to_json(),
+            "corners": corners_json(action.corners),
+        }
+    if isinstance(action, TakeJoker):
+        cell = board.joker_cell
+        return {
+            "action": "take_joker",
+            "tile": action.tile.name,
+            "cell": None if cell is None else cell.to_json(),
+            "corners": corners_json(action.corners),
+        }
+    if isinstance(action, Draw):
+        return {"action": "draw"}
+    if isinstance(action, Pass):
+        return {"action": "pass"}
+    if isinstance(action, StarterDraw):
+        return {"action": "starter_draw"}
+    raise TypeError(f"not an action: {action!r}")
+
+
+ACTION_KINDS = ("place", "draw", "buy", "pass", "starter_draw", "take_joker")
+"""The ``action`` names a client may send; ``buy`` is Junior's name for ``draw``."""
+
+
+def parse_action(value: Mapping[str, Any], rules: Rules, board: Board) -> Action:
+    """The engine action a client's action object names.
+
+    Raises ActionFieldError naming the field (``action.tile``, ``action.cell``…) when the
+    object is not an action at all; whether the action is legal is the engine's to say.
+    """
+    kind = value.get("action")
+    if kind not in ACTION_KINDS:
+        names = ", ".join(repr(name) for name in ACTION_KINDS)
+        raise ActionFieldError("action.action", f"must be one of {names}, not {kind!r}")
+    if kind in ("draw", "buy"):
+        return Draw()
+    if kind == "pass":
+        return Pass()
+    if kind == "starter_draw":
+        return StarterDraw()
+    tile = _tile(value, rules)
+    cell = _cell(value)
+    corners = _corners(value, free=tile == JOKER)
+    if kind == "place":
+        return Placement(tile, cell, corners)
+    if board.joker_cell is not None and cell != board.joker_cell:
+        raise ActionFieldError(
+            "action.cell", f"the joker lies at {board.joker_cell.to_json()}, not {cell.to_json()}"
+        )
+    return TakeJoker(tile, corners)
+
+
+def _member(value: Mapping[str, Any], name: str) -> Any:
+    if name not in value:
+        raise ActionFieldError(f"action.{name}", "missing")
+    return value[name]
+
+
+def _tile(value: Mapping[str, Any], rules: Rules) -> Tile:
+    name = _member(value, "tile")
+    if not isinstance(name, str):
+        raise ActionFieldError("action.tile", f'must be a tile name like "0-1-2", not {name!r}')
+    try:
+        return rules.tiles.parse(name)
+    except (TileError, ValueError) as error:
+        raise ActionFieldError("action.tile", str(error)) from None
+
+
+def _cell(value: Mapping[str, Any]) -> Cell:
+    try:
+        cell = Cell.from_json(_member(value, "cell"))
+        cell.id  # noqa: B018  (checks that the cell is on the board)
+    except LatticeError as error:
+        raise ActionFieldError("action.cell", str(error)) from None
+    return cell
+
+
+def _corners(value: Mapping[str, Any], *, free: bool) -> Corners:
+    corners = _member(value, "corners")
+    if not isinstance(corners, list) or len(corners) != 3:
+        raise ActionFieldError("action.corners", f"must be three numbers, not {corners!r}")
+    numbers: list[int] = []
+    for number in corners:
+        if number is None and free:
+            numbers.append(WILD)
+        elif isinstance(number, int) and not isinstance(number, bool) and 0 <= number < 100:
+            numbers.append(number)
+        else:
+            raise ActionFieldError(
+                "action.corners", f"must be three numbers from 0, not {corners!r}"
+            )
+    return numbers[0], numbers[1], numbers[2]
+
+
+def legal_json(legal: Sequence[LegalAction], board: Board) -> list[JsonObject]:
+    """The legal actions with the points and bonuses each would score now."""
+    return [
+        {
+            "action": action_json(option.action, board),
+            "points": option.points,
+            "bonuses": dict(option.bonuses),
+        }
+        for option in legal
+    ]
+
+
+# --- events -----------------------------------------------------------------------------
+
+
+def event_json(logged: LoggedEvent, seat: int | None, rules: Rules) -> JsonObject:
+    """The event of one accepted action as ``seat`` (None: a spectator) may see it."""
+    body: JsonObject = {"hand": logged.hand}
+    body.update(logged.event.seen_by(seat, rules.open_racks).to_record())
+    if logged.end is not None:
+        body["end"] = logged.end.to_record()
+    if logged.winners is not None:
+        body["winners"] = list(logged.winners)
+    return body
+
+
+# --- views ------------------------------------------------------------------------------
+
+
+def seats_json(seats: Sequence[SeatInfo], connected: Collection[int]) -> list[JsonObject]:
+    """Who sits where and who is here; a bot is always connected."""
+    return [
+        {
+            "name": seat.name,
+            "kind": seat.kind,
+            "bot": seat.bot,
+            "connected": seat.kind == "bot" or seat.seat in connected,
+        }
+        for seat in seats
+    ]
+
+
+def build_view(
+    info: TableInfo,
+    match: Match,
+    *,
+    seat: int | None,
+    version: int,
+    connected: Collection[int],
+    may_act: bool,
+    turn_deadline: float | None,
+) -> JsonObject:
+    """The whole of what ``seat`` (None: a spectator) may know of the table now.
+
+    Built from the engine's observation for that seat; ``may_act`` is false when the
+    seat may not play now even on its turn (a bot plays it, or people are missing), and
+    then ``legal`` is empty.
+    """
+    observation = match.observe(seat)
+    rules, board = info.rules, observation.board
+    open_racks = observation.open_racks
+    legal = observation.legal_actions() if may_act and not match.is_over else []
+    finished = [hand for hand in match.hands if hand.end is not None]
+    return {
+        "code": info.code,
+        "seat": seat,
+        "version": version,
+        "status": info.status,
+        "preset": info.preset,
+        "rules": rules.to_dict(),
+        "players": info.players,
+        "seats": seats_json(info.seats, connected),
+        "hand": observation.hand_number,
+        "phase": observation.phase,
+        "to_move": observation.to_move,
+        "starter": observation.starter,
+        "board": [
+            {
+                "tile": placement.tile.name,
+                "cell": placement.cell.to_json(),
+                "corners": corners_json(placement.corners),
+            }
+            for placement in board
+        ],
+        "rack": None if observation.rack is None else _names(observation.rack_tiles),
+        "rack_sizes": list(observation.rack_sizes),
+        "pool_size": observation.pool_size,
+        "draws": observation.draws,
+        "hand_points": list(observation.hand_points),
+        "totals": list(observation.totals),
+        "bank": observation.bank,
+        "open_racks": None
+        if open_racks is None
+        else [_names(board.tile_set.tiles_in(rack)) for rack in open_racks],
+        "history": [event.to_record() for event in observation.history],
+        "hands": [
+            {
+                "number": hand.number,
+                "points": list(hand.points),
+                "end": None if hand.end is None else hand.end.to_record(),
+                "history": [event.to_record() for event in hand.seen_by(seat)],
+            }
+            for hand in finished
+        ],
+        "end": None if observation.end is None else observation.end.to_record(),
+        "match_over": match.is_over,
+        "winners": match.winners,
+        "legal": legal_json(legal, board),
+        "turn_deadline": turn_deadline,
+    }
+
+
+def _names(tiles: Sequence[Tile]) -> list[str]:
+    return [tile.name for tile in tiles]
+
+
+def hints_json(
+    hints: Sequence[Hint], legal: Sequence[LegalAction], board: Board
+) -> list[JsonObject]:
+    """Hints with the points and bonuses their placement scores now."""
+    scored = {option.action: option for option in legal}
+    answer = []
+    for hint in hints:
+        option = scored.get(hint.action)
+        answer.append(
+            {
+                "action": action_json(hint.action, board),
+                "points": None if option is None else option.points,
+                "bonuses": {} if option is None else dict(option.bonuses),
+                "value": round(hint.expected_value, 2),
+            }
+        )
+    return answer
+
+
+def table_summary(
+    info: TableInfo,
+    *,
+    link: str,
+    version: int,
+    connected: Collection[int],
+    totals: Sequence[int],
+    rematch: str | None,
+) -> JsonObject:
+    """What anyone may know of a table without watching it: no rack, no pool."""
+    return {
+        "code": info.code,
+        "link": link,
+        "status": info.status,
+        "preset": info.preset,
+        "rules": info.rules.to_dict(),
+        "players": info.players,
+        "seats": [
+            {
+                "seat": seat.seat,
+                "name": seat.name,
+                "kind": seat.kind,
+                "bot": seat.bot,
+                "think": seat.think,
+                "taken": seat.taken,
+                "connected": seat.kind == "bot" or seat.seat in connected,
+            }
+            for seat in info.seats
+        ],
+        "turn_seconds": info.turn_seconds,
+        "version": version,
+        "totals": list(totals),
+        "created": info.created_at,
+        "finished": info.finished_at,
+        "rematch": rematch,
+    }

@@ -1,0 +1,48 @@
+"""``triominos serve``: its options, and a database it cannot use in one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from triominos.cli import main
+
+
+def test_serve_has_help() -> None:
+    result = CliRunner().invoke(main, ["serve", "--help"])
+    assert result.exit_code == 0
+    for option in ("--host", "--port", "--database"):
+        assert option in result.output
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        ("mysql://db/games", "unsupported database 'mysql'"),
+        ("not a url", "not a database URL"),
+        (
+            "postgresql://nobody@127.0.0.1:1/games",
+            "cannot use postgresql://nobody@127.0.0.1:1/games",
+        ),
+        ("sqlite:////proc/no-such-folder/games.db", "cannot make the folder /proc/no-such-folder"),
+    ],
+)
+def test_a_database_it_cannot_use_is_one_line_and_status_2(url: str, words: str) -> None:
+    result = CliRunner().invoke(main, ["serve", "--database", url])
+    assert result.exit_code == 2
+    assert words in result.output
+    assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_a_port_out_of_range_is_refused() -> None:
+    result = CliRunner().invoke(main, ["serve", "--port", "70000"])
+    assert result.exit_code == 2 and "--port" in result.output
+
+
+def test_serve_creates_its_sqlite_database_on_first_start(live_server, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    database = tmp_path / "fresh" / "games.db"
+    server = live_server(database_url=f"sqlite:///{database}")
+    assert database.is_file()
+    assert "serving on" in server.log()

@@ -1,0 +1,178 @@
+"""The store on both backends: tables, seats, actions, migrations, database URLs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import inspect
+from sqlalchemy.exc import IntegrityError
+
+from triominos.rules import preset
+from triominos.server.store import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    SeatInfo,
+    Store,
+    StoredAction,
+    StoreError,
+    TableInfo,
+    default_database_url,
+    engine_url,
+)
+
+
+@pytest.fixture
+def store(database_url: str) -> Iterator[Store]:
+    store = Store(database_url)
+    store.upgrade()
+    yield store
+    store.dispose()
+
+
+def new_table(store: Store, *, people: int = 1, bots: int = 1, hashes: bool = False) -> TableInfo:
+    seats = [
+        SeatInfo(seat, "person", f"P{seat}", token_hash=f"{seat:064d}" if hashes else None)
+        for seat in range(people)
+    ]
+    seats += [SeatInfo(people + seat, "bot", "greedy", "greedy") for seat in range(bots)]
+    return store.create_table(
+        preset="classic",
+        rules=preset("classic").rules.replace(target_score=100),
+        players=people + bots,
+        seed=2**62 + 7,
+        turn_seconds=30.0,
+        seats=seats,
+    )
+
+
+def test_a_new_table_keeps_everything_it_was_made_with(store: Store) -> None:
+    table = new_table(store)
+    assert len(table.code) == CODE_LENGTH and set(table.code) <= set(CODE_ALPHABET)
+    assert store.table(table.code) == table
+    assert table.rules.target_score == 100
+    assert table.seed == 2**62 + 7  # a 64-bit seed survives both backends
+    assert table.turn_seconds == 30.0
+    assert table.status == "waiting"
+    assert [seat.kind for seat in table.seats] == ["person", "bot"]
+    assert not table.seats[0].taken and table.seats[1].taken
+
+
+def test_an_unknown_code_is_none(store: Store) -> None:
+    assert store.table("NOSUCH") is None
+
+
+def test_taking_seats_fills_the_table_and_never_twice(store: Store) -> None:
+    table = new_table(store, people=2, bots=0)
+    first = store.take_seat(table.id, None, "Ann", "a" * 64)
+    assert first is not None
+    seat, after = first
+    assert seat == 0 and after.seats[0].name == "Ann" and after.status == "waiting"
+    assert store.take_seat(table.id, 0, "Eve", "e" * 64) is None
+    second = store.take_seat(table.id, None, "Bob", "b" * 64)
+    assert second is not None and second[0] == 1 and second[1].status == "playing"
+    assert store.take_seat(table.id, None, "Eve", "e" * 64) is None
+
+
+def test_a_bot_seat_cannot_be_taken(store: Store) -> None:
+    table = new_table(store, people=1, bots=1)
+    assert store.take_seat(table.id, 1, "Eve", "e" * 64) is None
+
+
+def test_a_seat_given_to_a_bot_keeps_its_token_and_starts_the_game(store: Store) -> None:
+    table = new_table(store, people=2, bots=0, hashes=False)
+    store.take_seat(table.id, 0, "Ann", "a" * 64)
+    after = store.give_seat_to_bot(table.id, 0, "expert", None)
+    assert after.seats[0].kind == "bot" and after.seats[0].bot == "expert"
+    assert after.seats[0].token_hash == "a" * 64
+    assert after.status == "waiting"  # seat 1 is still free
+    after = store.give_seat_to_bot(table.id, 1, "sim", 0.5)
+    assert after.status == "playing" and after.seats[1].think == 0.5
+
+
+def test_actions_come_back_in_order_and_a_version_is_stored_once(store: Store) -> None:
+    table = new_table(store)
+    second = StoredAction(2, 1, None, {"action": "draw"}, 2.5)
+    first = StoredAction(1, 0, "my-id", {"action": "place", "tile": "0-0-0"}, 1.5)
+    store.append_action(table.id, second, finished=False)
+    store.append_action(table.id, first, finished=False)
+    assert store.actions(table.id) == [first, second]
+    with pytest.raises(IntegrityError):
+        store.append_action(
+            table.id, StoredAction(2, 0, None, {"action": "pass"}, 3.0), finished=False
+        )
+    assert store.actions(table.id) == [first, second]
+
+
+def test_the_last_action_finishes_the_table(store: Store) -> None:
+    table = new_table(store, people=1, hashes=True)
+    assert store.unfinished_codes() == [table.code]
+    store.append_action(table.id, StoredAction(1, 0, None, {"action": "pass"}, 9.0), finished=True)
+    finished = store.table(table.code)
+    assert finished is not None and finished.status == "finished" and finished.finished_at == 9.0
+    assert store.unfinished_codes() == []
+
+
+def test_open_tables_are_those_with_a_free_person_seat_newest_first(store: Store) -> None:
+    full = new_table(store, people=1, hashes=True)
+    older = new_table(store, people=1)
+    newer = new_table(store, people=2, bots=0)
+    assert [table.code for table in store.tables(open_only=True)] == [newer.code, older.code]
+    assert [table.code for table in store.tables(open_only=False)] == [
+        newer.code,
+        older.code,
+        full.code,
+    ]
+
+
+def test_a_rematch_points_back_to_its_table(store: Store) -> None:
+    table = new_table(store, hashes=True)
+    assert store.rematch_code(table.id) is None
+    again = store.create_table(
+        preset=table.preset,
+        rules=table.rules,
+        players=table.players,
+        seed=1,
+        turn_seconds=None,
+        seats=table.seats,
+        rematch_of=table.id,
+    )
+    assert again.rematch_of == table.id
+    assert again.seats == table.seats  # same names, kinds and token hashes
+    assert store.rematch_code(table.id) == again.code
+
+
+def test_migrations_make_the_schema_and_run_again_harmlessly(store: Store) -> None:
+    store.upgrade()
+    names = set(inspect(store.engine).get_table_names())
+    assert {"tables", "seats", "actions", "alembic_version"} <= names
+
+
+def test_postgresql_urls_use_psycopg_3() -> None:
+    url = engine_url("postgresql://user:secret@db.example/games")
+    assert url.drivername == "postgresql+psycopg" and url.database == "games"
+    assert engine_url("sqlite:////tmp/x.db").drivername == "sqlite"
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [("not a url", "not a database URL"), ("mysql://db/games", "unsupported database")],
+)
+def test_a_database_url_that_cannot_be_used_says_why(url: str, words: str) -> None:
+    with pytest.raises(StoreError, match=words):
+        Store(url)
+
+
+def test_the_default_database_is_a_sqlite_file_in_the_user_data_directory() -> None:
+    url = default_database_url()
+    assert url.startswith("sqlite:///") and url.endswith("triominos/triominos.db")
+
+
+def test_sqlite_creates_its_directory_and_runs_in_wal_mode(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'new' / 'deeper' / 'games.db'}")
+    store.upgrade()
+    with store.engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+    store.dispose()
+    assert (tmp_path / "new" / "deeper" / "games.db").is_file()

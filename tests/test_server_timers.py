@@ -1,0 +1,161 @@
+"""The turn timer's default action, and bots run the way the server runs them."""
+
+from __future__ import annotations
+
+import asyncio
+import pickle
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from triominos.board import Placement
+from triominos.bots.hint import Hint
+from triominos.game import Draw, LegalAction, Match, Pass, StarterDraw
+from triominos.lattice import Cell
+from triominos.server.bots import (
+    BotWorker,
+    best_placements,
+    bot_seed,
+    choose_action,
+    process_pool,
+)
+from triominos.server.timers import default_action
+from triominos.tiles import Tile
+
+PLACE_LOW = Placement(Tile(0, 0, 1), Cell(1, 0, True), (0, 0, 1))
+PLACE_HIGH = Placement(Tile(5, 5, 5), Cell(2, 0, True), (5, 5, 5))
+
+
+@pytest.mark.parametrize(
+    ("legal", "expected"),
+    [
+        ([LegalAction(PLACE_HIGH, 15, {}), LegalAction(Draw(), -5, {})], Draw()),
+        ([LegalAction(Pass(), -10, {})], Pass()),
+        ([LegalAction(PLACE_LOW, 1, {}), LegalAction(PLACE_HIGH, 15, {})], PLACE_HIGH),
+        ([LegalAction(PLACE_HIGH, 15, {}), LegalAction(PLACE_LOW, 15, {})], PLACE_HIGH),
+        ([LegalAction(StarterDraw(), 0, {})], StarterDraw()),
+    ],
+)
+def test_the_default_action_draws_else_passes_else_scores_most(
+    legal: list[LegalAction], expected: object
+) -> None:
+    assert default_action(legal) == expected
+
+
+def test_the_default_action_needs_a_legal_action() -> None:
+    with pytest.raises(ValueError, match="no legal action"):
+        default_action([])
+
+
+def test_the_default_opening_is_the_one_scoring_most() -> None:
+    match = Match.from_preset("classic", 2, seed=8)
+    legal = match.legal_actions()
+    chosen = default_action(legal)
+    assert chosen == max(legal, key=lambda option: option.points).action
+
+
+def test_a_pickled_observation_gives_the_bot_the_same_move() -> None:
+    match = Match.from_preset("classic", 3, seed=11)
+    for _ in range(6):
+        match.apply(match.legal_actions()[0].action)
+    observation = match.observe(match.to_move)
+    pickled = pickle.dumps(observation)
+    again = pickle.loads(pickled)
+    assert again.rack == observation.rack and len(again.board) == len(observation.board)
+    assert again.legal_actions() == observation.legal_actions()
+    legal = [option.action for option in observation.legal_actions()]
+    for bot in ("random", "greedy", "expert"):
+        assert choose_action(pickled, bot, None, 5) in legal
+    assert choose_action(pickled, "random", None, 5) == choose_action(pickled, "random", None, 5)
+    assert choose_action(pickled, "sim", 0.02, 5) in legal
+    hints = best_placements(pickled)
+    assert all(isinstance(hint, Hint) and hint.action in legal for hint in hints)
+
+
+def test_bot_seeds_differ_by_version_and_seat_and_repeat() -> None:
+    seeds = {bot_seed(2**62, version, seat) for version in range(50) for seat in range(6)}
+    assert len(seeds) == 300
+    assert bot_seed(7, 3, 1) == bot_seed(7, 3, 1)
+    assert all(0 <= seed < 2**63 for seed in seeds)
+
+
+def test_the_worker_process_thinks_while_the_event_loop_runs_on() -> None:
+    match = Match.from_preset("classic", 2, seed=3)
+    while len(match.hand.board) < 4:
+        match.apply(match.legal_actions()[0].action)
+    observation = match.observe(match.to_move)
+
+    async def ask() -> tuple[object, int]:
+        worker = BotWorker(process_pool(1))
+        ticks = 0
+
+        async def tick() -> None:
+            nonlocal ticks
+            while True:
+                ticks += 1
+                await asyncio.sleep(0.001)
+
+        ticker = asyncio.create_task(tick())
+        action = await worker.action(observation, "sim", 0.2, 1)
+        ticker.cancel()
+        worker.shutdown()
+        return action, ticks
+
+    action, ticks = asyncio.run(ask())
+    assert action in [option.action for option in observation.legal_actions()]
+    assert ticks > 100  # the loop ticked all through the 0.2 s of thinking
+
+
+def test_a_dead_worker_process_is_replaced() -> None:
+    match = Match.from_preset("classic", 2, seed=3)
+    observation = match.observe(match.to_move)
+
+    async def ask_twice() -> object:
+        worker = BotWorker(process_pool(1), replace=lambda: process_pool(1))
+        await worker.action(observation, "greedy", None, 1)
+        pool = worker.executor
+        for process in list(pool._processes.values()):  # type: ignore[attr-defined]
+            process.kill()
+            process.join()
+        action = await worker.action(observation, "greedy", None, 1)
+        assert worker.executor is not pool
+        worker.shutdown()
+        return action
+
+    assert asyncio.run(ask_twice()) in [option.action for option in observation.legal_actions()]
+
+
+def test_a_worker_leaves_when_its_server_is_killed(tmp_path: Path) -> None:
+    """A server killed by SIGKILL cannot stop its pool: the workers notice and exit."""
+    script = tmp_path / "server.py"
+    script.write_text(
+        "import sys, time\n"
+        "from triominos.server.bots import process_pool\n"
+        "if __name__ == '__main__':\n"
+        "    pool = process_pool(1)\n"
+        "    print(pool.submit(__import__('os').getpid).result(), flush=True)\n"
+        "    time.sleep(60)\n"
+    )
+    server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        worker = int(server.stdout.readline())
+    finally:
+        server.kill()
+        server.wait()
+    deadline = time.monotonic() + 10
+    while alive(worker):
+        assert time.monotonic() < deadline, f"worker {worker} outlived its server"
+        time.sleep(0.05)
+
+
+def alive(pid: int) -> bool:
+    """Whether a process runs (a zombie waiting for its reaper does not)."""
+    try:
+        status = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except FileNotFoundError:
+        return False
+    return status != "Z"

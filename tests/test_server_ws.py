@@ -1,0 +1,440 @@
+"""The WebSocket protocol: greetings, actions, events per viewer, and every error path."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect
+from websockets.typing import Origin
+
+from server_games import Message, Served, Viewer, my_turn, serve_app
+from triominos.server.protocol import MAX_MESSAGE_BYTES, MESSAGES_PER_SECOND
+
+
+@pytest.fixture
+def served(database_url: str) -> Iterator[Served]:
+    with serve_app(database_url) as served:
+        yield served
+
+
+@pytest.fixture
+def served_sqlite(sqlite_url: str) -> Iterator[Served]:
+    with serve_app(sqlite_url) as served:
+        yield served
+
+
+TWO_PEOPLE = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}]
+
+
+def two_people(served: Served, **options: Any) -> tuple[str, list[str]]:
+    created = served.create(seats=TWO_PEOPLE, take=[0, 1], **options)
+    return created["code"], [seat["token"] for seat in created["seats"]]
+
+
+def to_move_and_other(served: Served, code: str, tokens: list[str]) -> tuple[Viewer, Viewer]:
+    viewers = [served.viewer(code, token) for token in tokens]
+    to_move = viewers[0].greeting["view"]["to_move"]
+    return viewers[to_move], viewers[1 - to_move]
+
+
+def refusal(viewer: Viewer, code: str) -> Message:
+    error = viewer.error()
+    assert error["code"] == code, error
+    assert error["message"] and "Traceback" not in error["message"]
+    return error
+
+
+def test_hello_with_a_token_gets_the_seat_view(served: Served) -> None:
+    code, tokens = two_people(served)
+    with served.viewer(code, tokens[1]) as bob:
+        welcome = bob.greeting
+        assert welcome["type"] == "welcome" and welcome["seat"] == 1 and welcome["version"] == 0
+        view = welcome["view"]
+        assert view["seat"] == 1 and view["code"] == code and len(view["rack"]) == 9
+        assert view["seats"][1] == {"name": "Bob", "kind": "person", "bot": None, "connected": True}
+
+
+def test_a_spectator_sees_no_rack_and_cannot_act(served: Served) -> None:
+    code, _ = two_people(served)
+    with served.viewer(code) as watcher:
+        assert watcher.greeting["seat"] is None and watcher.greeting["view"]["rack"] is None
+        watcher.act({"action": "draw"}, "x")
+        assert refusal(watcher, "spectator")["id"] == "x"
+        watcher.send({"type": "hint", "id": "h"})
+        assert refusal(watcher, "spectator")["id"] == "h"
+
+
+def test_an_action_reaches_every_viewer_and_the_id_only_its_sender(served: Served) -> None:
+    code, tokens = two_people(served)
+    mover, other = to_move_and_other(served, code, tokens)
+    with mover, other, served.viewer(code) as watcher:
+        opening = mover.view["legal"][0]
+        event = mover.play_first_legal("first")
+        assert event["type"] == "event" and event["version"] == 1 and event["id"] == "first"
+        assert event["event"]["action"] == "place" and event["event"]["hand"] == 1
+        assert event["event"]["tile"] == opening["action"]["tile"]
+        assert event["view"]["version"] == 1 and event["view"]["legal"] == []
+        for viewer in (other, watcher):
+            seen = viewer.until(lambda message: message["type"] == "event")
+            assert "id" not in seen and seen["event"] == event["event"] and seen["version"] == 1
+        assert other.view["legal"], "the other player is to move now"
+        assert other.view["board"] == [
+            {key: opening["action"][key] for key in ("tile", "cell", "corners")}
+        ]
+
+
+def test_the_player_to_move_gets_legal_actions_with_points(served: Served) -> None:
+    code, tokens = two_people(served)
+    mover, other = to_move_and_other(served, code, tokens)
+    with mover, other:
+        legal = mover.view["legal"]
+        assert legal and all({"action", "points", "bonuses"} == set(option) for option in legal)
+        assert all(option["action"]["action"] == "place" for option in legal)  # the opening
+        assert other.view["legal"] == []
+
+
+def test_stale_duplicate_and_out_of_turn_actions_change_nothing(served: Served) -> None:
+    code, tokens = two_people(served)
+    mover, other = to_move_and_other(served, code, tokens)
+    with mover, other:
+        stale = mover.view["legal"][0]["action"]
+        other.act({"action": "draw"}, "early")
+        assert refusal(other, "not_your_turn")["id"] == "early"
+        mover.play_first_legal("one")
+        mover.act(stale, "two", version=0)
+        assert refusal(mover, "stale_version")["id"] == "two"
+        mover.act(stale, "one", version=0)
+        assert refusal(mover, "duplicate")["id"] == "one"
+        other.until(my_turn)
+        other.act({"action": "draw"}, "one")  # ids belong to their seat: Bob may use "one"
+        drawn = other.answer("one")
+        assert drawn["type"] == "event" and drawn["version"] == 2
+    with served.viewer(code) as watcher:
+        assert watcher.greeting["version"] == 2
+
+
+def test_an_illegal_move_names_the_rule_it_breaks(served: Served) -> None:
+    code, tokens = two_people(served)
+    mover, other = to_move_and_other(served, code, tokens)
+    with mover, other:
+        view = mover.view
+        allowed = {option["action"]["tile"] for option in view["legal"]}
+        tile = next(name for name in view["rack"] if name not in allowed)
+        wrong = {
+            "action": "place",
+            "tile": tile,
+            "cell": [0, 0, "up"],
+            "corners": [int(n) for n in tile.split("-")],
+        }
+        mover.act(wrong, "bad")
+        error = refusal(mover, "illegal")
+        assert error["rule"] == "opening_tile" and error["id"] == "bad"
+        mover.act({"action": "draw"}, "draw")
+        assert refusal(mover, "illegal")["rule"] == "opening"
+        foreign = next(name for name in other.view["rack"])
+        mover.act(
+            {"action": "place", "tile": foreign, "cell": [0, 0, "up"], "corners": [0, 0, 0]}, "x"
+        )
+        assert refusal(mover, "illegal")["rule"] == "own_tile"
+
+
+def test_an_action_object_that_names_no_action_is_a_bad_message(served_sqlite: Served) -> None:
+    code, tokens = two_people(served_sqlite)
+    mover, other = to_move_and_other(served_sqlite, code, tokens)
+    with mover, other:
+        mover.act(
+            {"action": "place", "tile": "9-9-9", "cell": [0, 0, "up"], "corners": [9, 9, 9]}, "a"
+        )
+        error = refusal(mover, "bad_message")
+        assert error["field"] == "action.tile" and error["id"] == "a"
+        mover.act({"action": "fly"}, "b")
+        assert refusal(mover, "bad_message")["field"] == "action.action"
+
+
+@pytest.mark.parametrize(
+    ("sent", "field", "words"),
+    [
+        ("not json at all", None, "not JSON"),
+        ("[1, 2]", None, "JSON object"),
+        ('{"type": "dance"}', "type", "unknown message type 'dance'"),
+        ('{"version": 0}', "type", "missing"),
+        ('{"type": "action", "version": 0, "action": {}}', "id", "missing"),
+        (
+            '{"type": "action", "id": "a", "version": "0", "action": {}}',
+            "version",
+            "expected `int`",
+        ),
+        (
+            '{"type": "action", "id": "a", "version": 0, "action": []}',
+            "action",
+            "expected `object`",
+        ),
+        (
+            '{"type": "action", "id": "' + "x" * 65 + '", "version": 0, "action": {}}',
+            "id",
+            "length <= 64",
+        ),
+        ('{"type": "hint"}', "id", "missing"),
+    ],
+)
+def test_a_malformed_message_is_answered_naming_the_field(
+    served_sqlite: Served, sent: str, field: str | None, words: str
+) -> None:
+    code, tokens = two_people(served_sqlite)
+    with served_sqlite.viewer(code, tokens[0]) as ann:
+        ann.connection.send(sent)
+        error = refusal(ann, "bad_message")
+        assert error.get("field") == field and words in error["message"]
+        ann.send({"type": "ping"})
+        assert ann.receive() == {"type": "pong"}  # the connection lives on
+
+
+def test_the_first_message_must_be_hello_and_a_bad_token_is_refused(served_sqlite: Served) -> None:
+    code, _ = two_people(served_sqlite)
+    with connect(f"{served_sqlite.ws_url}/ws/{code}", legacy=True) as connection:
+        viewer = Viewer(connection)
+        viewer.send({"type": "ping"})
+        assert "hello" in refusal(viewer, "bad_message")["message"]
+        viewer.send({"type": "hello", "token": "forged" * 8, "version": None})
+        refusal(viewer, "bad_token")
+        with pytest.raises(ConnectionClosed) as closed:
+            viewer.receive()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+
+
+def test_hello_is_said_once(served_sqlite: Served) -> None:
+    code, tokens = two_people(served_sqlite)
+    with served_sqlite.viewer(code, tokens[0]) as ann:
+        ann.send({"type": "hello", "token": None, "version": None})
+        assert "once" in refusal(ann, "bad_message")["message"]
+
+
+def test_an_unknown_table_is_refused(served_sqlite: Served) -> None:
+    with connect(f"{served_sqlite.ws_url}/ws/NOSUCH", legacy=True) as connection:
+        viewer = Viewer(connection)
+        refusal(viewer, "not_found")
+
+
+def test_a_message_over_the_size_limit_closes_the_connection(served_sqlite: Served) -> None:
+    code, tokens = two_people(served_sqlite)
+    with served_sqlite.viewer(code, tokens[0]) as ann:
+        ann.connection.send(json.dumps({"type": "ping", "pad": "x" * MAX_MESSAGE_BYTES}))
+        refusal(ann, "too_large")
+        with pytest.raises(ConnectionClosed) as closed:
+            ann.receive()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+
+
+def test_too_many_messages_a_second_are_refused(served_sqlite: Served) -> None:
+    code, tokens = two_people(served_sqlite)
+    with served_sqlite.viewer(code, tokens[0]) as ann:
+        for _ in range(MESSAGES_PER_SECOND + 10):
+            ann.connection.send('{"type": "ping"}')
+        answers = [ann.receive()["type"] for _ in range(MESSAGES_PER_SECOND + 10)]
+        assert answers.count("pong") <= MESSAGES_PER_SECOND
+        assert answers.count("error") >= 10
+        assert ann.received[-1] == {
+            "type": "error",
+            "code": "rate_limited",
+            "message": f"at most {MESSAGES_PER_SECOND} messages a second",
+        }
+        time.sleep(1.05)
+        ann.send({"type": "ping"})
+        assert ann.receive() == {"type": "pong"}
+
+
+def test_a_foreign_origin_is_refused_and_the_own_accepted(served_sqlite: Served) -> None:
+    code, _ = two_people(served_sqlite)
+    url = f"{served_sqlite.ws_url}/ws/{code}"
+    with pytest.raises(InvalidStatus) as refused:
+        connect(url, origin=Origin("http://evil.example"), legacy=True)
+    assert refused.value.response.status_code == 403
+    host = served_sqlite.base_url.removeprefix("http://")
+    with connect(url, origin=Origin(f"http://{host}"), legacy=True) as connection:
+        viewer = Viewer(connection)
+        viewer.send({"type": "hello", "token": None, "version": None})
+        assert viewer.receive()["type"] == "welcome"
+
+
+def test_a_reconnecting_client_catches_up_or_gets_a_fresh_view(served: Served) -> None:
+    code, tokens = two_people(served)
+    mover, other = to_move_and_other(served, code, tokens)
+    seat = other.greeting["seat"]
+    token = tokens[seat]
+    with mover:
+        other.close()
+        mover.play_first_legal("a")
+        with served.viewer(code, token, version=0) as back:
+            caught = back.greeting
+            assert caught["type"] == "catchup" and caught["version"] == 1
+            assert [event["action"] for event in caught["events"]] == ["place"]
+            assert caught["view"]["legal"]
+            back.act({"action": "draw"}, "d")
+            drawn = back.answer("d")
+            assert drawn["event"]["tile"] in drawn["view"]["rack"]
+        with served.viewer(code, version=1) as watcher:
+            caught = watcher.greeting
+            assert caught["type"] == "catchup" and len(caught["events"]) == 1
+            assert "tile" not in caught["events"][0], "a spectator does not see the drawn tile"
+        with served.viewer(code, token, version=2) as current:
+            assert current.greeting["type"] == "catchup" and current.greeting["events"] == []
+        for version in (None, 99):
+            with served.viewer(code, token, version=version) as fresh:
+                assert fresh.greeting["type"] == "welcome" and fresh.greeting["version"] == 2
+
+
+def test_presence_follows_connections(served: Served) -> None:
+    code, tokens = two_people(served)
+    with served.viewer(code, tokens[0]) as ann:
+        assert not ann.view["seats"][1]["connected"]
+        bob = served.viewer(code, tokens[1])
+        arrived = ann.until(lambda message: message["type"] == "presence")
+        assert arrived["seats"][1]["connected"] and arrived["view"]["seats"][1]["connected"]
+        bob.close()
+        left = ann.until(lambda message: message["type"] == "presence")
+        assert not left["seats"][1]["connected"]
+
+
+def test_nothing_is_played_before_every_seat_is_taken(served: Served) -> None:
+    created = served.create(seats=TWO_PEOPLE, take=[0])
+    code, ann_token = created["code"], created["seats"][0]["token"]
+    with served.viewer(code, ann_token) as ann:
+        assert ann.view["status"] == "waiting" and ann.view["legal"] == []
+        ann.act({"action": "draw"}, "early")
+        assert "every seat" in refusal(ann, "not_your_turn")["message"]
+        served.join(code, "Bob")
+        joined = ann.until(
+            lambda message: message["type"] == "presence" and message["view"]["status"] == "playing"
+        )
+        assert joined["seats"][1]["name"] == "Bob"
+
+
+def test_a_seat_played_by_a_bot_may_watch_but_not_act(served: Served) -> None:
+    created = served.create(seats=TWO_PEOPLE, take=[0, 1], preset="classic-children")
+    code, (ann, bob) = created["code"], [seat["token"] for seat in created["seats"]]
+    given = served.http.post(
+        f"/api/tables/{code}/seats/1/bot", json={"token": ann, "bot": "greedy"}
+    )
+    assert given.status_code == 200
+    with served.viewer(code, bob) as watcher:
+        assert watcher.greeting["seat"] == 1 and watcher.view["legal"] == []
+        watcher.act({"action": "draw"}, "x", version=watcher.view["version"])
+        error = watcher.until(lambda message: message["type"] == "error")
+        assert error["code"] in ("not_your_turn", "stale_version")
+
+
+def test_hints_answer_the_player_to_move(served: Served) -> None:
+    code, tokens = two_people(served)
+    mover, other = to_move_and_other(served, code, tokens)
+    with mover, other:
+        mover.send({"type": "hint", "id": "h1"})
+        answer = mover.until(lambda message: message["type"] == "hint")
+        assert answer["id"] == "h1" and 1 <= len(answer["hints"]) <= 3
+        legal = {json.dumps(option["action"]): option for option in mover.view["legal"]}
+        for hint in answer["hints"]:
+            option = legal[json.dumps(hint["action"])]
+            assert hint["points"] == option["points"] and hint["bonuses"] == option["bonuses"]
+            assert isinstance(hint["value"], float)
+        other.send({"type": "hint", "id": "h2"})
+        assert other.until(lambda message: message["type"] == "hint") == {
+            "type": "hint",
+            "id": "h2",
+            "hints": [],
+        }
+
+
+def test_actions_after_the_end_are_refused(served_sqlite: Served) -> None:
+    created = served_sqlite.create(
+        preset="classic-children",
+        seats=[{"kind": "person", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}],
+        take=[0],
+    )
+    with served_sqlite.viewer(created["code"], created["seats"][0]["token"]) as ann:
+        while not ann.view["match_over"]:
+            if ann.view["legal"]:
+                ann.play_first_legal(f"v{ann.view['version']}")
+            else:
+                ann.until(lambda message: "view" in message)
+        ann.act({"action": "draw"}, "late")
+        assert refusal(ann, "over")["id"] == "late"
+        final = ann.view
+        assert final["winners"] and final["end"] is not None and final["hands"]
+
+
+def test_the_turn_timer_plays_the_default_action(served: Served) -> None:
+    created = served.create(seats=TWO_PEOPLE, take=[0, 1], turn_seconds=0.3)
+    code, tokens = created["code"], [seat["token"] for seat in created["seats"]]
+    with served.viewer(code) as watcher:
+        deadline = watcher.view["turn_deadline"]
+        assert deadline is not None and 0 < deadline - time.time() <= 0.3
+        opening = watcher.until(lambda message: message["type"] == "event")
+        assert opening["event"]["action"] == "place"  # the opening scoring most
+        with served.viewer(code, tokens[opening["event"]["player"]]) as opener:
+            assert opener.view["board"][0]["tile"] == opening["event"]["tile"]
+        after = [
+            watcher.until(lambda message: message["type"] == "event")["event"] for _ in range(4)
+        ]
+        assert after[0]["action"] == "draw"  # the second player does nothing: draws, ...
+        assert [event["player"] for event in after[:3]] == [after[0]["player"]] * 3
+
+
+def test_bots_think_in_worker_processes(sqlite_url: str) -> None:
+    """The default executor: observations go to another process and actions come back."""
+    with serve_app(sqlite_url, bot_executor=None) as served:
+        created = served.create(
+            preset="classic-children",
+            seats=[{"kind": "bot", "bot": "sim", "think": 0.05}, {"kind": "bot", "bot": "expert"}],
+        )
+        with served.viewer(created["code"]) as watcher:
+            watcher.until(
+                lambda message: bool(message.get("view", {}).get("match_over")), timeout=120
+            )
+            players = {m["event"]["player"] for m in watcher.received if m["type"] == "event"}
+            assert players == {0, 1}
+
+
+def test_an_action_that_cannot_be_saved_changes_nothing(sqlite_url: str) -> None:
+    database = sqlite3.connect(sqlite_url.removeprefix("sqlite:///"))
+    with serve_app(sqlite_url) as served, contextlib.closing(database):
+        code, tokens = two_people(served)
+        mover, other = to_move_and_other(served, code, tokens)
+        with mover, other:
+            database.execute(
+                "CREATE TRIGGER full_disk BEFORE INSERT ON actions "
+                "BEGIN SELECT RAISE(ABORT, 'disk full'); END"
+            )
+            database.commit()
+            opening = mover.view["legal"][0]["action"]
+            mover.act(opening, "first")
+            error = refusal(mover, "unavailable")
+            assert error["id"] == "first" and "nothing changed" in error["message"]
+            with pytest.raises(TimeoutError):  # what was not stored was never sent
+                other.until(lambda message: message["type"] == "event", timeout=0.3)
+            database.execute("DROP TRIGGER full_disk")
+            database.commit()
+            mover.act(opening, "first", version=0)  # the same id: it was never accepted
+            accepted = mover.answer("first")
+            assert accepted["type"] == "event" and accepted["version"] == 1
+            seen = other.until(lambda message: message["type"] == "event")
+            assert seen["version"] == 1
+
+
+def test_the_turn_clock_starts_when_the_last_seat_is_taken(served_sqlite: Served) -> None:
+    created = served_sqlite.create(seats=TWO_PEOPLE, take=[0], turn_seconds=0.5)
+    code = created["code"]
+    with served_sqlite.viewer(code) as watcher:
+        assert watcher.view["turn_deadline"] is None  # waiting: no clock
+        time.sleep(0.7)
+        served_sqlite.join(code, "Bob")
+        started = watcher.until(lambda message: message["type"] == "presence")
+        joined_at = time.time()
+        deadline = started["view"]["turn_deadline"]
+        assert deadline is not None and joined_at < deadline <= joined_at + 0.5
+        assert started["view"]["version"] == 0
