@@ -1,0 +1,174 @@
+"""The score pad page in Chromium on a phone: a short match entered by taps, the totals,
+a refused entry, undo, the result saved and shared; and its texts in six languages."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import httpx
+from playwright.sync_api import Browser, Page, expect
+
+from conftest import LiveServerFactory, PageErrors
+
+PAD_STATIC = Path(__file__).resolve().parent.parent / "src" / "triominos" / "server" / "static"
+LOCALES = PAD_STATIC / "pad" / "locales"
+
+
+def tap(page: Page, test_id: str) -> None:
+    page.get_by_test_id(test_id).click()
+
+
+def lay(page: Page, tile: str, figure: str | None = None) -> None:
+    for number in tile.split("-"):
+        tap(page, f"key-{number}")
+    if figure is not None:
+        tap(page, f"figure-{figure}")
+    tap(page, "lay")
+
+
+def expect_totals(page: Page, *totals: int) -> None:
+    for seat, total in enumerate(totals):
+        expect(page.get_by_test_id(f"total-{seat}")).to_have_text(str(total))
+
+
+def test_a_short_match_entered_on_a_phone(
+    live_server: LiveServerFactory, phone_page: Page, screenshot_dir: Path
+) -> None:
+    server = live_server()
+    page = phone_page
+    page.goto(f"{server.base_url}/pad")
+    page.evaluate("localStorage.setItem('triominos.lang', 'en')")
+    page.reload()
+    page.get_by_test_id("preset").select_option("classic")
+    page.get_by_test_id("option-target_score").fill("60")
+    page.get_by_test_id("name-0").fill("Ann")
+    page.get_by_test_id("name-1").fill("Bob")
+    tap(page, "add-player")
+    page.get_by_test_id("name-2").fill("Cas")
+    tap(page, "start")
+    expect(page).to_have_url(re.compile(r"/pad/[A-Z0-9]+$"))
+    expect(page.get_by_test_id("totals")).to_be_visible()
+
+    page.get_by_test_id("player-1").click()
+    lay(page, "5-5-5")  # Bob opens with the highest triple: 15 + 10
+    expect(page.get_by_test_id("total-1")).to_have_text("25")
+    # Cas is to move: two draws, then a tile with a bridge.
+    tap(page, "draw")
+    tap(page, "draw")
+    lay(page, "5-5-4", figure="bridge")  # 4-5-5: 14 + 40
+    expect_totals(page, 0, 25, 44)
+    expect(page.get_by_test_id("entry")).to_contain_text("Turn of Ann")
+    page.screenshot(path=str(screenshot_dir / "pad-phone-entry.png"))
+
+    for key in ("3", "4", "4", "clear", "5"):
+        tap(page, f"key-{key}")
+    tap(page, "lay")
+    expect(page.get_by_test_id("total-0")).to_have_text("12")
+    tap(page, "undo")
+    expect(page.get_by_test_id("total-0")).to_have_text("0")
+    page.get_by_test_id("value").fill("12")
+    tap(page, "figure-hexagon")
+    tap(page, "lay")
+    expect(page.get_by_test_id("total-0")).to_have_text("62")
+    expect(page.get_by_test_id("final-hand")).to_be_visible()  # the gong: 62 ≥ 60
+
+    # Bob draws three times and passes (-25); then the match is stopped by hand.
+    for _ in range(3):
+        tap(page, "draw")
+    tap(page, "pass")
+    expect_totals(page, 62, 0, 44)
+    page.once("dialog", lambda dialog: dialog.accept())
+    tap(page, "finish")
+    expect(page.get_by_test_id("winners")).to_contain_text("Ann")
+    page.screenshot(path=str(screenshot_dir / "pad-phone.png"), full_page=True)
+
+    code = page.url.rsplit("/", 1)[1]
+    game = httpx.get(f"{server.base_url}/api/pad/games/{code}").json()
+    assert game["finished"] and game["sheet"]["totals"] == [62, 0, 44]
+    href = page.get_by_test_id("export-csv").get_attribute("href")
+    exported = httpx.get(f"{server.base_url}{href}").text
+    assert exported.strip().splitlines()[-1] == ",,,match total,62,0,44"
+
+    # The share link shows the same sheet to anyone; the statistics count the game.
+    page.goto(f"{server.base_url}/pad/{code}")
+    expect_totals(page, 62, 0, 44)
+    page.goto(f"{server.base_url}/pad?players")
+    expect(page.get_by_test_id("stats")).to_contain_text("Ann")
+    expect(page.get_by_test_id("stats")).to_contain_text("Cas")
+
+
+def test_a_hand_settled_through_the_page(live_server: LiveServerFactory, phone_page: Page) -> None:
+    server = live_server()
+    small = {"rack_sizes": {str(n): 2 for n in range(2, 7)}, "target_score": 500}
+    body = {"preset": "classic", "options": small, "players": ["Ann", "Bob"]}
+    code = httpx.post(f"{server.base_url}/api/pad/games", json=body).json()["id"]
+    page = phone_page
+    page.goto(f"{server.base_url}/pad/{code}")
+    page.evaluate("localStorage.setItem('triominos.lang', 'en')")
+    page.reload()
+    lay(page, "5-5-5")
+    expect_totals(page, 25, 0)
+    lay(page, "4-5-5")
+    expect_totals(page, 25, 14)
+    lay(page, "3-4-5")  # Ann's last tile: the hand waits for its settlement
+    expect(page.get_by_test_id("settle")).to_contain_text("Ann went out")
+    expect(page.get_by_test_id("remaining-0")).to_be_disabled()
+    page.get_by_test_id("remaining-1").fill("7")
+    tap(page, "go-out")
+    expect_totals(page, 25 + 12 + 25 + 7, 14)
+    expect(page.get_by_test_id("status")).to_contain_text("Hand 2")
+    expect(page.get_by_test_id("hand-1")).to_contain_text("Ann went out")
+
+
+def test_a_refused_entry_shows_why_and_changes_nothing(
+    live_server: LiveServerFactory, browser: Browser
+) -> None:
+    server = live_server()
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    errors = PageErrors(page)
+    try:
+        page.goto(f"{server.base_url}/pad")
+        page.evaluate("localStorage.setItem('triominos.lang', 'en')")
+        page.reload()
+        page.get_by_test_id("name-0").fill("Ann")
+        page.get_by_test_id("name-1").fill("Bob")
+        tap(page, "start")
+        lay(page, "5-5-5")
+        expect_totals(page, 25, 0)
+        lay(page, "5-5-5")  # Bob names the tile already on the table
+        expect(page.get_by_test_id("notice")).to_contain_text("That tile is not possible here")
+        expect(page.get_by_test_id("notice")).to_contain_text("already on the table")
+        expect(page.get_by_test_id("tile")).to_have_text("5-5-5")  # given back to the keypad
+        expect_totals(page, 25, 0)
+        expect(page.get_by_test_id("key-6")).to_have_count(0)  # no 6-6-6 on the keypad
+    finally:
+        context.close()
+    # The browser reports the refused request itself (a 400); nothing else went wrong.
+    assert len(errors.messages) == 1 and "status of 400" in errors.messages[0], errors.describe()
+
+
+def test_the_page_speaks_the_six_languages(live_server: LiveServerFactory, page: Page) -> None:
+    server = live_server()
+    page.goto(f"{server.base_url}/pad")
+    for code, word in [("nl", "Beginnen"), ("fr", "Commencer"), ("de", "Los geht's")]:
+        page.get_by_test_id("language").select_option(code)
+        expect(page.get_by_test_id("start")).to_have_text(word)
+        expect(page.locator("html")).to_have_attribute("lang", code)
+
+
+def test_every_locale_has_every_text_the_page_uses() -> None:
+    english = json.loads((LOCALES / "en.json").read_text())
+    script = (PAD_STATIC / "pad" / "pad.js").read_text()
+    used = set(re.findall(r"""\bt\("([a-z_.\-]+)\"""", script))
+    assert used and used <= set(english), sorted(used - set(english))
+    for code in ("nl", "fr", "de", "es", "pt"):
+        messages = json.loads((LOCALES / f"{code}.json").read_text())
+        assert set(messages) == set(english), code
+        for key, text in english.items():
+            assert set(re.findall(r"\{\w+\}", messages[key])) == set(
+                re.findall(r"\{\w+\}", text)
+            ), (code, key)
+            assert messages[key].strip(), (code, key)
