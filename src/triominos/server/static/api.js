@@ -1,0 +1,191 @@
+// Talking to the game service (PROTOCOL.md): HTTP for tables, one WebSocket per viewer.
+
+/** An HTTP error answer: `{"error": {"code", "message", "field"}}`. */
+export class ApiError extends Error {
+  constructor(status, { code = "error", message = "", field = null } = {}) {
+    super(message || `HTTP ${status}`);
+    this.status = status;
+    this.code = code;
+    this.field = field;
+  }
+}
+
+async function request(method, path, body) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, { code: "network", message: "" });
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, data?.error ?? {});
+  return data;
+}
+
+export const getJson = (path) => request("GET", path);
+export const postJson = (path, body) => request("POST", path, body);
+
+// --- seats this browser holds --------------------------------------------------------
+
+const SEATS_KEY = "triominos.seats";
+const NAME_KEY = "triominos.name";
+
+function readSeats() {
+  try {
+    return JSON.parse(localStorage.getItem(SEATS_KEY) || "{}");
+  } catch {
+    return {};
+  }
+}
+
+/** The seats this browser holds at a table: [{seat, token}], by seat. */
+export function heldSeats(code) {
+  return (readSeats()[code] ?? []).slice().sort((a, b) => a.seat - b.seat);
+}
+
+/** Remember a seat's token (the secret that lets this browser play it). */
+export function holdSeat(code, seat, token) {
+  const seats = readSeats();
+  seats[code] = [...(seats[code] ?? []).filter((held) => held.seat !== seat), { seat, token }];
+  localStorage.setItem(SEATS_KEY, JSON.stringify(seats));
+}
+
+/** Forget a seat whose token the server refused. */
+export function releaseSeat(code, seat) {
+  const seats = readSeats();
+  seats[code] = (seats[code] ?? []).filter((held) => held.seat !== seat);
+  localStorage.setItem(SEATS_KEY, JSON.stringify(seats));
+}
+
+export function playerName() {
+  return localStorage.getItem(NAME_KEY) || "";
+}
+
+export function rememberName(name) {
+  localStorage.setItem(NAME_KEY, name);
+}
+
+// --- the live connection --------------------------------------------------------------
+
+const PING_EVERY = 15000;
+const SILENCE_LIMIT = 40000; // no message for this long: the connection is dead
+const BACKOFF_FIRST = 500;
+const BACKOFF_MAX = 8000;
+
+let nextId = 0;
+
+/**
+ * One viewer's WebSocket to a table, which reconnects by itself.
+ *
+ * It sends `hello` with the last version it saw on every (re)connect, so the server
+ * answers with the missed events (`catchup`) or a fresh view (`welcome`). Events:
+ * `state` (detail: "connecting" | "online" | "offline") and `message` (detail: a
+ * server message).
+ */
+export class TableConnection extends EventTarget {
+  constructor(code, token) {
+    super();
+    this.code = code;
+    this.token = token;
+    this.version = null;
+    this.state = "connecting";
+    this.attempt = 0;
+    this.socket = null;
+    this.closed = false;
+    this.timers = {};
+    this.reconnectNow = () => {
+      if (this.state === "offline") this.open();
+    };
+    window.addEventListener("online", this.reconnectNow);
+  }
+
+  start() {
+    this.open();
+    return this;
+  }
+
+  open() {
+    clearTimeout(this.timers.retry);
+    if (this.closed) return;
+    this.setState(this.attempt === 0 ? "connecting" : "offline");
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(this.code)}`);
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      socket.send(JSON.stringify({ type: "hello", token: this.token, version: this.version }));
+      this.heard();
+      this.timers.ping = setInterval(() => this.send({ type: "ping" }), PING_EVERY);
+    });
+    socket.addEventListener("message", (event) => {
+      if (socket !== this.socket) return;
+      this.heard();
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (typeof message.version === "number") this.version = message.version;
+      if (message.type === "welcome" || message.type === "catchup") {
+        this.attempt = 0;
+        this.setState("online");
+      }
+      this.dispatchEvent(new CustomEvent("message", { detail: message }));
+    });
+    socket.addEventListener("close", () => {
+      if (socket !== this.socket) return;
+      clearInterval(this.timers.ping);
+      clearTimeout(this.timers.silence);
+      if (this.closed) return;
+      this.attempt += 1;
+      this.setState("offline");
+      const delay = Math.min(BACKOFF_MAX, BACKOFF_FIRST * 2 ** (this.attempt - 1));
+      this.timers.retry = setTimeout(() => this.open(), delay * (0.8 + Math.random() * 0.4));
+    });
+  }
+
+  /** Any message proves the line alive; silence for too long means it is not. */
+  heard() {
+    clearTimeout(this.timers.silence);
+    const socket = this.socket;
+    this.timers.silence = setTimeout(() => socket.close(), SILENCE_LIMIT);
+  }
+
+  setState(state) {
+    if (state === this.state) return;
+    this.state = state;
+    this.dispatchEvent(new CustomEvent("state", { detail: state }));
+  }
+
+  /** Send a message if the line is up; false when it is not. */
+  send(message) {
+    if (this.socket?.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  /** Play one of the view's legal actions; returns the id the answer will carry, or null. */
+  play(action) {
+    const id = `a${Date.now().toString(36)}${(nextId += 1)}`;
+    return this.send({ type: "action", id, version: this.version, action }) ? id : null;
+  }
+
+  askHint() {
+    const id = `h${(nextId += 1)}`;
+    return this.send({ type: "hint", id }) ? id : null;
+  }
+
+  close() {
+    this.closed = true;
+    window.removeEventListener("online", this.reconnectNow);
+    for (const timer of Object.values(this.timers)) {
+      clearTimeout(timer);
+      clearInterval(timer);
+    }
+    this.socket?.close();
+  }
+}

@@ -1,0 +1,52 @@
+// The page's entry: the language, the header, and which page the address shows.
+//
+//   /            the home page (start, join, open tables)
+//   /t/{code}    a table: play or watch it; with ?replay=1 the replay of a finished match
+
+import { LANGUAGES, chosenLanguage, loadMessages, setLanguage } from "./i18n.js";
+import { h, retranslate, t, useMessages } from "./dom.js";
+import { HomePage } from "./home.js";
+import { ReplayPage } from "./replay.js";
+import { TablePage } from "./table.js";
+
+const LOCALES = "/static/locales";
+
+function pageFor(root) {
+  const table = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)\/?$/);
+  if (table) {
+    const code = decodeURIComponent(table[1]).toUpperCase();
+    return new URLSearchParams(location.search).has("replay") ? new ReplayPage(root, code) : new TablePage(root, code);
+  }
+  if (location.pathname === "/" || location.pathname === "/index.html") return new HomePage(root);
+  root.replaceChildren(h("section", { class: "card narrow" }, h("h1", { i18n: "not_found" }), h("a", { class: "button primary", href: "/", i18n: "back_home" })));
+  return null;
+}
+
+/** Refresh what a page draws itself (texts made from messages at drawing time). */
+function redraw(page) {
+  if (page instanceof ReplayPage && page.steps) page.go(page.at);
+  else if (page instanceof TablePage) page.render();
+  else if (page instanceof HomePage && page.presets.length) page.render();
+}
+
+async function main() {
+  const language = chosenLanguage();
+  useMessages(await loadMessages(LOCALES, language));
+  document.documentElement.lang = language;
+  const picker = document.querySelector("[data-testid=language]");
+  picker.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === language }, name)));
+  picker.addEventListener("change", () => setLanguage(picker.value));
+  retranslate(document.body);
+  document.title = t("title");
+  const page = pageFor(document.getElementById("app"));
+  window.addEventListener("languagechange", async (event) => {
+    useMessages(await loadMessages(LOCALES, event.detail.code));
+    picker.value = event.detail.code;
+    document.title = t("title");
+    retranslate(document.body);
+    redraw(page);
+  });
+  await page?.start();
+}
+
+main();

@@ -1,0 +1,80 @@
+// Building elements, and the page's texts in the chosen language.
+//
+// A text made with `{ i18n: key }` remembers its key, so that `retranslate` can switch
+// every text of the page to another language without rebuilding the page.
+
+import { format } from "./i18n.js";
+
+let messages = {};
+
+/** Use these messages (a loaded locale) for every text from now on. */
+export function useMessages(loaded) {
+  messages = loaded;
+}
+
+/** A text in the chosen language. */
+export function t(key, params = {}) {
+  return format(messages, key, params);
+}
+
+/**
+ * An element: `h("button", {class: "primary", i18n: "create", on: {click}}, child, ...)`.
+ * Attributes: `class`, `text`, `i18n` (a key, or [key, params]), `i18nAttrs` ({attribute:
+ * key}), `on` ({event: handler}), `dataset`, properties such as `disabled`, `hidden`,
+ * `value`, `checked`; anything else becomes an attribute.
+ */
+export function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name === "class") element.className = value;
+    else if (name === "text") element.textContent = value;
+    else if (name === "i18n") setText(element, ...(Array.isArray(value) ? value : [value]));
+    else if (name === "i18nAttrs") setAttributes(element, value);
+    else if (name === "on") for (const [type, handler] of Object.entries(value)) element.addEventListener(type, handler);
+    else if (name === "dataset") Object.assign(element.dataset, value);
+    else if (["disabled", "hidden", "value", "checked", "selected"].includes(name)) element[name] = value;
+    else element.setAttribute(name, value === true ? "" : String(value));
+  }
+  element.append(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
+  return element;
+}
+
+/** Set an element's text from a message key; `retranslate` keeps it in the chosen language. */
+export function setText(element, key, params = {}) {
+  element.dataset.i18n = key;
+  element.dataset.i18nParams = JSON.stringify(params);
+  element.textContent = t(key, params);
+  return element;
+}
+
+function setAttributes(element, keys) {
+  element.dataset.i18nAttrs = JSON.stringify(keys);
+  for (const [attribute, key] of Object.entries(keys)) element.setAttribute(attribute, t(key));
+}
+
+/** Put every remembered text under `root` into the chosen language. */
+export function retranslate(root) {
+  for (const element of root.querySelectorAll("[data-i18n]")) {
+    element.textContent = t(element.dataset.i18n, JSON.parse(element.dataset.i18nParams || "{}"));
+  }
+  for (const element of root.querySelectorAll("[data-i18n-attrs]")) {
+    setAttributes(element, JSON.parse(element.dataset.i18nAttrs));
+  }
+}
+
+/** A short message at the bottom of the screen that goes away by itself. */
+export function toast(text, kind = "info") {
+  const box = document.getElementById("toasts");
+  const note = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status", "data-testid": "toast" }, text);
+  box.append(note);
+  setTimeout(() => note.classList.add("leaving"), 3500);
+  setTimeout(() => note.remove(), 4000);
+}
+
+/** A number with its sign, as a score change is written: +14, −5, 0. */
+export function signed(value) {
+  if (value > 0) return `+${value}`;
+  if (value < 0) return `\u2212${-value}`;
+  return "0";
+}

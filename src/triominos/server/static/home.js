@@ -1,0 +1,405 @@
+// The home page: start a game, join one by its code or link, see the open tables.
+
+import { getJson, holdSeat, playerName, postJson, rememberName } from "./api.js";
+import { h, t, toast } from "./dom.js";
+
+/** The bot levels offered for a seat: a bot and its thinking time. */
+const LEVELS = [
+  { id: "random", bot: "random", think: null },
+  { id: "greedy", bot: "greedy", think: null },
+  { id: "expert", bot: "expert", think: null },
+  { id: "sim", bot: "sim", think: 1.0 },
+  { id: "sim-slow", bot: "sim", think: 3.0 },
+];
+const TURN_TIMES = [null, 30, 60, 120, 300];
+const OPEN_TABLES_EVERY = 5000;
+
+/**
+ * The house rules the form offers, each an option of RULES.md: how it is shown, when
+ * it applies to a preset's rules, and its value from the form's control.
+ */
+const HOUSE_RULES = [
+  { option: "target_score", kind: "number", applies: () => true },
+  { option: "hand_limit", kind: "number", applies: () => true },
+  { option: "max_draws", kind: "toggle", on: null, off: 3, label: "rule_draw_unlimited", applies: (rules) => rules.bank === null },
+  { option: "empty_pool_pass_penalty", kind: "toggle", on: 10, off: 0, label: "rule_pass_penalty", applies: scoresPoints },
+  { option: "two_sides_bonus", kind: "toggle", on: 40, off: 0, label: "rule_two_sides", applies: scoresPoints },
+  { option: "blocked", kind: "toggle", on: "each_loses_own", off: "lowest_scores_difference", label: "rule_blocked_own", applies: scoresPoints },
+  { option: "joker", kind: "toggle", on: true, off: false, label: "rule_joker", applies: (rules) => rules.tile_set === "junior" },
+  { option: "open_racks", kind: "toggle", on: true, off: false, label: "rule_open_racks", applies: () => true },
+];
+
+function scoresPoints(rules) {
+  return rules.bank === null && rules.tile_points === "value";
+}
+
+/** The presets answer of `GET /api/presets`, as [{name, rules, min, max}]. */
+function presetList(answer) {
+  const raw = answer.presets ?? answer;
+  const list = Array.isArray(raw) ? raw : Object.entries(raw).map(([name, preset]) => ({ name, ...preset }));
+  return list.map((preset) => {
+    const rules = preset.rules ?? preset.options ?? {};
+    const counts = preset.players ?? [];
+    return {
+      name: preset.name,
+      rules,
+      min: preset.min_players ?? (counts.length ? Math.min(...counts) : rules.min_players ?? 2),
+      max: preset.max_players ?? (counts.length ? Math.max(...counts) : rules.max_players ?? 4),
+    };
+  });
+}
+
+export class HomePage {
+  constructor(root) {
+    this.root = root;
+    this.presets = [];
+    this.form = {
+      preset: "classic",
+      players: 2,
+      name: playerName(),
+      seats: [{ kind: "you" }, { kind: "bot", level: "expert" }],
+      house: {},
+      houseOpen: false,
+      turnSeconds: null,
+    };
+  }
+
+  async start() {
+    this.root.replaceChildren(h("p", { class: "muted loading", i18n: "loading" }));
+    try {
+      this.presets = presetList(await getJson("/api/presets"));
+    } catch (error) {
+      this.root.replaceChildren(h("p", { class: "notice error" }, error.message || t("error_network")));
+      return;
+    }
+    this.render();
+    this.refreshOpenTables();
+    this.timer = setInterval(() => this.refreshOpenTables(), OPEN_TABLES_EVERY);
+  }
+
+  destroy() {
+    clearInterval(this.timer);
+  }
+
+  get preset() {
+    return this.presets.find((preset) => preset.name === this.form.preset) ?? this.presets[0];
+  }
+
+  render() {
+    this.openTables = this.openTables ?? h("div", { class: "open-tables", "data-testid": "open-tables" });
+    this.root.replaceChildren(
+      h(
+        "div",
+        { class: "home" },
+        h("section", { class: "card create" }, h("h1", { i18n: "new_game" }), this.createForm()),
+        h(
+          "div",
+          { class: "home-side" },
+          h("section", { class: "card join" }, h("h2", { i18n: "join_title" }), this.joinForm()),
+          h("section", { class: "card" }, h("h2", { i18n: "open_tables" }), this.openTables),
+          h("section", { class: "card links" }, h("a", { href: "/pad", i18n: "score_pad" }), h("p", { class: "muted", i18n: "score_pad_about" })),
+        ),
+      ),
+    );
+  }
+
+  createForm() {
+    const form = this.form;
+    const preset = this.preset;
+    form.players = Math.min(Math.max(form.players, preset.min), preset.max);
+    while (form.seats.length < form.players) form.seats.push({ kind: "bot", level: "expert" });
+    form.seats.length = form.players;
+    const rerender = () => this.render();
+
+    const editions = h(
+      "div",
+      { class: "choices editions", role: "radiogroup", i18nAttrs: { "aria-label": "edition" } },
+      ...this.presets.map((choice) =>
+        h(
+          "label",
+          { class: `choice ${choice.name === form.preset ? "checked" : ""}` },
+          h("input", {
+            type: "radio",
+            name: "preset",
+            value: choice.name,
+            checked: choice.name === form.preset,
+            "data-testid": `preset-${choice.name}`,
+            on: {
+              change: () => {
+                form.preset = choice.name;
+                form.house = {};
+                rerender();
+              },
+            },
+          }),
+          h("strong", { i18n: `preset_${choice.name}` }),
+          h("small", { i18n: `preset_${choice.name}_about` }),
+        ),
+      ),
+    );
+
+    const counts = [];
+    for (let count = preset.min; count <= preset.max; count += 1) counts.push(count);
+    const players = h(
+      "div",
+      { class: "segmented", role: "radiogroup", i18nAttrs: { "aria-label": "players" } },
+      ...counts.map((count) =>
+        h(
+          "label",
+          { class: count === form.players ? "checked" : "" },
+          h("input", {
+            type: "radio",
+            name: "players",
+            value: count,
+            checked: count === form.players,
+            "data-testid": `players-${count}`,
+            on: {
+              change: () => {
+                form.players = count;
+                rerender();
+              },
+            },
+          }),
+          String(count),
+        ),
+      ),
+    );
+
+    return h(
+      "form",
+      {
+        class: "create-form",
+        "data-testid": "create-form",
+        on: {
+          submit: (event) => {
+            event.preventDefault();
+            this.create();
+          },
+        },
+      },
+      h("fieldset", {}, h("legend", { i18n: "edition" }), editions),
+      h("fieldset", {}, h("legend", { i18n: "players" }), players),
+      h("fieldset", { class: "seats" }, h("legend", { i18n: "seats" }), ...form.seats.map((seat, index) => this.seatRow(seat, index))),
+      this.houseRules(preset),
+      h("div", { class: "form-buttons" }, h("button", { type: "submit", class: "primary big", "data-testid": "create", i18n: "create" })),
+    );
+  }
+
+  seatRow(seat, index) {
+    const form = this.form;
+    if (seat.kind === "you") {
+      return h(
+        "div",
+        { class: "seat-row" },
+        h("span", { class: `seat-dot seat-${index}` }),
+        h("input", {
+          type: "text",
+          maxlength: 24,
+          required: true,
+          value: form.name,
+          "data-testid": "your-name",
+          i18nAttrs: { placeholder: "your_name", "aria-label": "your_name" },
+          on: { input: (event) => (form.name = event.target.value) },
+        }),
+        h("span", { class: "badge you", i18n: "you" }),
+      );
+    }
+    const choice = seat.kind === "bot" ? `bot:${seat.level}` : seat.kind;
+    const select = h(
+      "select",
+      {
+        "data-testid": `seat-${index}`,
+        "aria-label": t("seat_n", { number: index + 1 }),
+        on: {
+          change: (event) => {
+            const value = event.target.value;
+            form.seats[index] = value.startsWith("bot:") ? { kind: "bot", level: value.slice(4) } : { kind: value, name: "" };
+            this.render();
+          },
+        },
+      },
+      h("optgroup", { label: t("bots") }, ...LEVELS.map((level) => h("option", { value: `bot:${level.id}`, selected: choice === `bot:${level.id}`, i18n: `level_${level.id}` }))),
+      h(
+        "optgroup",
+        { label: t("people") },
+        h("option", { value: "invite", selected: choice === "invite", i18n: "seat_invite" }),
+        h("option", { value: "here", selected: choice === "here", i18n: "seat_here" }),
+      ),
+    );
+    const name =
+      seat.kind === "here"
+        ? h("input", {
+            type: "text",
+            maxlength: 24,
+            required: true,
+            value: seat.name,
+            "data-testid": `seat-name-${index}`,
+            i18nAttrs: { placeholder: "their_name", "aria-label": "their_name" },
+            on: { input: (event) => (seat.name = event.target.value) },
+          })
+        : null;
+    return h("div", { class: "seat-row" }, h("span", { class: `seat-dot seat-${index}` }), select, name);
+  }
+
+  houseRules(preset) {
+    const form = this.form;
+    const rules = preset.rules;
+    const controls = HOUSE_RULES.filter((rule) => rule.option in rules && rule.applies(rules)).map((rule) => {
+      const value = rule.option in form.house ? form.house[rule.option] : rules[rule.option];
+      if (rule.kind === "number") {
+        return h(
+          "label",
+          { class: "field" },
+          h("span", { i18n: `rule_${rule.option}` }),
+          h("input", {
+            type: "number",
+            min: 1,
+            step: 1,
+            inputmode: "numeric",
+            value: value ?? "",
+            "data-testid": `rule-${rule.option}`,
+            i18nAttrs: { placeholder: "rule_none" },
+            on: {
+              input: (event) => {
+                const text = event.target.value.trim();
+                form.house[rule.option] = text === "" ? null : Number(text);
+              },
+            },
+          }),
+        );
+      }
+      return h(
+        "label",
+        { class: "field check" },
+        h("input", {
+          type: "checkbox",
+          checked: value === rule.on,
+          "data-testid": `rule-${rule.option}`,
+          on: { change: (event) => (form.house[rule.option] = event.target.checked ? rule.on : rule.off) },
+        }),
+        h("span", { i18n: rule.label }),
+      );
+    });
+    const timer = h(
+      "label",
+      { class: "field" },
+      h("span", { i18n: "turn_timer" }),
+      h(
+        "select",
+        { "data-testid": "turn-seconds", on: { change: (event) => (form.turnSeconds = event.target.value ? Number(event.target.value) : null) } },
+        ...TURN_TIMES.map((seconds) =>
+          h("option", { value: seconds ?? "", selected: seconds === form.turnSeconds, i18n: seconds ? ["seconds", { count: seconds }] : "no_timer" }),
+        ),
+      ),
+    );
+    return h(
+      "details",
+      { class: "house-rules", open: form.houseOpen, on: { toggle: (event) => (form.houseOpen = event.target.open) } },
+      h("summary", { "data-testid": "house-rules", i18n: "house_rules" }),
+      h("div", { class: "fields" }, ...controls, timer),
+    );
+  }
+
+  async create() {
+    const form = this.form;
+    const name = form.name.trim();
+    if (!name) {
+      toast(t("name_needed"), "error");
+      return;
+    }
+    rememberName(name);
+    const options = {};
+    for (const [option, value] of Object.entries(form.house)) {
+      if (value !== this.preset.rules[option]) options[option] = value;
+    }
+    const take = [];
+    const seats = form.seats.map((seat, index) => {
+      if (seat.kind === "bot") {
+        const level = LEVELS.find((each) => each.id === seat.level);
+        return { kind: "bot", bot: level.bot, think: level.think };
+      }
+      if (seat.kind === "you" || seat.kind === "here") take.push(index);
+      if (seat.kind === "you") return { kind: "person", name };
+      if (seat.kind === "here") return { kind: "person", name: seat.name.trim() || t("seat_n", { number: index + 1 }) };
+      return { kind: "person" };
+    });
+    try {
+      const answer = await postJson("/api/tables", {
+        preset: form.preset,
+        players: form.players,
+        options,
+        seats,
+        turn_seconds: form.turnSeconds,
+        take,
+      });
+      for (const { seat, token } of answer.seats) holdSeat(answer.code, seat, token);
+      location.assign(`/t/${answer.code}`);
+    } catch (error) {
+      toast(error.message || t("error_network"), "error");
+    }
+  }
+
+  joinForm() {
+    const input = h("input", {
+      type: "text",
+      required: true,
+      autocomplete: "off",
+      autocapitalize: "characters",
+      spellcheck: "false",
+      "data-testid": "join-code",
+      i18nAttrs: { placeholder: "code_or_link", "aria-label": "code_or_link" },
+    });
+    return h(
+      "form",
+      {
+        class: "join-line",
+        on: {
+          submit: (event) => {
+            event.preventDefault();
+            // A pasted link works as well as a bare code.
+            const code = input.value.trim().split("/").filter(Boolean).pop()?.toUpperCase();
+            if (code) location.assign(`/t/${encodeURIComponent(code)}`);
+          },
+        },
+      },
+      input,
+      h("button", { type: "submit", class: "primary", "data-testid": "join-go", i18n: "join" }),
+    );
+  }
+
+  async refreshOpenTables() {
+    let tables;
+    try {
+      const answer = await getJson("/api/tables?open=1");
+      tables = answer.tables ?? answer;
+    } catch {
+      return; // the next refresh will try again
+    }
+    if (!tables.length) {
+      this.openTables.replaceChildren(h("p", { class: "muted", i18n: "no_open_tables" }));
+      return;
+    }
+    this.openTables.replaceChildren(
+      h(
+        "ul",
+        {},
+        ...tables.map((table) => {
+          const seats = table.seats ?? [];
+          const names = seats.filter((seat) => seat.taken || seat.kind === "bot").map((seat) => seat.name || t(`bot_${seat.bot}`));
+          const free = seats.filter((seat) => seat.kind === "person" && !seat.taken).length;
+          return h(
+            "li",
+            { class: "open-table", "data-testid": "open-table", "data-code": table.code },
+            h(
+              "a",
+              { href: `/t/${table.code}` },
+              h("strong", { i18n: `preset_${table.preset}` }),
+              h("span", { class: "muted" }, ` ${names.join(", ")}`),
+              h("span", { class: "badge", i18n: ["free_seats", { count: free }] }),
+            ),
+          );
+        }),
+      ),
+    );
+  }
+}

@@ -1,0 +1,173 @@
+// The replay of a finished match, move by move, from its game record (RECORD.md).
+//
+// A finished record holds everything (every deal and action), so the replay shows all
+// racks. It only re-lays what the record says; it checks nothing (the server verified
+// the match as it was played).
+
+import { getJson } from "./api.js";
+import { BoardView } from "./board.js";
+import { h, signed, t } from "./dom.js";
+import { renderSheet, actionText, endText } from "./sheet.js";
+import { JOKER, tilePicture, tileNumbers } from "./tiles.js";
+
+/**
+ * Every position of the match: one step before each hand's first action, one after each
+ * action, and one for each hand's settlement.
+ */
+function replaySteps(record) {
+  const steps = [];
+  let totals = record.players.map(() => record.rules.starting_score ?? 0);
+  for (const hand of record.hands) {
+    const board = [];
+    if (hand.deal.first) board.push({ tile: hand.deal.first, cell: [0, 0, "up"], corners: tileNumbers(hand.deal.first) });
+    const racks = hand.deal.racks.map((rack) => [...rack]);
+    const scores = [...totals];
+    const snapshot = (index, extra = {}) =>
+      steps.push({ hand, index, board: [...board], racks: racks.map((rack) => [...rack]), scores: [...scores], ...extra });
+    snapshot(-1);
+    hand.actions.forEach((action, index) => {
+      const rack = racks[action.player];
+      const remove = (tile) => rack.splice(rack.indexOf(tile), 1);
+      if (action.action === "place") {
+        board.push({ tile: action.tile, cell: action.cell, corners: action.corners });
+        remove(action.tile);
+      } else if (action.action === "draw" || action.action === "buy") {
+        rack.push(action.tile);
+      } else if (action.action === "take_joker") {
+        const at = board.findIndex((placement) => placement.tile === JOKER);
+        board[at] = { tile: action.tile, cell: action.cell, corners: action.corners };
+        remove(action.tile);
+        rack.push(JOKER);
+      }
+      scores[action.player] += action.points ?? 0;
+      snapshot(index);
+    });
+    totals = hand.scores;
+    steps.push({ ...steps[steps.length - 1], index: hand.actions.length, scores: [...hand.scores], end: hand.end });
+  }
+  return steps;
+}
+
+export class ReplayPage {
+  constructor(root, code) {
+    this.root = root;
+    this.code = code;
+    this.at = 0;
+    this.keydown = (event) => this.onKey(event);
+  }
+
+  async start() {
+    try {
+      this.record = await getJson(`/api/tables/${encodeURIComponent(this.code)}/record`);
+    } catch (error) {
+      this.root.replaceChildren(h("section", { class: "card narrow" }, h("p", {}, error.message || t("error_network")), h("a", { class: "button", href: `/t/${this.code}`, i18n: "back_to_table" })));
+      return;
+    }
+    this.steps = replaySteps(this.record);
+    this.names = this.record.players.map((player) => player.name);
+    this.cards = this.record.rules.tile_set === "junior";
+    this.build();
+    document.addEventListener("keydown", this.keydown);
+    this.go(0);
+  }
+
+  destroy() {
+    document.removeEventListener("keydown", this.keydown);
+    this.board?.destroy();
+  }
+
+  build() {
+    const button = (testid, label, step, symbol) =>
+      h("button", { type: "button", class: "icon", "data-testid": testid, i18nAttrs: { "aria-label": label, title: label }, on: { click: () => this.go(step()) } }, symbol);
+    this.status = h("div", { class: "status-bar", "data-testid": "replay-status", "aria-live": "polite" });
+    this.slider = h("input", {
+      type: "range",
+      min: 0,
+      max: this.steps.length - 1,
+      value: 0,
+      "data-testid": "replay-slider",
+      i18nAttrs: { "aria-label": "replay_position" },
+      on: { input: (event) => this.go(Number(event.target.value)) },
+    });
+    const boardWrap = h("div", { class: "board-wrap" });
+    this.board = new BoardView(boardWrap);
+    this.racks = h("div", { class: "players replay-racks" });
+    this.sheet = h("div", { class: "sheet", "data-testid": "score-sheet", tabindex: 0 });
+    this.root.replaceChildren(
+      h(
+        "section",
+        { class: "table-page replay", "data-testid": "replay" },
+        h(
+          "div",
+          { class: "table-main" },
+          this.status,
+          boardWrap,
+          h(
+            "div",
+            { class: "replay-controls", role: "toolbar" },
+            button("replay-first", "replay_first", () => 0, "\u21E4"),
+            button("replay-prev", "replay_prev", () => this.at - 1, "\u25C0"),
+            this.slider,
+            button("replay-next", "replay_next", () => this.at + 1, "\u25B6"),
+            button("replay-last", "replay_last", () => this.steps.length - 1, "\u21E5"),
+          ),
+        ),
+        h(
+          "aside",
+          { class: "table-side" },
+          h("a", { class: "button", href: `/t/${this.code}`, i18n: "back_to_table" }),
+          this.racks,
+          h("h2", { class: "sheet-title", i18n: "sheet_title" }),
+          this.sheet,
+        ),
+      ),
+    );
+  }
+
+  go(at) {
+    this.at = Math.max(0, Math.min(this.steps.length - 1, at));
+    const step = this.steps[this.at];
+    this.slider.value = String(this.at);
+    this.board.render({ placements: step.board, cards: this.cards });
+    const action = step.hand.actions[step.index];
+    this.status.replaceChildren(
+      h("span", { i18n: ["hand_number", { number: step.hand.number }] }),
+      h("span", { "data-testid": "replay-step", i18n: ["replay_move", { number: Math.max(0, Math.min(step.index + 1, step.hand.actions.length)), count: step.hand.actions.length }] }),
+      step.end
+        ? h("strong", {}, endText(step.end, this.names))
+        : action
+          ? h("span", {}, `${this.names[action.player]}: ${actionText(action)}${action.points !== undefined ? ` ${signed(action.points)}` : ""}`)
+          : null,
+    );
+    this.racks.replaceChildren(
+      ...this.names.map((name, seat) =>
+        h(
+          "div",
+          { class: `player seat-${seat} ${action?.player === seat && !step.end ? "to-move" : ""}` },
+          h("div", { class: "player-line" }, h("span", { class: "player-name" }, name), h("span", { class: "total", "data-testid": "replay-total" }, String(step.scores[seat]))),
+          h(
+            "div",
+            { class: "mini-rack" },
+            ...step.racks[seat].map((tile) => tilePicture(tileNumbers(tile), { cards: this.cards || tile === JOKER, joker: tile === JOKER })),
+          ),
+        ),
+      ),
+    );
+    const hands = [];
+    for (const hand of this.record.hands) {
+      if (hand.number > step.hand.number) break;
+      const current = hand === step.hand;
+      hands.push({ number: hand.number, actions: current ? hand.actions.slice(0, step.index + 1) : hand.actions, end: !current || step.end ? hand.end : null });
+    }
+    renderSheet(this.sheet, hands, this.names);
+    this.sheet.scrollTop = this.sheet.scrollHeight;
+  }
+
+  onKey(event) {
+    const moves = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity };
+    if (!(event.key in moves) || event.target.closest?.("input")) return;
+    event.preventDefault();
+    const move = moves[event.key];
+    this.go(Number.isFinite(move) ? this.at + move : move < 0 ? 0 : this.steps.length - 1);
+  }
+}

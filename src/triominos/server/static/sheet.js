@@ -1,0 +1,85 @@
+// The score sheet: every action of the match with its points and bonuses, hand by hand.
+// The table and the replay both write it, from actions in the record's terms (RECORD.md).
+
+import { h, signed, t } from "./dom.js";
+
+/** A cell as people read it: "1,0▲" points up, "1,0▼" down. */
+export function cellText(cell) {
+  return `${cell[0]},${cell[1]}${cell[2] === "up" ? "\u25B2" : "\u25BC"}`;
+}
+
+/** A bonus in words with its value: "bridge +40". */
+export function bonusText(name, value) {
+  return `${t(`bonus_${name}`)} ${signed(value)}`;
+}
+
+/** What an action did, in words (without who did it or its points). */
+export function actionText(action) {
+  const tile = action.tile ?? null;
+  switch (action.action) {
+    case "place":
+      return t("did_place", { tile, cell: cellText(action.cell) });
+    case "draw":
+      return tile ? t("did_draw_tile", { tile }) : t("did_draw");
+    case "buy":
+      return tile ? t("did_buy_tile", { tile }) : t("did_buy");
+    case "pass":
+      return t("did_pass");
+    case "starter_draw":
+      return t("did_starter_draw", { tile });
+    case "take_joker":
+      return t("did_take_joker", { tile, cell: cellText(action.cell) });
+    default:
+      return action.action;
+  }
+}
+
+/** How a hand ended, in words. */
+export function endText(end, names) {
+  if (end.reason === "out") return t("end_out", { name: names[end.player] });
+  if (end.reason === "last_round") return t("end_last_round");
+  return t("end_blocked");
+}
+
+/**
+ * Fill `container` with the sheet.
+ * @param {Array<{number, actions, end, points}>} hands  each hand's actions (and end, if over)
+ * @param {string[]} names  the players' names by seat
+ */
+export function renderSheet(container, hands, names) {
+  const rows = [];
+  for (const hand of hands) {
+    rows.push(h("tr", { class: "sheet-hand" }, h("th", { colspan: 3, i18n: ["hand_number", { number: hand.number }] })));
+    hand.actions.forEach((action, index) => {
+      const bonuses = Object.entries(action.bonuses ?? {});
+      rows.push(
+        h(
+          "tr",
+          { class: `sheet-action seat-${action.player}`, "data-testid": "sheet-row", "data-action": action.action, "data-index": index },
+          h("td", { class: "who" }, h("span", { class: `seat-dot seat-${action.player}` }), names[action.player] ?? ""),
+          h(
+            "td",
+            { class: "what" },
+            actionText(action),
+            ...bonuses.map(([name, value]) => h("span", { class: "bonus-chip" }, bonusText(name, value))),
+          ),
+          h("td", { class: `points ${action.points < 0 ? "minus" : ""}` }, action.points === undefined ? "" : signed(action.points)),
+        ),
+      );
+    });
+    if (hand.end) {
+      rows.push(
+        h(
+          "tr",
+          { class: "sheet-end", "data-testid": "sheet-end" },
+          h("td", { colspan: 2 }, endText(hand.end, names)),
+          h("td", { class: "points" }, hand.end.settlement.map(signed).join(" / ")),
+        ),
+      );
+    }
+  }
+  const table = h("table", { class: "sheet-table" }, h("tbody", {}, rows));
+  const atBottom = container.scrollHeight - container.scrollTop - container.clientHeight < 40;
+  container.replaceChildren(table);
+  if (atBottom) container.scrollTop = container.scrollHeight;
+}

@@ -1,0 +1,903 @@
+// The table: play, watch, and the end of hands and matches.
+//
+// Everything shown comes from the server's `view` (PROTOCOL.md). The page decides no
+// rule: the cells a tile can go to, the rotations that fit, the points and the costs of
+// drawing and passing are all read from `view.legal`, and playing sends one of its
+// entries back unchanged. This browser may hold several seats (hot-seat): one
+// connection per seat, and the table shows the seat whose turn it is.
+
+import { ApiError, TableConnection, getJson, heldSeats, holdSeat, playerName, postJson, releaseSeat, rememberName } from "./api.js";
+import { BoardView } from "./board.js";
+import { h, setText, signed, t, toast } from "./dom.js";
+import { RackView } from "./rack.js";
+import { EndDialogs } from "./endings.js";
+import { bonusText, cellText, renderSheet } from "./sheet.js";
+import { JOKER, cellKey, cellPoints, centre, tileNumbers } from "./tiles.js";
+
+const WATCH = "watch";
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+/** The numbers of a placement as the tile shows them pointing up (left, apex, right). */
+function pointingUp(entry) {
+  const [a, b, c] = entry.action.corners;
+  return entry.action.cell[2] === "up" ? [a, b, c] : [c, a, b];
+}
+
+function sameNumbers(one, other) {
+  return one.length === other.length && one.every((value, index) => value === other[index]);
+}
+
+/** The legal list, arranged for the page: placements by tile and cell, and the rest. */
+function arrange(legal) {
+  const byTile = new Map();
+  const others = {};
+  for (const entry of legal) {
+    const { action } = entry;
+    if (action.cell) {
+      const cells = byTile.get(action.tile) ?? new Map();
+      byTile.set(action.tile, cells);
+      const key = cellKey(action.cell);
+      const option = cells.get(key) ?? { cell: action.cell, entries: [], points: -Infinity };
+      option.entries.push(entry);
+      option.points = Math.max(option.points, entry.points);
+      const best = option.entries.find((each) => each.points === option.points);
+      const bonuses = Object.entries(best.bonuses);
+      option.label = signed(option.points) + (bonuses.length ? "\u2605" : "");
+      option.title = [signed(option.points), ...bonuses.map(([name, value]) => bonusText(name, value))].join(" · ");
+      cells.set(key, option);
+    } else {
+      others[action.action] = entry;
+    }
+  }
+  return { byTile, others };
+}
+
+export class TablePage {
+  constructor(root, code) {
+    this.root = root;
+    this.code = code;
+    this.seats = new Map(); // seat key (a seat number, or WATCH) -> {connection, view}
+    this.chosenKey = null;
+    this.selected = null;
+    this.turned = null;
+    this.preview = null; // {key, index}: a cell of the chosen tile and which of its entries
+    this.pending = false;
+    this.hints = null;
+    this.shownEnds = new Set();
+    this.rematch = null;
+    this.build();
+    this.clock = setInterval(() => this.renderClock(), 500);
+    this.keydown = (event) => this.onKey(event);
+    document.addEventListener("keydown", this.keydown);
+  }
+
+  // --- the page's parts ------------------------------------------------------------
+
+  build() {
+    this.status = h("div", { class: "status-bar", "data-testid": "status", "aria-live": "polite" });
+    this.confirmBox = h("div", { class: "confirm", "data-testid": "confirm", hidden: true });
+    this.boardWrap = h("div", { class: "board-wrap" });
+    this.board = new BoardView(this.boardWrap, { onCellClick: (key) => this.onCell(key) });
+    this.board.svg.setAttribute("aria-label", t("board_label"));
+    this.board.svg.dataset.i18nAttrs = JSON.stringify({ "aria-label": "board_label" }); // for retranslate
+    const tools = h(
+      "div",
+      { class: "board-tools" },
+      h("button", { type: "button", class: "icon", "data-testid": "recentre", i18nAttrs: { "aria-label": "recentre", title: "recentre" }, on: { click: () => this.board.recentre() } }, "\u25CE"),
+      h("button", { type: "button", class: "icon", i18nAttrs: { "aria-label": "zoom_in", title: "zoom_in" }, on: { click: () => this.zoom(1.25) } }, "+"),
+      h("button", { type: "button", class: "icon", i18nAttrs: { "aria-label": "zoom_out", title: "zoom_out" }, on: { click: () => this.zoom(0.8) } }, "\u2212"),
+    );
+    this.boardWrap.append(tools, this.confirmBox);
+    const rackBox = h("div", { class: "rack-box" });
+    this.rack = new RackView(rackBox, {
+      onChoose: (tile, how) => this.choose(tile, how),
+      onDragMove: (x, y) => this.board.markDrop(this.dropKey(x, y)),
+      onDrop: (tile, x, y) => this.drop(tile, x, y),
+      onDragEnd: () => this.board.markDrop(null),
+    });
+    this.actions = h("div", { class: "actions", role: "toolbar", i18nAttrs: { "aria-label": "actions_label" } });
+    this.keysHelp = h(
+      "div",
+      { class: "keys-help", id: "keys-help", "data-testid": "keys-help", hidden: true, role: "note" },
+      h("h3", { i18n: "keys_title" }),
+      h(
+        "dl",
+        {},
+        ...[
+          ["Tab", "key_tab"],
+          ["\u2190 \u2191 \u2192 \u2193", "key_arrows"],
+          ["R", "key_rotate"],
+          ["Enter", "key_place"],
+          ["Esc", "key_cancel"],
+          ["D", "key_draw"],
+          ["P", "key_pass"],
+          ["H", "key_hint"],
+        ].flatMap(([key, text]) => [h("dt", {}, h("kbd", {}, key)), h("dd", { i18n: text })]),
+      ),
+    );
+    this.players = h("div", { class: "players", "data-testid": "players" });
+    this.notices = h("div", { class: "notices" });
+    this.hintBox = h("div", { class: "hint-box", "data-testid": "hints", hidden: true });
+    this.sheet = h("div", { class: "sheet", "data-testid": "score-sheet", tabindex: 0, i18nAttrs: { "aria-label": "sheet_title" } });
+    this.endings = new EndDialogs();
+    this.element = h(
+      "section",
+      { class: "table-page", "data-testid": "table" },
+      h(
+        "div",
+        { class: "table-main" },
+        this.status,
+        this.boardWrap,
+        h("div", { class: "rack-bar" }, rackBox, this.actions),
+        this.keysHelp,
+      ),
+      h(
+        "aside",
+        { class: "table-side" },
+        this.players,
+        this.notices,
+        this.hintBox,
+        h("h2", { class: "sheet-title", i18n: "sheet_title" }),
+        this.sheet,
+      ),
+      this.endings.dialog,
+    );
+    this.root.replaceChildren(this.element);
+  }
+
+  async start() {
+    let summary;
+    try {
+      summary = await getJson(`/api/tables/${encodeURIComponent(this.code)}`);
+    } catch (error) {
+      this.root.replaceChildren(
+        h(
+          "section",
+          { class: "card narrow", "data-testid": "no-table" },
+          h("h1", { i18n: "no_table_title" }),
+          h("p", { i18n: ["no_table", { code: this.code }] }),
+          error instanceof ApiError && error.message ? h("p", { class: "muted" }, error.message) : null,
+          h("a", { class: "button primary", href: "/", i18n: "back_home" }),
+        ),
+      );
+      return;
+    }
+    this.summary = summary;
+    this.connect();
+  }
+
+  /** The table's summary says which person seats are still free (`taken`). */
+  async refreshSummary() {
+    try {
+      this.summary = await getJson(`/api/tables/${encodeURIComponent(this.code)}`);
+      this.render();
+    } catch {
+      // Kept as it was; the next presence message asks again.
+    }
+  }
+
+  connect() {
+    for (const { connection } of this.seats.values()) connection.close();
+    this.seats.clear();
+    const held = heldSeats(this.code);
+    const wanted = held.length ? held.map(({ seat, token }) => [seat, token]) : [[WATCH, null]];
+    for (const [key, token] of wanted) {
+      const connection = new TableConnection(this.code, token);
+      const entry = { connection, view: null, token };
+      this.seats.set(key, entry);
+      connection.addEventListener("state", () => this.renderConnection());
+      connection.addEventListener("message", (event) => this.onMessage(key, event.detail));
+      connection.start();
+    }
+    this.renderConnection();
+  }
+
+  destroy() {
+    clearInterval(this.clock);
+    document.removeEventListener("keydown", this.keydown);
+    for (const { connection } of this.seats.values()) connection.close();
+    this.board.destroy();
+  }
+
+  /** The seat shown: one of ours whose turn it is, else the one chosen, else the first. */
+  get shownKey() {
+    const keys = [...this.seats.keys()];
+    const toMove = keys.find((key) => {
+      const view = this.seats.get(key).view;
+      return view && view.legal.length > 0;
+    });
+    if (toMove !== undefined) return toMove;
+    if (this.chosenKey !== null && this.seats.has(this.chosenKey)) return this.chosenKey;
+    return keys[0];
+  }
+
+  get view() {
+    return this.seats.get(this.shownKey)?.view ?? null;
+  }
+
+  get connection() {
+    return this.seats.get(this.shownKey)?.connection ?? null;
+  }
+
+  names(view = this.view) {
+    return view.seats.map((seat, index) => seat.name || t("seat_n", { number: index + 1 }));
+  }
+
+  // --- messages ----------------------------------------------------------------------
+
+  onMessage(key, message) {
+    const entry = this.seats.get(key);
+    if (!entry) return;
+    const shownBefore = this.shownKey;
+    switch (message.type) {
+      case "welcome":
+        entry.view = message.view;
+        break;
+      case "catchup":
+        entry.view = message.view;
+        if (key === shownBefore) for (const event of message.events) this.announce(event, message.view);
+        break;
+      case "event":
+        entry.view = message.view;
+        if (key === shownBefore) this.announce(message.event, message.view);
+        break;
+      case "presence":
+        // Who sits where changed, and with it what may be done (the view, when sent).
+        if (message.view) entry.view = message.view;
+        else if (entry.view) entry.view = { ...entry.view, seats: message.seats };
+        if (key === shownBefore) this.refreshSummary();
+        break;
+      case "hint":
+        if (key === shownBefore) this.hints = message.hints;
+        break;
+      case "rematch":
+        this.rematch = message;
+        break;
+      case "error":
+        this.onError(key, message);
+        return;
+      default:
+        return;
+    }
+    if (["welcome", "catchup", "event"].includes(message.type) || message.view) {
+      this.pending = false;
+      if (this.shownKey !== shownBefore || message.type !== "event" || !entry.view.legal.length) this.clearChoice();
+      else this.keepChoice();
+      this.hints = message.type === "event" ? null : this.hints;
+    }
+    this.render();
+    const view = this.view;
+    if (view?.match_over && !this.shownEnds.has("match")) this.showMatchEnd(view);
+  }
+
+  onError(key, message) {
+    this.pending = false;
+    if (message.code === "bad_token" && key !== WATCH) {
+      releaseSeat(this.code, key);
+      toast(t("error_bad_token"), "error");
+      this.connect();
+      return;
+    }
+    if (message.code === "stale_version" || message.code === "duplicate") return; // the next view says all
+    const known = `error_${message.code}`;
+    const text = t(known) === known ? message.message : t(known);
+    toast(message.code === "illegal" && message.message ? `${text} ${message.message}` : text, "error");
+    this.render();
+  }
+
+  /** Make an event felt: its points and bonuses flash on the board; a hand's end is shown. */
+  announce(event, view) {
+    if ((event.action === "place" || event.action === "take_joker") && event.cell) {
+      const bonuses = Object.entries(event.bonuses ?? {});
+      if (bonuses.length) {
+        bonuses.forEach(([name, value], index) => {
+          setTimeout(() => this.board.flash(event.cell, bonusText(name, value), "bonus"), index * 400);
+        });
+      } else if (event.points) {
+        this.board.flash(event.cell, signed(event.points));
+      }
+    }
+    if (event.end && !event.winners) {
+      const hand = view.hands.find((finished) => finished.number === event.hand);
+      this.showHandEnd(event.end, event.hand, hand?.points ?? null, view);
+    }
+  }
+
+  // --- choosing and placing a tile -------------------------------------------------
+
+  get options() {
+    return arrange(this.view?.legal ?? []);
+  }
+
+  clearChoice() {
+    this.selected = null;
+    this.turned = null;
+    this.preview = null;
+  }
+
+  /** After a view change that keeps our turn (a draw), keep the tile if it can still go. */
+  keepChoice() {
+    const cells = this.options.byTile.get(this.selected);
+    if (!cells) this.clearChoice();
+    else if (this.preview && !cells.has(this.preview.key)) this.preview = null;
+  }
+
+  choose(tile, { dragging = false } = {}) {
+    if (!this.view?.rack) return;
+    if (tile === this.selected && !dragging) {
+      this.rotate();
+      return;
+    }
+    if (tile !== this.selected) {
+      this.selected = tile;
+      this.turned = tileNumbers(tile);
+      this.preview = null;
+    }
+    this.render();
+  }
+
+  /** Turn the chosen tile: to the next rotation that fits where it is shown, or a third turn. */
+  rotate() {
+    if (!this.selected) return;
+    if (this.preview) {
+      const option = this.options.byTile.get(this.selected)?.get(this.preview.key);
+      if (option && option.entries.length > 1) {
+        this.preview.index = (this.preview.index + 1) % option.entries.length;
+        this.turned = pointingUp(option.entries[this.preview.index]);
+      }
+    } else if (this.selected !== JOKER) {
+      const [a, b, c] = this.turned;
+      this.turned = [c, a, b];
+    }
+    this.render();
+  }
+
+  /** The entry at a cell for the chosen tile: the one as the tile is turned, else the best. */
+  entryAt(option) {
+    const asTurned = option.entries.findIndex((entry) => this.turned && sameNumbers(pointingUp(entry), this.turned));
+    if (asTurned >= 0) return asTurned;
+    let best = 0;
+    option.entries.forEach((entry, index) => {
+      if (entry.points > option.entries[best].points) best = index;
+    });
+    return best;
+  }
+
+  /** Show the chosen tile on a legal cell, turned to fit. */
+  showAt(key) {
+    const option = this.options.byTile.get(this.selected)?.get(key);
+    if (!option) return;
+    const index = this.entryAt(option);
+    this.preview = { key, index };
+    this.turned = pointingUp(option.entries[index]);
+    this.render();
+  }
+
+  onCell(key) {
+    if (this.preview?.key === key) {
+      this.place();
+      return;
+    }
+    if (this.options.byTile.get(this.selected)?.has(key)) this.showAt(key);
+    else if (this.preview) {
+      this.preview = null;
+      this.render();
+    }
+  }
+
+  dropKey(x, y) {
+    const key = this.board.cellKeyAt(x, y);
+    return key && this.options.byTile.get(this.selected)?.has(key) ? key : null;
+  }
+
+  drop(tile, x, y) {
+    this.board.markDrop(null);
+    const key = this.dropKey(x, y);
+    if (tile !== this.selected || !key) {
+      this.render();
+      return;
+    }
+    const option = this.options.byTile.get(tile).get(key);
+    this.send(option.entries[this.entryAt(option)]);
+  }
+
+  place() {
+    if (!this.preview) return;
+    const option = this.options.byTile.get(this.selected)?.get(this.preview.key);
+    if (option) this.send(option.entries[this.preview.index]);
+  }
+
+  cancel() {
+    if (this.preview) this.preview = null;
+    else this.clearChoice();
+    this.render();
+  }
+
+  send(entry) {
+    if (!entry || this.pending) return;
+    if (!this.connection?.play(entry.action)) {
+      toast(t("error_offline"), "error");
+      return;
+    }
+    this.pending = true;
+    this.clearChoice();
+    this.render();
+  }
+
+  /** The arrow keys walk the chosen tile's legal cells, nearest in the arrow's direction. */
+  walk([dx, dy]) {
+    const cells = this.options.byTile.get(this.selected);
+    if (!cells?.size) return;
+    const options = [...cells.entries()].map(([key, option]) => [key, centre(cellPoints(option.cell))]);
+    if (!this.preview) {
+      const best = [...cells.entries()].sort((a, b) => b[1].points - a[1].points)[0][0];
+      this.showAt(best);
+      return;
+    }
+    const here = centre(cellPoints(cells.get(this.preview.key).cell));
+    let found = null;
+    let score = Infinity;
+    for (const [key, point] of options) {
+      const vx = point[0] - here[0];
+      const vy = point[1] - here[1];
+      const along = vx * dx + vy * dy;
+      if (key === this.preview.key || along <= 1) continue;
+      const across = Math.abs(vx * dy - vy * dx);
+      const value = along + 2 * across;
+      if (value < score) [found, score] = [key, value];
+    }
+    if (found) this.showAt(found);
+  }
+
+  play(kind) {
+    this.send(this.options.others[kind]);
+  }
+
+  zoom(factor) {
+    const rect = this.board.svg.getBoundingClientRect();
+    this.board.zoomAt(rect.left + rect.width / 2, rect.top + rect.height / 2, factor);
+  }
+
+  askHint() {
+    if (!this.connection?.askHint()) toast(t("error_offline"), "error");
+    else {
+      this.hints = [];
+      this.render();
+    }
+  }
+
+  onKey(event) {
+    if (event.target.closest?.("input, select, textarea, dialog") || event.ctrlKey || event.metaKey || event.altKey) return;
+    const key = event.key;
+    if (key in ARROWS && this.selected) {
+      event.preventDefault();
+      this.walk(ARROWS[key]);
+    } else if ((key === "ArrowLeft" || key === "ArrowRight") && event.target.closest?.(".rack")) {
+      event.preventDefault();
+      this.rack.moveFocus(key === "ArrowLeft" ? -1 : 1);
+    } else if (key === "Enter" && this.preview) {
+      event.preventDefault();
+      this.place();
+    } else if (key === "Escape") {
+      this.cancel();
+    } else if (key === "r" || key === "R") {
+      this.rotate();
+    } else if (key === "d" || key === "D") {
+      this.play(this.options.others.draw ? "draw" : "starter_draw");
+    } else if (key === "p" || key === "P") {
+      this.play("pass");
+    } else if (key === "h" || key === "H") {
+      if (this.view?.legal.length) this.askHint();
+    } else if (key === "?") {
+      this.toggleKeys();
+    }
+  }
+
+  toggleKeys() {
+    this.keysHelp.hidden = !this.keysHelp.hidden;
+    this.element.querySelector("[data-testid=keys]")?.setAttribute("aria-expanded", String(!this.keysHelp.hidden));
+  }
+
+  // --- drawing the page --------------------------------------------------------------
+
+  render() {
+    const view = this.view;
+    if (!view) return;
+    // For tests and tools: which version is shown, and whether this page may play now.
+    this.element.dataset.version = view.version;
+    this.element.dataset.myTurn = String(view.legal.length > 0 && !this.pending);
+    this.element.dataset.over = String(view.match_over);
+    if (!view.legal.length) this.clearChoice();
+    const cards = view.rules.tile_set === "junior";
+    const { byTile, others } = this.options;
+    const cells = this.selected ? (byTile.get(this.selected) ?? new Map()) : new Map();
+    const previewOption = this.preview && cells.get(this.preview.key);
+    const previewEntry = previewOption?.entries[this.preview.index];
+    const hints = (this.hints ?? []).map((hint, index) => ({ cell: hint.action.cell, rank: index + 1 })).filter((hint) => hint.cell);
+    this.board.render({
+      placements: view.board,
+      cards,
+      legal: this.pending ? new Map() : cells,
+      focus: this.preview?.key ?? null,
+      preview: previewEntry ? { ...previewEntry.action, points: previewEntry.points } : null,
+      hints,
+    });
+    this.rack.render({
+      tiles: view.rack ?? [],
+      cards,
+      playable: this.pending ? new Set() : new Set(byTile.keys()),
+      selected: this.selected,
+      turned: this.turned,
+    });
+    this.rack.element.hidden = view.rack === null;
+    this.renderConfirm(previewEntry, previewOption);
+    this.renderActions(others, byTile, view);
+    this.renderStatus(view);
+    this.renderPlayers(view);
+    this.renderNotices(view);
+    this.renderHints(view);
+    const hands = view.hands.map((hand) => ({ number: hand.number, actions: hand.history, end: hand.end }));
+    if (!hands.some((hand) => hand.number === view.hand)) hands.push({ number: view.hand, actions: view.history, end: view.end });
+    renderSheet(this.sheet, hands, this.names(view));
+    this.renderClock();
+  }
+
+  renderConfirm(entry, option) {
+    this.confirmBox.hidden = !entry;
+    if (!entry) return;
+    const bonuses = Object.entries(entry.bonuses);
+    this.confirmBox.replaceChildren(
+      h(
+        "div",
+        { class: "confirm-text" },
+        h("strong", {}, entry.action.tile === JOKER ? t("joker") : entry.action.tile),
+        ` ${cellText(entry.action.cell)} `,
+        h("span", { class: "confirm-points", "data-testid": "confirm-points" }, signed(entry.points)),
+        ...bonuses.map(([name, value]) => h("span", { class: "bonus-chip" }, bonusText(name, value))),
+      ),
+      h(
+        "div",
+        { class: "confirm-buttons" },
+        option.entries.length > 1
+          ? h("button", { type: "button", "data-testid": "rotate", i18n: "rotate", on: { click: () => this.rotate() } })
+          : null,
+        h("button", { type: "button", "data-testid": "cancel", i18n: "cancel", on: { click: () => this.cancel() } }),
+        h("button", {
+          type: "button",
+          class: "primary",
+          "data-testid": "place",
+          i18n: entry.action.action === "take_joker" ? "take_joker" : "place",
+          on: { click: () => this.place() },
+        }),
+      ),
+    );
+  }
+
+  renderActions(others, byTile, view) {
+    const button = (kind, key, params, testid) => {
+      const entry = others[kind];
+      return h("button", {
+        type: "button",
+        class: `action ${kind}`,
+        "data-testid": testid,
+        disabled: !entry || this.pending,
+        i18n: [key, params],
+        on: { click: () => this.play(kind) },
+      });
+    };
+    const junior = view.rules.bank !== null && view.rules.bank !== undefined;
+    const drawCost = others.draw ? signed(others.draw.points) : "";
+    const passCost = others.pass ? signed(others.pass.points) : "";
+    const buttons = [];
+    if (others.starter_draw) buttons.push(button("starter_draw", "starter_draw", {}, "starter-draw"));
+    buttons.push(button("draw", junior ? "buy_cost" : "draw_cost", { points: drawCost }, "draw"));
+    buttons.push(button("pass", "pass_cost", { points: passCost }, "pass"));
+    buttons.push(
+      h("button", {
+        type: "button",
+        class: "action hint",
+        "data-testid": "hint",
+        disabled: !byTile.size || this.pending,
+        i18n: "hint",
+        on: { click: () => this.askHint() },
+      }),
+      h("button", {
+        type: "button",
+        class: "icon",
+        "data-testid": "keys",
+        "aria-controls": "keys-help",
+        "aria-expanded": String(!this.keysHelp.hidden),
+        i18nAttrs: { "aria-label": "keys_title", title: "keys_title" },
+        on: { click: () => this.toggleKeys() },
+        text: "\u2328",
+      }),
+    );
+    this.actions.replaceChildren(...buttons);
+  }
+
+  renderStatus(view) {
+    const names = this.names(view);
+    const parts = [h("span", { "data-testid": "hand-number", i18n: ["hand_number", { number: view.hand }] })];
+    parts.push(h("span", { "data-testid": "pool-size", i18n: ["pool_size", { count: view.pool_size }] }));
+    if (view.bank !== null && view.bank !== undefined) {
+      parts.push(h("span", { "data-testid": "bank", class: "counters", i18n: ["bank", { count: view.bank }] }));
+    }
+    let turn;
+    if (view.match_over) turn = h("strong", { i18n: "match_over" });
+    else if (view.status === "waiting") turn = h("span", { i18n: "waiting_players" });
+    else if (view.seat !== null && view.to_move === view.seat) {
+      turn = h("strong", { class: "your-turn", i18n: view.phase === "starter_draw" ? "your_turn_starter" : "your_turn" });
+    } else turn = h("span", { i18n: ["to_move", { name: names[view.to_move] }] });
+    parts.push(h("span", { class: "turn", "data-testid": "turn" }, turn, h("span", { class: "clock", "data-testid": "clock" })));
+    this.status.replaceChildren(...parts);
+  }
+
+  renderPlayers(view) {
+    const names = this.names(view);
+    const junior = view.bank !== null && view.bank !== undefined;
+    const held = new Set([...this.seats.keys()].filter((key) => key !== WATCH));
+    const winners = new Set(view.winners);
+    this.players.replaceChildren(
+      ...view.seats.map((seat, index) => {
+        const toMove = !view.match_over && view.to_move === index;
+        const mine = held.has(index);
+        const details = [h("span", { class: "rack-size", "data-testid": "rack-size", i18n: ["rack_size", { count: view.rack_sizes[index] }] })];
+        if (seat.kind === "bot") details.unshift(h("span", { class: "badge", i18n: ["bot_badge", { bot: t(`bot_${seat.bot}`) }] }));
+        if (!junior) details.push(h("span", { class: "hand-points", i18n: ["hand_points", { points: signed(view.hand_points[index]) }] }));
+        const openRack = view.open_racks?.[index];
+        const takeOver =
+          !view.match_over && held.size && !mine && seat.kind === "person" && seat.name && seat.connected === false
+            ? h("button", { type: "button", class: "small", "data-testid": "give-to-bot", i18n: "give_to_bot", on: { click: () => this.giveToBot(index) } })
+            : null;
+        return h(
+          "div",
+          {
+            class: `player seat-${index} ${toMove ? "to-move" : ""} ${mine ? "mine" : ""} ${winners.has(index) ? "winner" : ""}`,
+            "data-testid": "player",
+            "data-seat": index,
+            "aria-current": toMove ? "true" : null,
+          },
+          h(
+            "div",
+            { class: "player-line" },
+            h("span", { class: `presence ${seat.connected === false ? "away" : "here"}`, i18nAttrs: { title: seat.connected === false ? "away" : "here" } }),
+            h("span", { class: "player-name" }, names[index]),
+            mine ? h("span", { class: "badge you", i18n: "you" }) : null,
+            h("span", { class: `total ${junior ? "counters" : ""}`, "data-testid": "total" }, String(view.totals[index])),
+          ),
+          h("div", { class: "player-details" }, ...details, toMove ? h("span", { class: "clock", "data-seat-clock": index }) : null),
+          openRack ? h("div", { class: "open-rack" }, openRack.join(" ")) : null,
+          takeOver,
+        );
+      }),
+    );
+    if (held.size > 1) {
+      this.players.append(
+        h(
+          "label",
+          { class: "seat-switch" },
+          h("span", { i18n: "show_seat" }),
+          h(
+            "select",
+            {
+              "data-testid": "seat-switch",
+              on: {
+                change: (event) => {
+                  this.chosenKey = Number(event.target.value);
+                  this.clearChoice();
+                  this.render();
+                },
+              },
+            },
+            ...[...held].map((seat) => h("option", { value: seat, selected: seat === this.shownKey, text: names[seat] })),
+          ),
+        ),
+      );
+    }
+  }
+
+  renderNotices(view) {
+    const notices = [];
+    const watching = this.seats.has(WATCH);
+    const free = (this.summary?.seats ?? []).filter((seat) => seat.kind === "person" && !seat.taken);
+    if (watching) {
+      notices.push(h("p", { class: "notice", "data-testid": "watching", i18n: "watching" }));
+      if (free.length && !view.match_over) notices.push(this.joinForm());
+    } else if (free.length && !view.match_over) {
+      const link = `${location.origin}/t/${this.code}`;
+      notices.push(
+        h(
+          "div",
+          { class: "notice invite", "data-testid": "invite" },
+          h("p", { i18n: ["invite", { code: this.code }] }),
+          h(
+            "div",
+            { class: "invite-line" },
+            h("input", { type: "text", readonly: true, value: link, "aria-label": t("invite_link"), on: { focus: (event) => event.target.select() } }),
+            h("button", { type: "button", i18n: "copy", on: { click: () => this.copy(link) } }),
+          ),
+        ),
+      );
+    }
+    if (this.rematch) {
+      notices.push(
+        h(
+          "div",
+          { class: "notice rematch", "data-testid": "rematch-ready" },
+          h("p", { i18n: "rematch_ready" }),
+          h("button", { type: "button", class: "primary", i18n: "go_rematch", on: { click: () => this.goTo(this.rematch.code) } }),
+        ),
+      );
+    }
+    if (view.match_over) {
+      notices.push(
+        h(
+          "div",
+          { class: "notice over" },
+          h("a", { class: "button", href: `/t/${this.code}?replay=1`, "data-testid": "replay-link", i18n: "replay" }),
+          h("a", { class: "button", href: `/api/tables/${this.code}/record`, download: `triominos-${this.code}.json`, i18n: "download_record" }),
+        ),
+      );
+    }
+    this.notices.replaceChildren(...notices);
+  }
+
+  joinForm() {
+    const name = h("input", {
+      type: "text",
+      maxlength: 24,
+      required: true,
+      value: playerName(),
+      "data-testid": "join-name",
+      i18nAttrs: { placeholder: "your_name", "aria-label": "your_name" },
+    });
+    return h(
+      "form",
+      {
+        class: "join-form",
+        "data-testid": "join-form",
+        on: {
+          submit: async (event) => {
+            event.preventDefault();
+            await this.join(name.value.trim());
+          },
+        },
+      },
+      name,
+      h("button", { type: "submit", class: "primary", "data-testid": "join", i18n: "sit_down" }),
+    );
+  }
+
+  async join(name) {
+    if (!name) {
+      toast(t("name_needed"), "error");
+      return;
+    }
+    try {
+      rememberName(name);
+      const answer = await postJson(`/api/tables/${encodeURIComponent(this.code)}/join`, { name });
+      holdSeat(this.code, answer.seat, answer.token);
+      this.connect();
+    } catch (error) {
+      toast(error.message || t("error_network"), "error");
+    }
+  }
+
+  async giveToBot(seat) {
+    const token = [...this.seats.values()].find((entry) => entry.token)?.token;
+    try {
+      await postJson(`/api/tables/${encodeURIComponent(this.code)}/seats/${seat}/bot`, { token, bot: "greedy", think: 1.0 });
+    } catch (error) {
+      toast(error.message || t("error_network"), "error");
+    }
+  }
+
+  async copy(text) {
+    try {
+      await navigator.clipboard.writeText(text);
+      toast(t("copied"));
+    } catch {
+      toast(text);
+    }
+  }
+
+  renderHints(view) {
+    this.hintBox.hidden = this.hints === null;
+    if (this.hints === null) return;
+    if (!this.hints.length) {
+      this.hintBox.replaceChildren(h("p", { class: "muted", i18n: view.legal.length ? "hint_thinking" : "hint_none" }));
+      return;
+    }
+    this.hintBox.replaceChildren(
+      h("h3", { i18n: "hints_title" }),
+      h(
+        "ol",
+        {},
+        ...this.hints.map((hint) =>
+          h(
+            "li",
+            {},
+            h(
+              "button",
+              {
+                type: "button",
+                class: "link",
+                "data-testid": "hint-item",
+                on: {
+                  click: () => {
+                    this.selected = hint.action.tile;
+                    this.turned = pointingUp(hint);
+                    this.showAt(cellKey(hint.action.cell));
+                  },
+                },
+              },
+              `${hint.action.tile} ${cellText(hint.action.cell)} ${signed(hint.points)}`,
+              ...Object.entries(hint.bonuses ?? {}).map(([name, value]) => h("span", { class: "bonus-chip" }, bonusText(name, value))),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+
+  renderClock() {
+    const view = this.view;
+    const text = (() => {
+      if (!view?.turn_deadline || view.match_over) return "";
+      const left = Math.max(0, Math.ceil(view.turn_deadline - Date.now() / 1000));
+      return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    })();
+    for (const clock of this.element.querySelectorAll(".clock")) {
+      clock.textContent = text;
+      clock.classList.toggle("low", text !== "" && view.turn_deadline - Date.now() / 1000 < 10);
+    }
+  }
+
+  renderConnection() {
+    const states = [...this.seats.values()].map(({ connection }) => connection.state);
+    const state = states.includes("offline") ? "offline" : states.includes("connecting") ? "connecting" : "online";
+    const badge = document.querySelector("[data-testid=connection]");
+    if (!badge) return;
+    badge.hidden = false;
+    badge.dataset.state = state;
+    setText(badge, `connection_${state}`);
+  }
+
+  // --- the end of a hand and of the match -----------------------------------------
+
+  showHandEnd(end, number, points, view) {
+    if (this.shownEnds.has(number)) return;
+    this.shownEnds.add(number);
+    this.endings.handEnd({ end, number, points, totals: view.totals, names: this.names(view), counters: view.bank !== null });
+  }
+
+  showMatchEnd(view) {
+    this.shownEnds.add("match");
+    const lastHand = view.hands[view.hands.length - 1];
+    this.endings.matchEnd({
+      winners: view.winners,
+      lastHand,
+      totals: view.totals,
+      names: this.names(view),
+      counters: view.bank !== null,
+      replay: `/t/${this.code}?replay=1`,
+      onRematch: [...this.seats.keys()].some((key) => key !== WATCH) ? () => this.askRematch() : null,
+    });
+  }
+
+  async askRematch() {
+    const token = [...this.seats.values()].find((entry) => entry.token)?.token;
+    try {
+      const answer = await postJson(`/api/tables/${encodeURIComponent(this.code)}/rematch`, { token });
+      this.goTo(answer.code);
+    } catch (error) {
+      toast(error.message || t("error_network"), "error");
+    }
+  }
+
+  /** Go to another table (a rematch), taking this table's seats along: their tokens work there. */
+  goTo(code) {
+    for (const [key, entry] of this.seats) if (key !== WATCH) holdSeat(code, key, entry.token);
+    location.assign(`/t/${code}`);
+  }
+}

@@ -1,0 +1,183 @@
+"""The home page: the language (from the browser, changeable, kept), the create form's
+choices, the open tables, and every text in six languages."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import httpx
+from playwright.sync_api import Browser, Page, expect
+
+from conftest import LiveServerFactory, PageErrors
+from test_web_table import page_expecting, watch_texts
+from triominos.rules import PRESETS
+
+STATIC = Path(__file__).resolve().parent.parent / "src" / "triominos" / "server" / "static"
+LOCALES = STATIC / "locales"
+LANGUAGES = ("en", "nl", "fr", "de", "es", "pt")
+BONUSES = (
+    "opening_triple",
+    "opening_triple_zero",
+    "bridge",
+    "hexagon",
+    "double_hexagon",
+    "triple_hexagon",
+    "two_sides",
+    "last_tile",
+)
+ERROR_CODES = (
+    "bad_message",
+    "too_large",
+    "rate_limited",
+    "bad_token",
+    "spectator",
+    "not_your_turn",
+    "illegal",
+    "over",
+)
+
+
+def messages(code: str) -> dict[str, str]:
+    loaded: dict[str, str] = json.loads((LOCALES / f"{code}.json").read_text(encoding="utf-8"))
+    return loaded
+
+
+def keys_in_code() -> set[str]:
+    """The message keys the page's modules name literally."""
+    source = "\n".join(path.read_text(encoding="utf-8") for path in STATIC.glob("*.js"))
+    patterns = (
+        r'\bt\("([\w-]+)"',
+        r'i18n: \[?"([\w-]+)"',
+        r'label: "([\w-]+)"',
+        r'setText\([^,]+, "([\w-]+)"',
+        r'"(key_\w+)"\]',
+        r'i18nAttrs: \{ "[\w-]+": "([\w-]+)"',
+        r'title: "([\w-]+)" \}',
+    )
+    return {key for pattern in patterns for key in re.findall(pattern, source)}
+
+
+def test_every_language_has_every_message_with_the_same_placeholders() -> None:
+    english = messages("en")
+    for code in LANGUAGES:
+        translated = messages(code)
+        assert set(translated) == set(english), code
+        for key, text in english.items():
+            assert set(re.findall(r"\{\w+\}", translated[key])) == set(
+                re.findall(r"\{\w+\}", text)
+            ), (code, key)
+            assert translated[key].strip(), (code, key)
+
+
+def test_every_message_the_page_uses_exists() -> None:
+    english = messages("en")
+    used = keys_in_code()
+    assert len(used) > 100
+    dynamic = (
+        {f"preset_{name}" for name in PRESETS}
+        | {f"preset_{name}_about" for name in PRESETS}
+        | {f"bonus_{name}" for name in BONUSES}
+        | {f"error_{code}" for code in ERROR_CODES}
+        | {f"bot_{name}" for name in ("random", "greedy", "expert", "sim")}
+        | {f"connection_{state}" for state in ("online", "connecting", "offline")}
+    )
+    assert sorted((used | dynamic) - set(english)) == []
+
+
+def test_the_rulebooks_words_are_used() -> None:
+    """Rule terms follow the rulebooks of each language (seeds 000-004)."""
+    words = {
+        "nl": ("brug", "zeshoek", "Pot"),
+        "fr": ("pont", "hexagone", "Pioche"),
+        "de": ("Brücke", "Sechseck", "Topf"),
+        "es": ("puente", "hexágono", "Montón"),
+        "pt": ("ponte", "hexágono", "Monte"),
+    }
+    for code, expected in words.items():
+        text = " ".join(messages(code).values())
+        for word in expected:
+            assert word in text, (code, word)
+
+
+def test_the_language_comes_from_the_browser_and_can_be_changed(
+    live_server: LiveServerFactory, browser: Browser
+) -> None:
+    server = live_server()
+    context = browser.new_context(locale="de-DE")
+    page = context.new_page()
+    errors = PageErrors(page)
+    missing = watch_texts(page)
+    try:
+        page.goto(f"{server.base_url}/")
+        expect(page.get_by_test_id("create")).to_have_text("Spiel starten")
+        expect(page.get_by_test_id("language")).to_have_value("de")
+        assert page.evaluate("document.documentElement.lang") == "de"
+        for code in LANGUAGES:
+            page.get_by_test_id("language").select_option(code)
+            expect(page.get_by_test_id("create")).to_have_text(messages(code)["create"])
+            expect(page.locator(".choice strong").first).to_have_text(
+                messages(code)["preset_classic"]
+            )
+        page.get_by_test_id("language").select_option("es")
+        page.reload()  # the choice is kept over the browser's language
+        expect(page.get_by_test_id("create")).to_have_text("Empezar la partida")
+    finally:
+        context.close()
+    errors.raise_if_any()
+    assert missing == []
+
+
+def test_the_form_follows_the_edition_and_lists_open_tables(
+    live_server: LiveServerFactory, page: Page
+) -> None:
+    server = live_server()
+    # A table with a free seat, made before the page loads the list.
+    answer = httpx.post(
+        f"{server.base_url}/api/tables",
+        json={
+            "preset": "extended",
+            "players": 2,
+            "seats": [{"kind": "person", "name": "Zoe"}, {"kind": "person"}],
+            "take": [0],
+        },
+    ).json()
+    page.goto(f"{server.base_url}/")
+    page.evaluate("localStorage.setItem('triominos.lang', 'en')")
+    page.reload()
+    # Classic: 2 to 6 players; Junior: 2 to 4, with the joker among its house rules.
+    expect(page.locator("[data-testid^=players-]")).to_have_count(5)
+    page.get_by_test_id("preset-junior").locator("..").click()
+    expect(page.locator("[data-testid^=players-]")).to_have_count(3)
+    page.get_by_test_id("house-rules").click()
+    expect(page.get_by_test_id("rule-joker")).to_be_checked()
+    expect(page.get_by_test_id("rule-two_sides_bonus")).to_have_count(0)
+    page.get_by_test_id("players-3").locator("..").click()
+    expect(page.locator("[data-testid^=seat-]")).to_have_count(2)
+
+    # The table with a free seat is in the list, and its link leads to the table.
+    row = page.locator(f"[data-testid=open-table][data-code={answer['code']}]")
+    expect(row).to_contain_text("Extended")
+    expect(row).to_contain_text("1 free")
+    row.locator("a").click()
+    expect(page.get_by_test_id("watching")).to_be_visible()
+    expect(page.get_by_test_id("join-form")).to_be_visible()
+
+
+def test_a_wrong_house_rule_is_refused_with_the_servers_reason(
+    live_server: LiveServerFactory, browser: Browser
+) -> None:
+    """No target and no hand limit: the server refuses (a 400, which Chromium logs), the
+    page shows the server's reason and stays on the form."""
+    server = live_server()
+    with page_expecting(browser, "status of 400") as page:
+        page.goto(f"{server.base_url}/")
+        page.evaluate("localStorage.setItem('triominos.lang', 'en')")
+        page.reload()
+        page.get_by_test_id("your-name").fill("Ann")
+        page.get_by_test_id("house-rules").click()
+        page.get_by_test_id("rule-target_score").fill("")
+        page.get_by_test_id("create").click()
+        expect(page.get_by_test_id("toast")).to_contain_text("a target score, a hand limit")
+        assert re.search(r"/$", page.url)

@@ -1,0 +1,94 @@
+"""Two people at one table: from two browsers (the second joins by the code from the home
+page; a move made in one is seen in the other; a player who left is replaced by a bot),
+and two players taking turns on one device."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, Page, expect
+
+from conftest import LiveServerFactory, PageErrors
+from test_web_table import FAST_BOTS, create_game, play_turn, version
+
+
+def test_a_friend_joins_by_code_and_each_sees_the_others_move(
+    live_server: LiveServerFactory, page: Page, browser: Browser
+) -> None:
+    server = live_server(**FAST_BOTS)
+    code = create_game(page, server, seats=("invite",))
+    expect(page.get_by_test_id("invite")).to_contain_text(code)
+    expect(page.get_by_test_id("turn")).to_contain_text("Waiting for players")
+
+    friend_context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
+    friend = friend_context.new_page()
+    errors = PageErrors(friend)
+    try:
+        friend.emulate_media(reduced_motion="reduce")
+        friend.goto(f"{server.base_url}/")
+        friend.get_by_test_id("join-code").fill(code.lower())
+        friend.get_by_test_id("join-go").click()
+        expect(friend.get_by_test_id("watching")).to_be_visible()
+        friend.get_by_test_id("join-name").fill("Bob")
+        friend.get_by_test_id("join").click()
+        expect(friend.get_by_test_id("watching")).to_be_hidden()
+        expect(friend.locator(".player.mine .player-name")).to_have_text("Bob")
+        expect(page.locator(".player[data-seat='1'] .player-name")).to_have_text("Bob")
+        expect(page.get_by_test_id("invite")).to_be_hidden()
+
+        # Whoever is to move plays; the other page shows the same action and version.
+        played = 0
+        for _ in range(100):
+            if played == 3:
+                break
+            movers = [
+                each
+                for each in (page, friend)
+                if each.get_by_test_id("table").get_attribute("data-my-turn") == "true"
+            ]
+            if not movers:
+                page.wait_for_timeout(100)
+                continue
+            mover = movers[0]
+            other = friend if mover is page else page
+            kind = play_turn(mover)
+            played += 1
+            seen = version(mover)
+            other.wait_for_function(
+                f"Number(document.querySelector('[data-testid=table]').dataset.version) >= {seen}"
+            )
+            rows = other.get_by_test_id("sheet-row")
+            expect(rows.last).to_have_attribute("data-action", kind)
+            expect(rows).to_have_count(mover.get_by_test_id("sheet-row").count())
+            expect(other.get_by_test_id("board-tile")).to_have_count(
+                mover.get_by_test_id("board-tile").count()
+            )
+        assert played == 3
+    finally:
+        friend_context.close()
+    errors.raise_if_any()
+
+    # Bob has gone: his seat shows it, and Ann may hand it to a bot so the match goes on.
+    bob = page.locator(".player[data-seat='1']")
+    expect(bob.locator(".presence")).to_have_class("presence away")
+    bob.get_by_test_id("give-to-bot").click()
+    expect(bob.locator(".badge")).to_contain_text("bot")
+    expect(bob.locator(".presence")).to_have_class("presence here")
+
+
+def test_two_players_take_turns_on_one_device(live_server: LiveServerFactory, page: Page) -> None:
+    server = live_server(**FAST_BOTS)
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(f"{server.base_url}/")
+    page.evaluate("localStorage.setItem('triominos.lang', 'en')")
+    page.reload()
+    page.get_by_test_id("your-name").fill("Ann")
+    page.get_by_test_id("seat-1").select_option("here")
+    page.get_by_test_id("seat-name-1").fill("Bob")
+    page.get_by_test_id("create").click()
+    expect(page.locator(".player.mine")).to_have_count(2)
+    # The page shows whichever of its seats is to move, and plays it.
+    for _ in range(4):
+        play_turn(page)
+    players = {
+        row.split("\t")[0].strip() for row in page.get_by_test_id("sheet-row").all_inner_texts()
+    }
+    assert players == {"Ann", "Bob"}

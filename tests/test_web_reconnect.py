@@ -1,0 +1,50 @@
+"""A dropped connection: the server crashes and comes back; the page shows that it is
+offline and recovers by itself, at the same version, and play goes on."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, Page, expect
+
+from conftest import LiveServer, LiveServerFactory
+from test_web_table import (
+    FAST_BOTS,
+    create_game,
+    page_expecting,
+    play_turn,
+    table_state,
+    version,
+)
+
+EXPECTED_WHILE_DOWN = ("WebSocket connection to", "ERR_CONNECTION_REFUSED")
+"""What Chromium itself logs while the server is down: the page's own retries failing."""
+
+
+def test_the_page_reconnects_by_itself_after_a_crash(
+    live_server: LiveServerFactory, browser: Browser
+) -> None:
+    server = live_server(**FAST_BOTS)
+    with page_expecting(browser, *EXPECTED_WHILE_DOWN) as page:
+        play_across_a_crash(page, server)
+
+
+def play_across_a_crash(page: Page, server: LiveServer) -> None:
+    create_game(page, server)
+    assert table_state(page) == "turn"
+    play_turn(page)
+    assert table_state(page) == "turn"
+    before = version(page)
+    rows = page.get_by_test_id("sheet-row").count()
+
+    server.kill()
+    badge = page.get_by_test_id("connection")
+    expect(badge).to_have_attribute("data-state", "offline")
+    expect(badge).to_have_text("Reconnecting…")
+    server.start()
+    expect(badge).to_have_attribute("data-state", "online", timeout=20_000)
+    assert version(page) == before
+    expect(page.get_by_test_id("sheet-row")).to_have_count(rows)
+
+    # The game goes on from where it was.
+    assert table_state(page) == "turn"
+    play_turn(page)
+    assert version(page) > before
