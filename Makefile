@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck services pytest bench load clean
+.PHONY: run demo test lint typecheck services pytest bench load clean
 
 # Debian's python3 lacks ensurepip until python3-venv is installed: install it when root.
 $(STAMP): pyproject.toml
@@ -17,7 +17,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[server,test]'
 	touch $(STAMP)
 
+# The web app on http://127.0.0.1:8000/ (play, watch, the score pad); Ctrl-C stops it.
 run: $(STAMP)
+	$(BIN)/triominos serve
+
+demo: $(STAMP)
 	$(BIN)/triominos demo
 
 lint: $(STAMP)
