@@ -10,6 +10,9 @@ Prints, each on its own line:
 - ``classic 2p greedy matches/s`` — whole matches to 400.
 
 The machines are shared and noisy: the median of several timed runs is what counts.
+``--hands N`` makes each run of the first figure a fixed amount of work, for instruction
+counts: ``valgrind --tool=callgrind .venv/bin/python benchmarks/engine.py --runs 1
+--hands 200 --seconds 0.1``.
 """
 
 from __future__ import annotations
@@ -51,31 +54,38 @@ def sample_positions(count: int, seed: int) -> list[tuple[Board, int]]:
     return positions
 
 
-def rate(work: Callable[[], int], seconds: float) -> float:
-    """Units of work per second over about ``seconds`` of repeated calls."""
+def rate(work: Callable[[], int], seconds: float, units: int | None = None) -> float:
+    """Units of work per second: over about ``seconds`` of repeated calls or, given
+    ``units``, over the calls that do that many."""
     done = 0
     start = time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds:
+    while done < units if units is not None else time.perf_counter() - start < seconds:
         done += work()
-    return done / elapsed
+    return done / (time.perf_counter() - start)
 
 
-def median_rate(work: Callable[[], int], runs: int, seconds: float) -> float:
-    return statistics.median(rate(work, seconds) for _ in range(runs))
+def median_rate(
+    work: Callable[[], int], runs: int, seconds: float, units: int | None = None
+) -> float:
+    return statistics.median(rate(work, seconds, units) for _ in range(runs))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="timed runs per figure")
     parser.add_argument("--seconds", type=float, default=2.0, help="length of a run")
+    parser.add_argument(
+        "--hands", type=int, help="hands in a run of the first figure, instead of --seconds"
+    )
     args = parser.parse_args()
+    play_hand("classic", 2, random.Random(0))  # untimed: builds the fit table
     rng = random.Random(1)
 
     def one_hand() -> int:
         play_hand("classic", 2, rng)
         return 1
 
-    hands = median_rate(one_hand, args.runs, args.seconds)
+    hands = median_rate(one_hand, args.runs, args.seconds, args.hands)
     print(f"classic 2p greedy hands/s: {hands:.0f}")
 
     positions = sample_positions(500, seed=2)

@@ -595,3 +595,12 @@ def test_the_live_frontier_survives_pushes_pops_and_joker_swaps(
             fitting = [tile for _, tile, _, _ in board.placement_ids(rack)]
             assert board.can_place(rack) == bool(fitting)
             assert board.fitting_tiles(rack) == sum({1 << tile for tile in fitting})
+
+
+def test_taking_back_the_first_tile_reopens_the_origin_only() -> None:
+    board = Board(CLASSIC)
+    board.push(Placement(Tile(5, 5, 5), ORIGIN, (5, 5, 5)))
+    assert ORIGIN not in board.open_cells()
+    board.pop()
+    assert board.open_cells() == [ORIGIN]
+    assert len(board) == 0

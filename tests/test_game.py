@@ -7,6 +7,8 @@ then leaves open cells that only tiles with two 5s fit, which keeps positions si
 
 from __future__ import annotations
 
+import dataclasses
+import random
 from collections.abc import Iterator, Sequence
 
 import pytest
@@ -844,3 +846,28 @@ def test_a_placement_off_the_board_or_with_corners_as_a_list() -> None:
     assert rule_of(hand, Placement(own, Cell(500, 0, True), (5, 4, 5))) == "on_board"
     listed = Placement(own, D(0, 0), [5, 4, 5])  # type: ignore[arg-type]
     assert hand.apply(listed).corners == (5, 4, 5)
+
+
+@pytest.mark.parametrize("name", ["classic", "extended", "junior"])
+def test_a_shuffled_deal_plays_as_the_same_deal_written_out(name: str) -> None:
+    """A hand skips the deal's check for a deal the engine shuffled; the same racks and
+    pool written out (and so checked) must give exactly the same hand."""
+    rules = preset(name).rules
+    shuffled = Deal.shuffle(rules, 3, random.Random(7))
+    written = Deal(shuffled.racks, shuffled.pool, shuffled.first)
+    assert written == shuffled
+    hands = [Hand(rules, deal, rng=random.Random(1)) for deal in (shuffled, written)]
+    bot = GreedyBot()
+    while not hands[0].is_over:
+        action = bot.act(hands[0].observe(hands[0].to_move))
+        first, second = (hand.apply(action) for hand in hands)
+        assert first == second
+    assert hands[0].end == hands[1].end
+
+
+def test_a_changed_shuffled_deal_is_checked_again() -> None:
+    rules = preset("classic").rules
+    shuffled = Deal.shuffle(rules, 2, random.Random(7))
+    doubled = dataclasses.replace(shuffled, pool=(*shuffled.pool, shuffled.pool[0]))
+    with pytest.raises(RuleOptionError):
+        Hand(rules, doubled)

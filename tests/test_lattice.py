@@ -10,6 +10,9 @@ from hypothesis import strategies as st
 
 from triominos.lattice import (
     CELLS_AROUND,
+    CELLS_AT,
+    CORNERS,
+    NEIGHBOURS,
     ORIGIN,
     Cell,
     LatticeError,
@@ -191,3 +194,13 @@ def test_vertices_off_the_board_raise_lattice_error() -> None:
     with pytest.raises(LatticeError):
         _ = Vertex(0, -129).id
     assert issubclass(LatticeError, ValueError)
+
+
+@given(cells)
+def test_the_geometry_tables_agree_with_the_functions(cell: Cell) -> None:
+    packed = cell.id
+    assert CORNERS[packed] == corner_ids(packed)
+    assert NEIGHBOURS[packed] == neighbour_ids(packed)
+    vertex = corner_ids(packed)[0]
+    assert [cell for cell, _ in CELLS_AT[vertex]] == list(cells_around_id(vertex))
+    assert [corner for _, corner in CELLS_AT[vertex]] == [corner for _, corner in CELLS_AROUND]

@@ -7,7 +7,7 @@ question the hot path asks is answered from a few flat arrays kept up to date by
 - the number at each vertex (or none yet) and how many tiles touch it;
 - for each empty cell, how many of its edges touch a tile;
 - the *frontier*: the empty cells with at least one such edge, the only cells a tile
-  may go (after the first tile, which lies on the origin);
+  may go; on an empty board, the origin alone, where the first tile lies;
 - the *live* frontier: the frontier less the cells where no tile off the table fits any
   more (about half of it in a classic hand), all that the greedy move has to look at.
 
@@ -23,15 +23,14 @@ from typing import NamedTuple
 
 from triominos.lattice import (
     CELL_IDS,
-    CELLS_AROUND,
+    CELLS_AT,
+    CORNERS,
+    NEIGHBOURS,
     ORIGIN,
     VERTEX_IDS,
-    WIDTH,
     Cell,
     LatticeError,
     Vertex,
-    corner_ids,
-    neighbour_ids,
 )
 from triominos.tiles import WILD, Corners, Joker, Tile, TileSet, indices, rotations
 
@@ -76,21 +75,18 @@ def figure_code(
     counts: bytearray,
 ) -> int:
     """The figure a tile laid on the empty ``cell`` would complete, as a FIGURES code."""
-    v = cell >> 1
-    if cell & 1:
-        c0, c1, c2 = counts[v], counts[v + 1], counts[v + WIDTH]
-    else:
-        c0, c1, c2 = counts[v + 1], counts[v + WIDTH + 1], counts[v + WIDTH]
-    if c0 == 5 or c1 == 5 or c2 == 5:  # rare: checked before counting them
-        return (c0 == 5) + (c1 == 5) + (c2 == 5)
     touching = edges[cell]
-    if touching == 1:
-        # The two corners of the shared edge are touched by the neighbour; a bridge is
-        # when the corner opposite that edge touches a tile too.
+    v0, v1, v2 = CORNERS[cell]
+    c0, c1, c2 = counts[v0], counts[v1], counts[v2]
+    if touching == 1:  # the common case
+        # The neighbour touches the two corners of the shared edge; a bridge is when the
+        # corner opposite that edge touches a tile too. No hexagon: a corner closes one
+        # only between two neighbours of the cell.
         return BRIDGE if c0 and c1 and c2 else 0
-    if touching == 2:
-        return TWO_SIDES
-    return 0
+    hexagons = (c0 == 5) + (c1 == 5) + (c2 == 5)
+    if hexagons:
+        return hexagons
+    return TWO_SIDES if touching == 2 else 0
 
 
 class Board:
@@ -104,19 +100,17 @@ class Board:
         self._counts = bytearray(VERTEX_IDS)  # tiles touching each vertex
         self._edges = bytearray(CELL_IDS)  # occupied edge neighbours of each cell
         self._occupant: dict[int, tuple[int, Corners]] = {}  # cell -> (tile index, corners)
-        self._frontier: dict[int, int] = {}  # open cell -> FitTable key
+        self._frontier = {_ORIGIN_ID: 0}  # open cell -> FitTable key
         # The live frontier: open cell -> the FitTable mask of its key, for every open
         # cell where a tile off the table may fit. A placement leaves out the cells it
         # opens or renumbers where none does; a cell whose last tile goes elsewhere
         # lingers (a look more, never a wrong answer). Pop restores it exactly, helped by
         # what each placement dropped: (stack length after the placement, cell).
-        self._live: dict[int, int] = {}
+        self._live = {_ORIGIN_ID: self._fits.masks[0]}
         self._dropped: list[tuple[int, int]] = []
         self._unplaced = tile_set.full_mask  # the tiles not on the table
-        # What each of the six cells at a vertex (lattice.CELLS_AROUND) gains in its key
-        # per unit of the vertex's number + 1: the weight of its corner there.
-        weights = (self._base * self._base, self._base, 1)
-        self._around = tuple((offset, weights[corner]) for offset, corner in CELLS_AROUND)
+        # What a cell's key gains per unit of a corner's number + 1, by corner.
+        self._weights = (self._base * self._base, self._base, 1)
         self._stack: list[int] = []
         # Triominos Junior: where the joker lies, and the joker swaps to undo (stack
         # length at the swap, cell, the joker's placement, vertices it numbered, and the
@@ -164,23 +158,19 @@ class Board:
         return number - 1 if number else None
 
     def open_cells(self) -> list[Cell]:
-        """The empty cells a tile may go to: the frontier, or the origin on an empty board."""
-        return [Cell.from_id(cell) for cell, _ in self._open()]
+        """The empty cells a tile may go to: the frontier (the origin on an empty board)."""
+        return [Cell.from_id(cell) for cell in self._frontier]
 
-    def _open(self) -> Iterable[tuple[int, int]]:
-        """(cell, FitTable key) of every cell a tile may go to."""
-        return self._frontier.items() if self._stack else ((_ORIGIN_ID, 0),)
+    def _live_for(self, rack: int) -> dict[int, int]:
+        """Cell -> FitTable mask for every cell where a tile of ``rack`` may fit, and maybe
+        a few more: the live frontier, in no set order.
 
-    def _open_for(self, rack: int) -> Iterable[tuple[int, int]]:
-        """(cell, FitTable mask) of every cell where a tile of ``rack`` may fit, and maybe
-        a few more: the live cells, in no set order.
-
-        All the open cells when the rack holds a tile that is on the table (tests do).
+        Every open cell when the rack holds a tile that is on the table (tests do).
         """
-        if rack & ~self._unplaced or not self._stack:
+        if rack & ~self._unplaced:
             masks = self._fits.masks
-            return [(cell, masks[key]) for cell, key in self._open()]
-        return self._live.items()
+            return {cell: masks[key] for cell, key in self._frontier.items()}
+        return self._live
 
     def figure(self, cell: Cell) -> str | None:
         """The figure a tile laid on the empty ``cell`` would complete, by its record name."""
@@ -189,15 +179,8 @@ class Board:
     def _key(self, cell: int) -> int:
         """The FitTable key of a cell: the numbers already on its corners."""
         numbers, base = self._numbers, self._base
-        v = cell >> 1
-        if cell & 1:
-            return (numbers[v] * base + numbers[v + 1]) * base + numbers[v + WIDTH]
-        return (numbers[v + 1] * base + numbers[v + WIDTH + 1]) * base + numbers[v + WIDTH]
-
-    def fits(self, cell: int, tile: int, corners: Corners) -> bool:
-        """Whether tile index ``tile`` may lie on packed ``cell`` with these corners."""
-        key = self._frontier.get(cell) if self._stack else (0 if cell == _ORIGIN_ID else None)
-        return key is not None and corners in self._fits.corners[key].get(tile, ())
+        v0, v1, v2 = CORNERS[cell]
+        return (numbers[v0] * base + numbers[v1]) * base + numbers[v2]
 
     # --- legality ------------------------------------------------------------------
 
@@ -255,6 +238,18 @@ class Board:
                 f"on {cell.to_json()} ({WILD} where no tile touches), not {list(corners)}",
             )
 
+    def checked_figure(self, placement: Placement, cell: int, tile: int) -> int:
+        """The figure ``placement`` would complete (a FIGURES code), after checking it.
+
+        ``cell`` and ``tile`` are the placement's packed cell and tile index. A placement
+        that fits costs one FitTable lookup; any other gets the full :meth:`check`, which
+        raises IllegalPlacementError naming the broken rule.
+        """
+        key = self._frontier.get(cell)
+        if key is None or placement.corners not in self._fits.corners[key].get(tile, ()):
+            self.check(placement)
+        return figure_code(cell, self._edges, self._counts)
+
     def is_legal(self, placement: Placement) -> bool:
         try:
             self.check(placement)
@@ -275,9 +270,8 @@ class Board:
     def push_unchecked(self, cell: int, tile: int, corners: Corners) -> None:
         """Lay tile index ``tile`` on packed ``cell``; the caller vouches for legality.
 
-        The hottest function of every search, so parts are written out here rather than
-        called: the vertex and neighbour arithmetic of lattice.py, and _key for the cells
-        it opens (about two a placement).
+        The hottest function of every search, so _key is written out here for the cells it
+        opens (about two a placement).
         """
         occupant, frontier, live = self._occupant, self._frontier, self._live
         occupant[cell] = (tile, corners)
@@ -288,45 +282,43 @@ class Board:
         frontier.pop(cell, None)
         live.pop(cell, None)
         numbers, counts = self._numbers, self._counts
-        v = cell >> 1
-        if cell & 1:
-            touched = ((v, corners[0]), (v + 1, corners[1]), (v + WIDTH, corners[2]))
-            neighbours = (2 * v, 2 * (v - WIDTH), 2 * (v - 1))
-        else:
-            touched = ((v + 1, corners[0]), (v + WIDTH + 1, corners[1]), (v + WIDTH, corners[2]))
-            neighbours = (2 * v + 1, 2 * (v + WIDTH) + 1, 2 * (v + 1) + 1)
-        for vertex, number in touched:
-            counts[vertex] += 1
-            if not numbers[vertex] and number >= 0:  # not a joker's free corner
-                numbers[vertex] = number + 1
-                self._rekey(vertex, number + 1)
+        v0, v1, v2 = CORNERS[cell]
+        counts[v0] += 1
+        counts[v1] += 1
+        counts[v2] += 1
+        # A corner numbers its vertex when no tile did yet (usually one corner of the three),
+        # unless it is a joker's free corner (WILD).
+        n0, n1, n2 = corners
+        if not numbers[v0] and n0 >= 0:
+            self._renumber(v0, n0 + 1)
+        if not numbers[v1] and n1 >= 0:
+            self._renumber(v1, n1 + 1)
+        if not numbers[v2] and n2 >= 0:
+            self._renumber(v2, n2 + 1)
         edges, base, masks = self._edges, self._base, self._fits.masks
-        for neighbour in neighbours:
+        for neighbour in NEIGHBOURS[cell]:
             edges[neighbour] += 1
-            if neighbour not in occupant and neighbour not in frontier:
-                n = neighbour >> 1
-                if neighbour & 1:
-                    a, b, c = numbers[n], numbers[n + 1], numbers[n + WIDTH]
-                else:
-                    a, b, c = numbers[n + 1], numbers[n + WIDTH + 1], numbers[n + WIDTH]
-                frontier[neighbour] = key = (a * base + b) * base + c
+            # Opened by this tile: its first edge, and not the first tile's cell.
+            if edges[neighbour] == 1 and neighbour not in occupant:
+                a, b, c = CORNERS[neighbour]
+                frontier[neighbour] = key = (numbers[a] * base + numbers[b]) * base + numbers[c]
                 if masks[key] & unplaced:
                     live[neighbour] = masks[key]
 
-    def _rekey(self, vertex: int, change: int) -> None:
-        """Update the keys of the open cells at ``vertex``, whose number + 1 just changed.
+    def _renumber(self, vertex: int, number: int) -> None:
+        """Set the number + 1 at ``vertex`` (0: none), and the keys of the open cells there.
 
-        A key is its corners' numbers + 1 times their weights, so it moves by ``change``
-        times the weight of the corner on ``vertex``. When the vertex gets its number
-        (``change > 0``), a live cell where nothing off the table fits any more leaves the
-        live frontier, noted in _dropped for pop to bring back.
+        A key is its corners' numbers + 1 times their weights, so it moves by the change
+        times the weight of the corner on ``vertex``. When the vertex gets its number, a
+        live cell where nothing off the table fits any more leaves the live frontier, noted
+        in _dropped for pop to bring back.
         """
-        frontier, live, masks = self._frontier, self._live, self._fits.masks
-        first = 2 * vertex
-        for offset, weight in self._around:
-            cell = first + offset
+        change = number - self._numbers[vertex]
+        self._numbers[vertex] = number
+        frontier, live, masks, weights = self._frontier, self._live, self._fits.masks, self._weights
+        for cell, corner in CELLS_AT[vertex]:
             if cell in frontier:
-                frontier[cell] = key = frontier[cell] + change * weight
+                frontier[cell] = key = frontier[cell] + change * weights[corner]
                 if cell in live:
                     if change < 0 or masks[key] & self._unplaced:
                         live[cell] = masks[key]
@@ -346,26 +338,26 @@ class Board:
         tile, _ = self._occupant.pop(cell)
         self._unplaced |= 1 << tile
         frontier, live, edges = self._frontier, self._live, self._edges
-        for neighbour in neighbour_ids(cell):
+        for neighbour in NEIGHBOURS[cell]:
             edges[neighbour] -= 1
             if not edges[neighbour]:
                 frontier.pop(neighbour, None)
                 live.pop(neighbour, None)
         numbers, counts = self._numbers, self._counts
-        joker_corners = () if self._joker_cell is None else corner_ids(self._joker_cell)
+        joker_corners = () if self._joker_cell is None else CORNERS[self._joker_cell]
         if cell == self._joker_cell:
             self._joker_cell, joker_corners = None, ()
-        for vertex in corner_ids(cell):
+        for vertex in CORNERS[cell]:
             counts[vertex] -= 1
             # A vertex keeps its number while a card (not only the joker) touches it.
             if numbers[vertex] and (
                 not counts[vertex] or (counts[vertex] == 1 and vertex in joker_corners)
             ):
-                self._rekey(vertex, -numbers[vertex])
-                numbers[vertex] = 0
+                self._renumber(vertex, 0)
         masks, dropped = self._fits.masks, self._dropped
-        if edges[cell]:
-            # Open again, and live: the tile just taken back fitted it.
+        if edges[cell] or not self._stack:
+            # Open again (the origin of an empty board is open), and live: the tile just
+            # taken back fitted it.
             frontier[cell] = key = self._key(cell)
             live[cell] = masks[key]
         while dropped and dropped[-1][0] > len(self._stack):  # dropped by this placement
@@ -404,15 +396,14 @@ class Board:
         self._occupant[cell] = (tile, corners)
         self._unplaced = (self._unplaced | 1 << joker[0]) & ~(1 << tile)
         # The joker is off the table again and fits anywhere: every open cell is live (so
-        # _rekey below drops none).
+        # _renumber below drops none).
         live, masks = self._live, self._fits.masks
         self._live = {open_cell: masks[key] for open_cell, key in self._frontier.items()}
         numbered = []
-        for vertex, number in zip(corner_ids(cell), corners, strict=True):
+        for vertex, number in zip(CORNERS[cell], corners, strict=True):
             if not self._numbers[vertex]:
-                self._numbers[vertex] = number + 1
                 numbered.append(vertex)
-                self._rekey(vertex, number + 1)
+                self._renumber(vertex, number + 1)
         self._swaps.append((len(self._stack), cell, joker, tuple(numbered), live))
         self._joker_cell = None
 
@@ -423,8 +414,7 @@ class Board:
         self._occupant[cell] = joker
         self._unplaced = (self._unplaced | 1 << tile) & ~(1 << joker[0])
         for vertex in numbered:
-            self._rekey(vertex, -self._numbers[vertex])
-            self._numbers[vertex] = 0
+            self._renumber(vertex, 0)
         self._live = live  # as it was before the swap, keys and all
         self._joker_cell = cell
         return card
@@ -435,7 +425,7 @@ class Board:
         """Every legal (cell, tile index, corners, figure code) for a rack bitmask."""
         masks, fit_corners = self._fits.masks, self._fits.corners
         edges, counts = self._edges, self._counts
-        for cell, key in self._open():
+        for cell, key in self._frontier.items():
             fitting = masks[key] & rack
             if not fitting:
                 continue
@@ -456,12 +446,12 @@ class Board:
 
     def can_place(self, rack: int) -> bool:
         """Whether any tile of the rack bitmask fits anywhere."""
-        return any(mask & rack for _, mask in self._open_for(rack))
+        return any(mask & rack for mask in self._live_for(rack).values())
 
     def fitting_tiles(self, rack: int) -> int:
         """The bitmask of the rack's tiles that fit somewhere."""
         found = 0
-        for _, mask in self._open_for(rack):
+        for mask in self._live_for(rack).values():
             found |= mask & rack
         return found
 
@@ -480,14 +470,20 @@ class Board:
             values = self.tile_set.values
         edges, counts = self._edges, self._counts
         best_score = best_cell = best_tile = best_figure = -1
-        for cell, mask in self._open_for(rack):
+        # _live_for written out for the common case: a call fewer on every move.
+        live = self._live if (rack & self._unplaced) == rack else self._live_for(rack)
+        for cell, mask in live.items():
             if mask & rack:  # rarely: most cells fit no tile of the rack
                 tile = (mask & rack).bit_length() - 1
-                figure = figure_code(cell, edges, counts)
+                if edges[cell] == 1:  # figure_code's common case, written out
+                    v0, v1, v2 = CORNERS[cell]
+                    figure = BRIDGE if counts[v0] and counts[v1] and counts[v2] else 0
+                else:
+                    figure = figure_code(cell, edges, counts)
                 score = values[tile] + figure_points[figure]
                 if score > best_score or (score == best_score and cell < best_cell):
                     best_score, best_cell, best_tile, best_figure = score, cell, tile, figure
         if best_cell < 0:
             return None
-        key = self._frontier.get(best_cell, 0)  # 0: the origin of an empty board
+        key = self._frontier[best_cell]
         return best_cell, best_tile, self._fits.corners[key][best_tile][0], best_figure

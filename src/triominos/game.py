@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
-from triominos.board import FIGURES, Board, IllegalPlacementError, Placement, figure_code
+from triominos.board import FIGURES, Board, IllegalPlacementError, Placement
 from triominos.lattice import ORIGIN, Cell, LatticeError
 from triominos.rules import PRESETS, RuleOptionError, Rules, preset
 from triominos.tiles import WILD, Corners, Joker, Tile, TileSet, indices
@@ -158,6 +158,11 @@ class Deal:
     racks: tuple[tuple[Tile, ...], ...]
     pool: tuple[Tile, ...]
     first: Tile | None = None
+    _dealt: tuple[Rules, tuple[int, ...], tuple[int, ...]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+    """Set by :meth:`shuffle` only: the rules it dealt for, the racks as bitmasks and the
+    pool as tile indices, so that a hand skips :meth:`check` on a deal the engine made."""
 
     @classmethod
     def shuffle(cls, rules: Rules, players: int, rng: random.Random) -> Deal:
@@ -166,14 +171,20 @@ class Deal:
         rng.shuffle(tiles)
         racks = tuple(tuple(tiles[i * size : (i + 1) * size]) for i in range(players))
         pool = tiles[players * size :]
-        if rules.opening != "pool_card":
-            return cls(racks, tuple(pool))
-        # A joker turned up as the first card goes back into the pot, anywhere.
-        first = pool.pop(0)
-        if isinstance(first, Joker):
-            first, joker = pool.pop(0), first
-            pool.insert(rng.randrange(len(pool) + 1), joker)
-        return cls(racks, tuple(pool), first)
+        first = None
+        if rules.opening == "pool_card":
+            # A joker turned up as the first card goes back into the pot, anywhere.
+            first = pool.pop(0)
+            if isinstance(first, Joker):
+                first, joker = pool.pop(0), first
+                pool.insert(rng.randrange(len(pool) + 1), joker)
+        deal = cls(racks, tuple(pool), first)
+        # What a hand starts from, while the tiles are known to be a whole, right deal.
+        tile_set = rules.tiles
+        masks = tuple(map(tile_set.mask, racks))
+        pool_indices = tuple(map(tile_set.position.__getitem__, pool))
+        object.__setattr__(deal, "_dealt", (rules, masks, pool_indices))
+        return deal
 
     def check(self, rules: Rules) -> list[int]:
         """The racks as bitmasks, after checking this is a whole deal for these rules.
@@ -403,9 +414,11 @@ def observe(hand: Hand, seat: int | None, totals: Sequence[int] | None = None) -
     """The one place an observation is built: what ``seat`` may see of ``hand``."""
     if seat is not None and not 0 <= seat < hand.players:
         raise ValueError(f"seat must be from 0 to {hand.players - 1}, or None, not {seat!r}")
-    points = tuple(hand.points)
     if totals is None:
         totals = hand._totals
+    seen = hand._seen.get(seat)  # Hand.seen_by written out: a call fewer on every turn
+    if seen is None:
+        seen = hand.seen_by(seat)
     # This runs on every turn of every bot: the tuple is made directly, all fields in
     # order, without the Python-level __new__ of a NamedTuple.
     return tuple.__new__(
@@ -423,10 +436,10 @@ def observe(hand: Hand, seat: int | None, totals: Sequence[int] | None = None) -
             tuple(map(int.bit_count, hand.racks)),
             len(hand._pool) - hand._drawn,
             hand.draws,
-            points,
+            tuple(hand.points),
             tuple(totals),
             hand.end,
-            hand.seen_by(seat),
+            seen,
             len(hand.events),
             tuple(hand.racks) if hand.rules.open_racks else None,
         ),
@@ -496,13 +509,18 @@ class Hand:
         starter_tiles: Iterator[Tile] | None = None,
         totals: Sequence[int] | None = None,
     ) -> None:
-        racks = deal.check(rules)
         tile_set = rules.tiles
+        dealt = deal._dealt
+        if dealt is not None and (dealt[0] is rules or dealt[0] == rules):
+            racks, pool = list(dealt[1]), list(dealt[2])  # shuffled for these rules
+        else:
+            racks = deal.check(rules)
+            pool = list(map(tile_set.position.__getitem__, deal.pool))  # checked: in the set
         self._set_up(
             rules,
             deal,
             racks,
-            list(map(tile_set.position.__getitem__, deal.pool)),  # deal.check: all in the set
+            pool,
             Board(tile_set),
             number=number,
             totals=totals,
@@ -634,10 +652,11 @@ class Hand:
 
     def _record(self, event: Event) -> None:
         self.events.append(event)
-        if event.action in DRAWS:
-            open_racks = self.rules.open_racks
+        if event.action in DRAWS and not self.rules.open_racks:
+            hidden = event.seen_by(None)  # as every seat but the drawer's sees it
+            drawer = event.player
             for seat, seen in self._seen.items():
-                seen.append(event.seen_by(seat, open_racks))
+                seen.append(event if seat == drawer else hidden)
         else:
             for seen in self._seen.values():
                 seen.append(event)
@@ -702,20 +721,23 @@ class Hand:
             raise IllegalActionError(
                 "starter_draw", "every player draws a tile to decide who starts first"
             )
-        tile = placement.tile
+        tile, at, corners = placement
         index = tile_set.position.get(tile, -1)
-        if index < 0 or not self.racks[player] >> index & 1:
+        rack = self.racks[player]
+        if index < 0 or not rack >> index & 1:
             raise IllegalActionError("own_tile", f"{tile} is not in player {player}'s rack")
+        bit = 1 << index
         try:
-            cell = placement.cell.id
+            cell = at.id
         except LatticeError as error:
             raise IllegalActionError("on_board", str(error)) from None
-        if type(placement.corners) is not tuple:
-            placement = Placement(tile, placement.cell, tuple(placement.corners))  # type: ignore[arg-type]
+        if type(corners) is not tuple:
+            corners = tuple(corners)  # type: ignore[assignment]
+            placement = Placement(tile, at, corners)
         bonuses: tuple[tuple[str, int], ...]
         if self.phase == "opening":
-            if not opening_tiles(rules, self.racks[player], tile_set) >> index & 1:
-                allowed = tile_set.tiles_in(opening_tiles(rules, self.racks[player], tile_set))
+            if not opening_tiles(rules, rack, tile_set) >> index & 1:
+                allowed = tile_set.tiles_in(opening_tiles(rules, rack, tile_set))
                 raise IllegalActionError(
                     "opening_tile",
                     f"this hand opens with {' or '.join(map(str, allowed))}, not {tile}",
@@ -725,25 +747,24 @@ class Hand:
             bonuses = tuple(bonus_map.items())
             self.phase = "play"
         else:
-            if not self.board.fits(cell, index, placement.corners):
-                self._check_placement(placement)
-            figure = figure_code(cell, self.board._edges, self.board._counts)
-            last = self.racks[player] == 1 << index
+            try:
+                figure = self.board.checked_figure(placement, cell, index)
+            except IllegalPlacementError as error:
+                raise IllegalActionError(error.rule, str(error)) from None
+            last = rack == bit
             if figure or last or rules.bank is not None:
                 value = rules.tile_values[index]
                 points, bonus_map = placement_points(rules, value, figure, last, self.bank)
                 bonuses = tuple(bonus_map.items())
             else:  # the common case, kept cheap: the tile's value and nothing more
                 points, bonuses = rules.tile_values[index], ()
-        self.board.push_unchecked(cell, index, placement.corners)
-        self.racks[player] &= ~(1 << index)
+        self.board.push_unchecked(cell, index, corners)
+        self.racks[player] = rack = rack ^ bit  # the tile leaves the rack
         self._score(player, points)
         # Every field, straight into the tuple: NamedTuple's __new__ is a Python call.
-        event = tuple.__new__(
-            Event, (player, "place", points, tile, placement.cell, placement.corners, bonuses)
-        )
+        event = tuple.__new__(Event, (player, "place", points, tile, at, corners, bonuses))
         self._record(event)
-        if not self.racks[player]:
+        if not rack:
             self.out.append(player)
         self._end_turn()
         return event
@@ -758,7 +779,8 @@ class Hand:
         rules, player = self.rules, self.to_move
         if self.phase != "play":
             raise IllegalActionError("opening", "the opening tile is placed, not drawn for")
-        if not self.pool_size:
+        pool_size = len(self._pool) - self._drawn  # not the property: every draw asks
+        if not pool_size:
             raise IllegalActionError("empty_pool", "the pool is empty")
         if rules.max_draws is not None and self.draws >= rules.max_draws:
             raise IllegalActionError(
@@ -777,7 +799,7 @@ class Hand:
         tile = self.tile_set.tiles[index]
         event = tuple.__new__(Event, (player, name, -rules.draw_penalty, tile, None, None, ()))
         self._record(event)
-        if not self.pool_size and rules.pool_empty == "last_round":
+        if pool_size == 1 and rules.pool_empty == "last_round":  # that was the last tile
             self._last_round_by = player
         if rules.draw_ends_turn:
             self._end_turn()
@@ -886,7 +908,8 @@ class Hand:
                 self._finish("last_round")
                 return
             self._last_round_armed = True
-        if (not self.pool_size or rules.bank is not None or rules.max_draws == 0) and self._stuck():
+        pool_empty = self._drawn == len(self._pool)  # not pool_size: every turn asks
+        if (pool_empty or rules.bank is not None or rules.max_draws == 0) and self._stuck():
             ended_by_out = self.out and rules.going_out != "plays_on"
             self._finish(
                 "out"

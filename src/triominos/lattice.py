@@ -10,13 +10,16 @@ clockwise from the leftmost:
 The board works on packed integers rather than these tuples, because the hot path
 (legal placements for bots) looks at thousands of cells a second. A vertex id is
 ``(x + OFFSET) * WIDTH + (y + OFFSET)`` and a cell id is ``vertex_id * 2 + up``; with 76
-tiles at most, no hand ever leaves the square of side ``WIDTH`` around the origin.
+tiles at most, no hand ever leaves the square of side ``WIDTH`` around the origin. The
+tables :data:`CORNERS`, :data:`NEIGHBOURS` and :data:`CELLS_AT` hold the packed geometry
+the board asks for on every placement.
 """
 
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple, TypeVar
 
 WIDTH = 256
 OFFSET = 128
@@ -172,3 +175,33 @@ that cell, clockwise from the leftmost, that lies on ``v``); in :meth:`Vertex.ce
 def cells_around_id(vertex: int) -> tuple[int, ...]:
     """Packed ids of the six cells meeting at a packed vertex."""
     return tuple(2 * vertex + offset for offset, _ in CELLS_AROUND)
+
+
+_Value = TypeVar("_Value")
+
+
+class Memo(dict[int, _Value]):
+    """A table of what ``make`` gives for each packed id, filled on first use.
+
+    The board's hot paths look geometry up here rather than compute it: the sums of large
+    ids each make a new int, a lookup makes none. Hands stay near the origin, so the
+    tables hold a few thousand entries.
+    """
+
+    def __init__(self, make: Callable[[int], _Value]) -> None:
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, key: int) -> _Value:
+        value = self[key] = self._make(key)
+        return value
+
+
+CORNERS: Memo[tuple[int, int, int]] = Memo(corner_ids)
+"""corner_ids by packed cell."""
+NEIGHBOURS: Memo[tuple[int, int, int]] = Memo(neighbour_ids)
+"""neighbour_ids by packed cell."""
+CELLS_AT: Memo[tuple[tuple[int, int], ...]] = Memo(
+    lambda vertex: tuple((2 * vertex + offset, corner) for offset, corner in CELLS_AROUND)
+)
+"""By packed vertex, its six cells as pairs (packed cell, the cell's corner on the vertex)."""
