@@ -128,7 +128,8 @@ def play_whole_match(people: list[Viewer], watchers: list[Viewer], rng: random.R
             acted.add(turn)
             if rng.random() < 0.15:
                 person.send({"type": "hint", "id": f"hint-{turn}"})
-            if view["rack"] and rng.random() < 0.1:
+            # A refused move on each person's first turn, and now and then after it.
+            if view["rack"] and (len(acted) <= len(people) or rng.random() < 0.1):
                 tile = rng.choice(view["rack"])
                 wrong = {
                     "action": "place",

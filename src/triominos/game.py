@@ -947,6 +947,13 @@ class Hand:
         self.phase = "over"
 
 
+def match_ends(rules: Rules, totals: Sequence[int], hands: int) -> bool:
+    """Whether a match ends after ``hands`` finished hands with these ``totals``: a total
+    reached the target score, or the hand limit is reached. Shared with the score pad."""
+    target, limit = rules.target_score, rules.hand_limit
+    return (target is not None and max(totals) >= target) or (limit is not None and hands >= limit)
+
+
 # --- the match ----------------------------------------------------------------------
 
 
@@ -1012,12 +1019,7 @@ class Match:
 
     @property
     def is_over(self) -> bool:
-        if not self.hand.is_over:
-            return False
-        target, limit = self.rules.target_score, self.rules.hand_limit
-        return (target is not None and max(self.totals) >= target) or (
-            limit is not None and len(self.hands) >= limit
-        )
+        return self.hand.is_over and match_ends(self.rules, self.totals, len(self.hands))
 
     @property
     def winners(self) -> list[int]:

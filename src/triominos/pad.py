@@ -29,6 +29,7 @@ from typing import Any, Literal
 from triominos.board import FIGURES
 from triominos.game import (
     EndReason,
+    match_ends,
     may_draw,
     opening_points,
     pass_penalty,
@@ -349,12 +350,7 @@ class Pad:
     def is_over(self) -> bool:
         if self.stopped:
             return True
-        if not self.hand.is_over:
-            return False
-        target, limit = self.rules.target_score, self.rules.hand_limit
-        return (target is not None and max(self.totals) >= target) or (
-            limit is not None and len(self.hands) >= limit
-        )
+        return self.hand.is_over and match_ends(self.rules, self.totals, len(self.hands))
 
     @property
     def winners(self) -> list[int]:
