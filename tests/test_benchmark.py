@@ -2,33 +2,24 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
+from benchmark_runs import benchmark_figures
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "engine.py"
+FIGURES = [
+    "classic 2p greedy hands/s",
+    "legal placement generation calls/s",
+    "legal placements generated/s",
+    "classic 2p greedy matches/s",
+]
 
 
 def test_benchmark_prints_every_figure() -> None:
-    result = subprocess.run(
-        [sys.executable, str(SCRIPT), "--runs", "1", "--seconds", "0.05"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    lines = result.stdout.splitlines()
-    assert lines[0].startswith("classic 2p greedy hands/s: ")
-    assert float(lines[0].split(": ")[1]) > 0
-    assert any(line.startswith("legal placement generation calls/s") for line in lines)
+    figures = benchmark_figures("engine.py", "--runs", "1", "--seconds", "0.05")
+    assert list(figures) == FIGURES
+    assert figures["classic 2p greedy hands/s"] > 0
+    assert figures["legal placement generation calls/s"] > 0
 
 
 def test_a_fixed_number_of_hands_for_instruction_counts() -> None:
-    result = subprocess.run(
-        [sys.executable, str(SCRIPT), "--runs", "1", "--seconds", "0.05", "--hands", "3"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    first = result.stdout.splitlines()[0]
-    assert first.startswith("classic 2p greedy hands/s: ")
-    assert float(first.split(": ")[1]) > 0
+    figures = benchmark_figures("engine.py", "--runs", "1", "--seconds", "0.05", "--hands", "3")
+    assert list(figures) == FIGURES
+    assert figures["classic 2p greedy hands/s"] > 0

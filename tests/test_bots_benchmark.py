@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "sim.py"
+from benchmark_runs import benchmark_figures
 
 
 def test_the_sim_benchmark_prints_simulations_per_second() -> None:
-    result = subprocess.run(
-        [sys.executable, str(SCRIPT), "--runs", "1", "--moves", "2", "--simulations", "20"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    lines = result.stdout.splitlines()
-    assert lines[0].startswith("sim simulations/s: ")
-    assert float(lines[0].split(": ")[1]) > 0
-    assert lines[1].startswith("sim simulations/s (hand horizon): ")
-    assert lines[2].startswith("sim moves/s (20 simulations): ")
+    figures = benchmark_figures("sim.py", "--runs", "1", "--moves", "2", "--simulations", "20")
+    assert list(figures) == [
+        "sim simulations/s",
+        "sim simulations/s (hand horizon)",
+        "sim moves/s (20 simulations)",
+    ]
+    assert figures["sim simulations/s"] > 0

@@ -11,7 +11,7 @@ import sqlalchemy
 from playwright.sync_api import Browser, Page
 from sqlalchemy.engine import make_url
 
-from conftest import LiveServerFactory, PageErrors, fresh_postgres_database
+from conftest import LiveServerFactory, fresh_postgres_database, watched_page
 
 
 @pytest.mark.parametrize("attempt", [1, 2])
@@ -71,30 +71,34 @@ def test_postgres_databases_have_distinct_names(postgres_server_url: str) -> Non
         assert make_url(first).database != make_url(second).database
 
 
-def test_page_errors_catch_a_console_error(browser: Browser) -> None:
-    context = browser.new_context()
-    try:
-        page = context.new_page()
-        errors = PageErrors(page)
+def test_a_console_error_on_a_watched_page_fails_the_test(browser: Browser) -> None:
+    with (
+        pytest.raises(pytest.fail.Exception, match="console error: something broke") as failed,
+        watched_page(browser) as page,
+    ):
         page.evaluate("console.error('something broke')")
         page.evaluate("console.log('just chatting')")
-        with pytest.raises(AssertionError, match="console error: something broke"):
-            errors.raise_if_any()
-        assert len(errors.messages) == 1
-    finally:
-        context.close()
+    assert "just chatting" not in str(failed.value)
 
 
-def test_page_errors_catch_an_uncaught_exception(browser: Browser) -> None:
-    context = browser.new_context()
-    try:
-        page = context.new_page()
-        errors = PageErrors(page)
+def test_an_uncaught_exception_on_a_watched_page_fails_the_test(browser: Browser) -> None:
+    with (
+        pytest.raises(pytest.fail.Exception, match="uncaught exception: kaput"),
+        watched_page(browser) as page,
+    ):
         page.set_content("<script>throw new Error('kaput')</script>")
-        with pytest.raises(AssertionError, match="uncaught exception: kaput"):
-            errors.raise_if_any()
-    finally:
-        context.close()
+
+
+def test_a_watched_page_lets_only_the_expected_errors_pass(browser: Browser) -> None:
+    refused = "Failed to load resource: the server responded with a status of {}"
+    with watched_page(browser, "status of 400") as page:
+        page.evaluate(f"console.error('{refused.format(400)}')")
+    with (
+        pytest.raises(pytest.fail.Exception, match="status of 500"),
+        watched_page(browser, "status of 400") as page,
+    ):
+        page.evaluate(f"console.error('{refused.format(400)}')")
+        page.evaluate(f"console.error('{refused.format(500)}')")
 
 
 def test_a_clean_page_passes(page: Page) -> None:

@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import httpx
 from playwright.sync_api import Browser, Page, expect
 
-from conftest import LiveServerFactory, PageErrors
-from test_web_table import page_expecting, watch_texts
+from conftest import LiveServerFactory, watched_page
 from triominos.rules import PRESETS
+from web import STATIC, assert_locales_agree, open_in, watch_texts
 
-STATIC = Path(__file__).resolve().parent.parent / "src" / "triominos" / "server" / "static"
 LOCALES = STATIC / "locales"
 LANGUAGES = ("en", "nl", "fr", "de", "es", "pt")
 BONUSES = (
@@ -60,15 +58,7 @@ def keys_in_code() -> set[str]:
 
 
 def test_every_language_has_every_message_with_the_same_placeholders() -> None:
-    english = messages("en")
-    for code in LANGUAGES:
-        translated = messages(code)
-        assert set(translated) == set(english), code
-        for key, text in english.items():
-            assert set(re.findall(r"\{\w+\}", translated[key])) == set(
-                re.findall(r"\{\w+\}", text)
-            ), (code, key)
-            assert translated[key].strip(), (code, key)
+    assert_locales_agree(LOCALES, LANGUAGES)
 
 
 def test_every_message_the_page_uses_exists() -> None:
@@ -105,11 +95,8 @@ def test_the_language_comes_from_the_browser_and_can_be_changed(
     live_server: LiveServerFactory, browser: Browser
 ) -> None:
     server = live_server()
-    context = browser.new_context(locale="de-DE")
-    page = context.new_page()
-    errors = PageErrors(page)
-    missing = watch_texts(page)
-    try:
+    with watched_page(browser, locale="de-DE") as page:
+        missing = watch_texts(page)
         page.goto(f"{server.base_url}/")
         expect(page.get_by_test_id("create")).to_have_text("Spiel starten")
         expect(page.get_by_test_id("language")).to_have_value("de")
@@ -123,9 +110,6 @@ def test_the_language_comes_from_the_browser_and_can_be_changed(
         page.get_by_test_id("language").select_option("es")
         page.reload()  # the choice is kept over the browser's language
         expect(page.get_by_test_id("create")).to_have_text("Empezar la partida")
-    finally:
-        context.close()
-    errors.raise_if_any()
     assert missing == []
 
 
@@ -143,9 +127,7 @@ def test_the_form_follows_the_edition_and_lists_open_tables(
             "take": [0],
         },
     ).json()
-    page.goto(f"{server.base_url}/")
-    page.evaluate("localStorage.setItem('triominos.lang', 'en')")
-    page.reload()
+    open_in(page, f"{server.base_url}/")
     # Classic: 2 to 6 players; Junior: 2 to 4, with the joker among its house rules.
     expect(page.locator("[data-testid^=players-]")).to_have_count(5)
     page.get_by_test_id("preset-junior").locator("..").click()
@@ -157,7 +139,7 @@ def test_the_form_follows_the_edition_and_lists_open_tables(
     expect(page.locator("[data-testid^=seat-]")).to_have_count(2)
 
     # The table with a free seat is in the list, and its link leads to the table.
-    row = page.locator(f"[data-testid=open-table][data-code={answer['code']}]")
+    row = page.locator(f"[data-testid=open-table][data-code='{answer['code']}']")
     expect(row).to_contain_text("Extended")
     expect(row).to_contain_text("1 free")
     row.locator("a").click()
@@ -171,10 +153,8 @@ def test_a_wrong_house_rule_is_refused_with_the_servers_reason(
     """No target and no hand limit: the server refuses (a 400, which Chromium logs), the
     page shows the server's reason and stays on the form."""
     server = live_server()
-    with page_expecting(browser, "status of 400") as page:
-        page.goto(f"{server.base_url}/")
-        page.evaluate("localStorage.setItem('triominos.lang', 'en')")
-        page.reload()
+    with watched_page(browser, "status of 400") as page:
+        open_in(page, f"{server.base_url}/")
         page.get_by_test_id("your-name").fill("Ann")
         page.get_by_test_id("house-rules").click()
         page.get_by_test_id("rule-target_score").fill("")

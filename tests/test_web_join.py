@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page, expect
 
-from conftest import LiveServerFactory, PageErrors
-from test_web_table import FAST_BOTS, create_game, play_turn, version
+from conftest import DESKTOP, LiveServerFactory, watched_page
+from web import FAST_BOTS, create_game, open_in, play_turn, version
 
 
 def test_a_friend_joins_by_code_and_each_sees_the_others_move(
@@ -18,10 +18,7 @@ def test_a_friend_joins_by_code_and_each_sees_the_others_move(
     expect(page.get_by_test_id("invite")).to_contain_text(code)
     expect(page.get_by_test_id("turn")).to_contain_text("Waiting for players")
 
-    friend_context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
-    friend = friend_context.new_page()
-    errors = PageErrors(friend)
-    try:
+    with watched_page(browser, **DESKTOP, locale="en-GB") as friend:
         friend.emulate_media(reduced_motion="reduce")
         friend.goto(f"{server.base_url}/")
         friend.get_by_test_id("join-code").fill(code.lower())
@@ -62,9 +59,6 @@ def test_a_friend_joins_by_code_and_each_sees_the_others_move(
                 mover.get_by_test_id("board-tile").count()
             )
         assert played == 3
-    finally:
-        friend_context.close()
-    errors.raise_if_any()
 
     # Bob has gone: his seat shows it, and Ann may hand it to a bot so the match goes on.
     bob = page.locator(".player[data-seat='1']")
@@ -77,9 +71,7 @@ def test_a_friend_joins_by_code_and_each_sees_the_others_move(
 def test_two_players_take_turns_on_one_device(live_server: LiveServerFactory, page: Page) -> None:
     server = live_server(**FAST_BOTS)
     page.emulate_media(reduced_motion="reduce")
-    page.goto(f"{server.base_url}/")
-    page.evaluate("localStorage.setItem('triominos.lang', 'en')")
-    page.reload()
+    open_in(page, f"{server.base_url}/")
     page.get_by_test_id("your-name").fill("Ann")
     page.get_by_test_id("seat-1").select_option("here")
     page.get_by_test_id("seat-name-1").fill("Bob")

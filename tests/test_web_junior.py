@@ -9,7 +9,7 @@ import httpx
 from playwright.sync_api import Page, expect
 
 from conftest import LiveServerFactory
-from test_web_table import FAST_BOTS, create_game, play_to_end, watch_texts
+from web import FAST_BOTS, create_game, play_to_end, watch_texts, with_board_view
 
 CARD_COLORS = {"#e03131", "#f08c00", "#1971c2", "#2f9e44", "#9c36b5"}
 
@@ -46,12 +46,10 @@ def test_the_joker_shows_the_numbers_around_it(live_server: LiveServerFactory, p
     """A joker's corner shows what the cards at its vertex show, ``*`` where none touches."""
     server = live_server()
     page.goto(f"{server.base_url}/")
-    corners = page.evaluate(
-        """async () => {
-            const { BoardView } = await import('/static/board.js');
-            const box = document.createElement('div');
-            box.style.cssText = 'position: relative; width: 400px; height: 300px';
-            document.body.append(box);
+    corners = with_board_view(
+        page,
+        "position: relative; width: 400px; height: 300px",
+        """
             new BoardView(box).render({
                 cards: true,
                 placements: [
@@ -64,7 +62,6 @@ def test_the_joker_shows_the_numbers_around_it(live_server: LiveServerFactory, p
                 numbers: [...joker.querySelectorAll('text.number')].map((t) => t.textContent),
                 star: joker.querySelectorAll('.star').length,
                 mark: joker.querySelector('.joker-mark').textContent,
-            };
-        }"""
+            };""",
     )
     assert corners == {"numbers": ["2", "*", "3"], "star": 1, "mark": "J"}

@@ -3,17 +3,16 @@ a refused entry, undo, the result saved and shared; and its texts in six languag
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 import httpx
 from playwright.sync_api import Browser, Page, expect
 
-from conftest import LiveServerFactory, PageErrors
+from conftest import PHONE, LiveServerFactory, watched_page
+from web import STATIC, assert_locales_agree, open_in
 
-PAD_STATIC = Path(__file__).resolve().parent.parent / "src" / "triominos" / "server" / "static"
-LOCALES = PAD_STATIC / "pad" / "locales"
+LOCALES = STATIC / "pad" / "locales"
 
 
 def tap(page: Page, test_id: str) -> None:
@@ -38,9 +37,7 @@ def test_a_short_match_entered_on_a_phone(
 ) -> None:
     server = live_server()
     page = phone_page
-    page.goto(f"{server.base_url}/pad")
-    page.evaluate("localStorage.setItem('triominos.lang', 'en')")
-    page.reload()
+    open_in(page, f"{server.base_url}/pad")
     page.get_by_test_id("preset").select_option("classic")
     page.get_by_test_id("option-target_score").fill("60")
     page.get_by_test_id("name-0").fill("Ann")
@@ -105,9 +102,7 @@ def test_a_hand_settled_through_the_page(live_server: LiveServerFactory, phone_p
     body = {"preset": "classic", "options": small, "players": ["Ann", "Bob"]}
     code = httpx.post(f"{server.base_url}/api/pad/games", json=body).json()["id"]
     page = phone_page
-    page.goto(f"{server.base_url}/pad/{code}")
-    page.evaluate("localStorage.setItem('triominos.lang', 'en')")
-    page.reload()
+    open_in(page, f"{server.base_url}/pad/{code}")
     lay(page, "5-5-5")
     expect_totals(page, 25, 0)
     lay(page, "4-5-5")
@@ -126,13 +121,9 @@ def test_a_refused_entry_shows_why_and_changes_nothing(
     live_server: LiveServerFactory, browser: Browser
 ) -> None:
     server = live_server()
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
-    page = context.new_page()
-    errors = PageErrors(page)
-    try:
-        page.goto(f"{server.base_url}/pad")
-        page.evaluate("localStorage.setItem('triominos.lang', 'en')")
-        page.reload()
+    # The browser reports the refused request itself (a 400); nothing else may go wrong.
+    with watched_page(browser, "status of 400", **PHONE) as page:
+        open_in(page, f"{server.base_url}/pad")
         page.get_by_test_id("name-0").fill("Ann")
         page.get_by_test_id("name-1").fill("Bob")
         tap(page, "start")
@@ -144,10 +135,6 @@ def test_a_refused_entry_shows_why_and_changes_nothing(
         expect(page.get_by_test_id("tile")).to_have_text("5-5-5")  # given back to the keypad
         expect_totals(page, 25, 0)
         expect(page.get_by_test_id("key-6")).to_have_count(0)  # no 6-6-6 on the keypad
-    finally:
-        context.close()
-    # The browser reports the refused request itself (a 400); nothing else went wrong.
-    assert len(errors.messages) == 1 and "status of 400" in errors.messages[0], errors.describe()
 
 
 def test_the_page_speaks_the_six_languages(live_server: LiveServerFactory, page: Page) -> None:
@@ -160,15 +147,7 @@ def test_the_page_speaks_the_six_languages(live_server: LiveServerFactory, page:
 
 
 def test_every_locale_has_every_text_the_page_uses() -> None:
-    english = json.loads((LOCALES / "en.json").read_text())
-    script = (PAD_STATIC / "pad" / "pad.js").read_text()
+    english = assert_locales_agree(LOCALES, ("nl", "fr", "de", "es", "pt"))
+    script = (STATIC / "pad" / "pad.js").read_text()
     used = set(re.findall(r"""\bt\("([a-z_.\-]+)\"""", script))
     assert used and used <= set(english), sorted(used - set(english))
-    for code in ("nl", "fr", "de", "es", "pt"):
-        messages = json.loads((LOCALES / f"{code}.json").read_text())
-        assert set(messages) == set(english), code
-        for key, text in english.items():
-            assert set(re.findall(r"\{\w+\}", messages[key])) == set(
-                re.findall(r"\{\w+\}", text)
-            ), (code, key)
-            assert messages[key].strip(), (code, key)

@@ -8,7 +8,13 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from conftest import LiveServerFactory
-from test_web_table import FAST_BOTS, play_turn, table_state, version, wait_for_version_after
+from web import (
+    FAST_BOTS,
+    expect_new_version,
+    open_in,
+    play_until_a_tile_fits,
+    with_board_view,
+)
 
 
 def test_a_game_on_a_phone_by_taps(
@@ -17,28 +23,19 @@ def test_a_game_on_a_phone_by_taps(
     page = phone_page
     server = live_server(**FAST_BOTS)
     page.emulate_media(reduced_motion="reduce")
-    page.goto(f"{server.base_url}/")
-    page.evaluate("localStorage.setItem('triominos.lang', 'en')")
-    page.reload()
+    open_in(page, f"{server.base_url}/")
     page.get_by_test_id("your-name").fill("Ann")
     page.get_by_test_id("create").tap()
     expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "online")
     page.screenshot(path=str(screenshot_dir / "table-phone-start.png"))
 
-    for _ in range(20):
-        assert table_state(page) == "turn"
-        if page.locator(".rack-tile.playable").count():
-            break
-        play_turn(page)
-    else:
-        raise AssertionError("no tile fitted in 20 turns")
+    play_until_a_tile_fits(page)
     page.locator(".rack-tile.playable").first.tap()
     page.get_by_test_id("legal-cell").first.tap()
     expect(page.get_by_test_id("preview")).to_be_visible()
     page.screenshot(path=str(screenshot_dir / "table-phone.png"))
-    seen = version(page)
-    page.get_by_test_id("place").tap()
-    wait_for_version_after(page, seen)
+    with expect_new_version(page):
+        page.get_by_test_id("place").tap()
 
     # Nothing wider than the screen; the scores, rack sizes, pool and turn in sight.
     width = page.evaluate("document.documentElement.scrollWidth")
@@ -56,12 +53,10 @@ def test_the_board_pans_and_zooms_with_fingers(
     page = phone_page
     server = live_server()
     page.goto(f"{server.base_url}/")
-    scale = page.evaluate(
-        """async () => {
-            const { BoardView } = await import('/static/board.js');
-            const box = document.createElement('div');
-            box.style.cssText = 'position: fixed; inset: 0; z-index: 99';
-            document.body.append(box);
+    scale = with_board_view(
+        page,
+        "position: fixed; inset: 0; z-index: 99",
+        """
             const board = new BoardView(box);
             board.render({ cards: false, placements: [
                 { tile: '5-5-5', cell: [0, 0, 'up'], corners: [5, 5, 5] }] });
@@ -78,8 +73,7 @@ def test_the_board_pans_and_zooms_with_fingers(
             const x = board.transform.x;
             touch('pointermove', 1, 197.5, 400);
             touch('pointerup', 1, 197.5, 400);
-            return { before, pinched, panned: board.transform.x - x };
-        }"""
+            return { before, pinched, panned: board.transform.x - x };""",
     )
     assert abs(scale["pinched"] / scale["before"] - 1.25) < 0.01
     assert abs(scale["panned"] - 60) < 0.01

@@ -5,15 +5,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page, expect
 
-from conftest import LiveServer, LiveServerFactory
-from test_web_table import (
-    FAST_BOTS,
-    create_game,
-    page_expecting,
-    play_turn,
-    table_state,
-    version,
-)
+from conftest import LiveServer, LiveServerFactory, watched_page
+from web import FAST_BOTS, create_game, play_turn, table_state, version
 
 EXPECTED_WHILE_DOWN = ("WebSocket connection to", "ERR_CONNECTION_REFUSED")
 """What Chromium itself logs while the server is down: the page's own retries failing."""
@@ -23,7 +16,7 @@ def test_the_page_reconnects_by_itself_after_a_crash(
     live_server: LiveServerFactory, browser: Browser
 ) -> None:
     server = live_server(**FAST_BOTS)
-    with page_expecting(browser, *EXPECTED_WHILE_DOWN) as page:
+    with watched_page(browser, *EXPECTED_WHILE_DOWN) as page:
         play_across_a_crash(page, server)
 
 

@@ -3,8 +3,7 @@
 //   /            the home page (start, join, open tables)
 //   /t/{code}    a table: play or watch it; with ?replay=1 the replay of a finished match
 
-import { LANGUAGES, chosenLanguage, loadMessages, setLanguage } from "./i18n.js";
-import { h, retranslate, t, useMessages } from "./dom.js";
+import { h, speak } from "./dom.js";
 import { HomePage } from "./home.js";
 import { ReplayPage } from "./replay.js";
 import { TablePage } from "./table.js";
@@ -30,22 +29,9 @@ function redraw(page) {
 }
 
 async function main() {
-  const language = chosenLanguage();
-  useMessages(await loadMessages(LOCALES, language));
-  document.documentElement.lang = language;
-  const picker = document.querySelector("[data-testid=language]");
-  picker.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === language }, name)));
-  picker.addEventListener("change", () => setLanguage(picker.value));
-  retranslate(document.body);
-  document.title = t("title");
-  const page = pageFor(document.getElementById("app"));
-  window.addEventListener("languagechange", async (event) => {
-    useMessages(await loadMessages(LOCALES, event.detail.code));
-    picker.value = event.detail.code;
-    document.title = t("title");
-    retranslate(document.body);
-    redraw(page);
-  });
+  let page = null;
+  await speak(LOCALES, () => redraw(page));
+  page = pageFor(document.getElementById("app"));
   await page?.start();
 }
 

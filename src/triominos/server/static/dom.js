@@ -3,7 +3,7 @@
 // A text made with `{ i18n: key }` remembers its key, so that `retranslate` can switch
 // every text of the page to another language without rebuilding the page.
 
-import { format } from "./i18n.js";
+import { LANGUAGES, chosenLanguage, format, loadMessages, setLanguage } from "./i18n.js";
 
 let messages = {};
 
@@ -40,6 +40,16 @@ export function h(tag, attributes = {}, ...children) {
   return element;
 }
 
+/** The `on` of a form: `action(event)` on submit, with the page staying where it is. */
+export function onSubmit(action) {
+  return {
+    submit: (event) => {
+      event.preventDefault();
+      action(event);
+    },
+  };
+}
+
 /** Set an element's text from a message key; `retranslate` keeps it in the chosen language. */
 export function setText(element, key, params = {}) {
   element.dataset.i18n = key;
@@ -61,6 +71,32 @@ export function retranslate(root) {
   for (const element of root.querySelectorAll("[data-i18n-attrs]")) {
     setAttributes(element, JSON.parse(element.dataset.i18nAttrs));
   }
+}
+
+/**
+ * Speak the chosen language on this page: load its messages from `localesUrl`, fill the
+ * header's language picker, title the page and translate its remembered texts. When the
+ * user picks another language, the same again, then `redraw()` for the texts a page
+ * makes itself when it draws.
+ */
+export async function speak(localesUrl, redraw) {
+  const language = chosenLanguage();
+  useMessages(await loadMessages(localesUrl, language));
+  document.documentElement.lang = language;
+  const picker = document.querySelector("[data-testid=language]");
+  picker.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === language }, name)));
+  picker.addEventListener("change", () => setLanguage(picker.value));
+  const translatePage = () => {
+    document.title = t("title");
+    retranslate(document.body);
+  };
+  translatePage();
+  window.addEventListener("languagechange", async (event) => {
+    useMessages(await loadMessages(localesUrl, event.detail.code));
+    picker.value = event.detail.code;
+    translatePage();
+    redraw();
+  });
 }
 
 /** A short message at the bottom of the screen that goes away by itself. */

@@ -1,7 +1,7 @@
 // The home page: start a game, join one by its code or link, see the open tables.
 
 import { getJson, holdSeat, playerName, postJson, rememberName } from "./api.js";
-import { h, t, toast } from "./dom.js";
+import { h, onSubmit, t, toast } from "./dom.js";
 
 /** The bot levels offered for a seat: a bot and its thinking time. */
 const LEVELS = [
@@ -170,12 +170,7 @@ export class HomePage {
       {
         class: "create-form",
         "data-testid": "create-form",
-        on: {
-          submit: (event) => {
-            event.preventDefault();
-            this.create();
-          },
-        },
+        on: onSubmit(() => this.create()),
       },
       h("fieldset", {}, h("legend", { i18n: "edition" }), editions),
       h("fieldset", {}, h("legend", { i18n: "players" }), players),
@@ -353,14 +348,11 @@ export class HomePage {
       "form",
       {
         class: "join-line",
-        on: {
-          submit: (event) => {
-            event.preventDefault();
-            // A pasted link works as well as a bare code.
-            const code = input.value.trim().split("/").filter(Boolean).pop()?.toUpperCase();
-            if (code) location.assign(`/t/${encodeURIComponent(code)}`);
-          },
-        },
+        on: onSubmit(() => {
+          // A pasted link works as well as a bare code.
+          const code = input.value.trim().split("/").filter(Boolean).pop()?.toUpperCase();
+          if (code) location.assign(`/t/${encodeURIComponent(code)}`);
+        }),
       },
       input,
       h("button", { type: "submit", class: "primary", "data-testid": "join-go", i18n: "join" }),

@@ -1,10 +1,9 @@
 // The languages of the rulebooks, and the one small API every page uses to speak them.
 //
 // A page keeps its texts in `locales/<code>.json` (one flat object: key -> text with
-// `{name}` placeholders), loads them with `loadMessages` and writes them with `format`.
-// The score pad (static/pad/) imports this module too, with its own locale directory,
-// so the names exported here are a contract: LANGUAGES, chosenLanguage, setLanguage,
-// loadMessages, format.
+// `{name}` placeholders), loads them with `loadMessages` and writes them with `format`;
+// dom.js's `speak` does both for a page. The game (static/) and the score pad
+// (static/pad/) each speak through it with their own locale directory.
 
 /** The six languages of the rulebooks: code -> the language's own name. */
 export const LANGUAGES = Object.freeze({

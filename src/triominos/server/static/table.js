@@ -8,7 +8,7 @@
 
 import { ApiError, TableConnection, getJson, heldSeats, holdSeat, playerName, postJson, releaseSeat, rememberName } from "./api.js";
 import { BoardView } from "./board.js";
-import { h, setText, signed, t, toast } from "./dom.js";
+import { h, onSubmit, setText, signed, t, toast } from "./dom.js";
 import { RackView } from "./rack.js";
 import { EndDialogs } from "./endings.js";
 import { bonusText, cellText, renderSheet } from "./sheet.js";
@@ -756,12 +756,7 @@ export class TablePage {
       {
         class: "join-form",
         "data-testid": "join-form",
-        on: {
-          submit: async (event) => {
-            event.preventDefault();
-            await this.join(name.value.trim());
-          },
-        },
+        on: onSubmit(() => this.join(name.value.trim())),
       },
       name,
       h("button", { type: "submit", class: "primary", "data-testid": "join", i18n: "sit_down" }),

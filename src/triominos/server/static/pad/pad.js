@@ -5,13 +5,13 @@
 // totals and refusals included. Three views: a new game (/pad), a game (/pad/{id}) and
 // the players' statistics (/pad?players).
 
-import { LANGUAGES, chosenLanguage, setLanguage, loadMessages, format } from "/static/i18n.js";
+import { getJson, postJson } from "/static/api.js";
+import { h, onSubmit, signed, speak, t } from "/static/dom.js";
 
 const LOCALES = "/static/pad/locales";
 const FIGURES = ["bridge", "hexagon", "double_hexagon", "triple_hexagon", "two_sides"];
 
 const state = {
-  messages: {},
   presets: [],
   knownNames: [],
   game: null, // the API's game: {id, link, version, finished, sheet}
@@ -25,54 +25,11 @@ const state = {
 
 const root = () => document.getElementById("pad");
 
-function t(key, params = {}) {
-  return format(state.messages, key, params);
-}
-
-/** An element: el("button", {class, text, on: {click}, data-testid: ...}, ...children). */
-function el(tag, attributes = {}, ...children) {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (name === "class") element.className = value;
-    else if (name === "text") element.textContent = value;
-    else if (name === "on") for (const [type, handler] of Object.entries(value)) element.addEventListener(type, handler);
-    else if (["disabled", "value", "checked", "selected", "hidden"].includes(name)) element[name] = value;
-    else element.setAttribute(name, value === true ? "" : String(value));
-  }
-  element.append(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
-  return element;
-}
-
 // --- talking to the server ---------------------------------------------------------------
-
-class Refusal extends Error {
-  constructor(status, error) {
-    super(error?.message || `HTTP ${status}`);
-    this.code = error?.code ?? "error";
-    this.field = error?.field ?? null;
-  }
-}
-
-async function api(method, path, body) {
-  let response;
-  try {
-    response = await fetch(path, {
-      method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch {
-    throw new Refusal(0, { code: "network", message: "" });
-  }
-  const data = await response.json().catch(() => null);
-  if (!response.ok) throw new Refusal(response.status, data?.error);
-  return data;
-}
 
 function notify(text, detail = "") {
   const notice = document.getElementById("notice");
-  notice.replaceChildren(el("strong", { text }), detail ? el("span", { text: detail }) : null);
+  notice.replaceChildren(h("strong", { text }), detail ? h("span", { text: detail }) : null);
   notice.hidden = false;
   clearTimeout(notify.timer);
   notify.timer = setTimeout(() => (notice.hidden = true), 6000);
@@ -100,7 +57,7 @@ function change(path, body = {}, typed = null) {
 
 async function send(path, body, typed) {
   try {
-    state.game = await api("POST", `/api/pad/games/${state.game.id}/${path}`, { ...body, version: state.game.version });
+    state.game = await postJson(`/api/pad/games/${state.game.id}/${path}`, { ...body, version: state.game.version });
     afterChange();
   } catch (error) {
     if (error.code === "stale_version") await loadGame(state.game.id);
@@ -119,11 +76,11 @@ function afterChange() {
 
 async function loadGame(id) {
   try {
-    state.game = await api("GET", `/api/pad/games/${encodeURIComponent(id)}`);
+    state.game = await getJson(`/api/pad/games/${encodeURIComponent(id)}`);
     afterChange();
   } catch (error) {
     state.game = null;
-    root().replaceChildren(el("p", { class: "empty", text: t("game.missing") }), el("a", { class: "button", href: "/pad", text: t("setup.new") }));
+    root().replaceChildren(h("p", { class: "empty", text: t("game.missing") }), h("a", { class: "button", href: "/pad", text: t("setup.new") }));
     refused(error);
   }
 }
@@ -131,8 +88,6 @@ async function loadGame(id) {
 // --- views -----------------------------------------------------------------------------
 
 function render() {
-  document.title = t("title");
-  for (const node of document.querySelectorAll("[data-key]")) node.textContent = t(node.dataset.key);
   if (location.pathname.startsWith("/pad/") && state.game) root().replaceChildren(gameView());
   else if (new URLSearchParams(location.search).has("players")) playersView();
   else root().replaceChildren(setupView());
@@ -152,10 +107,10 @@ function setupView() {
   const rules = preset?.rules ?? {};
   const adult = rules.target_score !== null && rules.bank === null;
   const house = adult
-    ? el(
+    ? h(
         "fieldset",
         { class: "house" },
-        el("legend", { text: t("setup.house") }),
+        h("legend", { text: t("setup.house") }),
         numberOption("target_score", rules.target_score),
         checkOption("unlimited_draws", "max_draws", null, rules.max_draws),
         checkOption("two_sides", "two_sides_bonus", 40, rules.two_sides_bonus),
@@ -163,24 +118,19 @@ function setupView() {
         checkOption("each_loses_own", "blocked", "each_loses_own", rules.blocked),
       )
     : null;
-  return el(
+  return h(
     "form",
     {
       class: "setup",
       "data-testid": "setup",
-      on: {
-        submit: (event) => {
-          event.preventDefault();
-          startGame();
-        },
-      },
+      on: onSubmit(startGame),
     },
-    el("h1", { text: t("setup.title") }),
-    el(
+    h("h1", { text: t("setup.title") }),
+    h(
       "label",
       { class: "field" },
-      el("span", { text: t("setup.edition") }),
-      el(
+      h("span", { text: t("setup.edition") }),
+      h(
         "select",
         {
           "data-testid": "preset",
@@ -193,20 +143,20 @@ function setupView() {
             },
           },
         },
-        state.presets.map((option) => el("option", { value: option.name, selected: option.name === setup.preset, text: t(`preset.${option.name}`) })),
+        state.presets.map((option) => h("option", { value: option.name, selected: option.name === setup.preset, text: t(`preset.${option.name}`) })),
       ),
     ),
-    el("p", { class: "hint", text: t(`preset.${setup.preset}.about`) }),
+    h("p", { class: "hint", text: t(`preset.${setup.preset}.about`) }),
     house,
-    el(
+    h(
       "fieldset",
       { class: "names" },
-      el("legend", { text: t("setup.players") }),
+      h("legend", { text: t("setup.players") }),
       setup.players.map((name, seat) =>
-        el(
+        h(
           "div",
           { class: "name-row" },
-          el("input", {
+          h("input", {
             value: name,
             maxlength: 40,
             list: "known-names",
@@ -217,7 +167,7 @@ function setupView() {
             on: { input: (event) => (setup.players[seat] = event.target.value) },
           }),
           setup.players.length > min
-            ? el("button", {
+            ? h("button", {
                 type: "button",
                 class: "icon",
                 "aria-label": t("setup.remove"),
@@ -233,7 +183,7 @@ function setupView() {
         ),
       ),
       setup.players.length < max
-        ? el("button", {
+        ? h("button", {
             type: "button",
             class: "secondary",
             "data-testid": "add-player",
@@ -246,20 +196,20 @@ function setupView() {
             },
           })
         : null,
-      el("datalist", { id: "known-names" }, state.knownNames.map((known) => el("option", { value: known }))),
+      h("datalist", { id: "known-names" }, state.knownNames.map((known) => h("option", { value: known }))),
     ),
-    el("button", { type: "submit", class: "primary big", "data-testid": "start", text: t("setup.start") }),
-    el("a", { class: "link", href: "/pad?players", "data-testid": "players-link", text: t("stats.title") }),
+    h("button", { type: "submit", class: "primary big", "data-testid": "start", text: t("setup.start") }),
+    h("a", { class: "link", href: "/pad?players", "data-testid": "players-link", text: t("stats.title") }),
   );
 }
 
 function numberOption(name, value) {
   const setup = state.setup;
-  return el(
+  return h(
     "label",
     { class: "field" },
-    el("span", { text: t(`option.${name}`) }),
-    el("input", {
+    h("span", { text: t(`option.${name}`) }),
+    h("input", {
       type: "number",
       inputmode: "numeric",
       min: 1,
@@ -273,10 +223,10 @@ function numberOption(name, value) {
 function checkOption(key, option, onValue, presetValue) {
   const setup = state.setup;
   const checked = option in setup.options ? setup.options[option] === onValue : presetValue === onValue;
-  return el(
+  return h(
     "label",
     { class: "check" },
-    el("input", {
+    h("input", {
       type: "checkbox",
       checked,
       "data-testid": `option-${key}`,
@@ -287,14 +237,14 @@ function checkOption(key, option, onValue, presetValue) {
         },
       },
     }),
-    el("span", { text: t(`option.${key}`) }),
+    h("span", { text: t(`option.${key}`) }),
   );
 }
 
 async function startGame() {
   const setup = state.setup;
   try {
-    const game = await api("POST", "/api/pad/games", { preset: setup.preset, options: setup.options, players: setup.players });
+    const game = await postJson("/api/pad/games", { preset: setup.preset, options: setup.options, players: setup.players });
     history.pushState(null, "", `/pad/${game.id}`);
     state.game = game;
     afterChange();
@@ -309,7 +259,7 @@ function gameView() {
   const game = state.game;
   const sheet = game.sheet;
   const open = !game.finished && !sheet.is_over;
-  return el(
+  return h(
     "div",
     { class: "game" },
     totalsBar(sheet),
@@ -324,11 +274,11 @@ function gameView() {
 }
 
 function totalsBar(sheet) {
-  return el(
+  return h(
     "section",
     { class: "totals", "data-testid": "totals" },
     sheet.players.map((name, seat) =>
-      el(
+      h(
         "button",
         {
           type: "button",
@@ -342,9 +292,9 @@ function totalsBar(sheet) {
             },
           },
         },
-        el("span", { class: "name", text: name }),
-        el("span", { class: "total", "data-testid": `total-${seat}`, text: String(sheet.totals[seat]) }),
-        el("span", { class: "rack", text: t("game.tiles", { count: sheet.racks[seat] }) }),
+        h("span", { class: "name", text: name }),
+        h("span", { class: "total", "data-testid": `total-${seat}`, text: String(sheet.totals[seat]) }),
+        h("span", { class: "rack", text: t("game.tiles", { count: sheet.racks[seat] }) }),
       ),
     ),
   );
@@ -356,13 +306,13 @@ function statusLine(game, sheet) {
   let banner = null;
   if (sheet.is_over) {
     const names = sheet.winners.map((seat) => sheet.players[seat]).join(", ");
-    banner = el("p", { class: "banner over", "data-testid": "winners", text: t(game.finished ? "game.final" : "game.over", { names }) });
+    banner = h("p", { class: "banner over", "data-testid": "winners", text: t(game.finished ? "game.final" : "game.over", { names }) });
   } else if (sheet.final_hand) {
-    banner = el("p", { class: "banner gong", "data-testid": "final-hand", text: t("game.final_hand") });
+    banner = h("p", { class: "banner gong", "data-testid": "final-hand", text: t("game.final_hand") });
   } else if (sheet.opening) {
-    banner = el("p", { class: "banner", text: t("game.opening") });
+    banner = h("p", { class: "banner", text: t("game.opening") });
   }
-  return el("div", { class: "status" }, el("p", { class: "counts", "data-testid": "status", text: parts.join(" · ") }), banner);
+  return h("div", { class: "status" }, h("p", { class: "counts", "data-testid": "status", text: parts.join(" · ") }), banner);
 }
 
 function entryPanel(sheet) {
@@ -378,17 +328,17 @@ function entryPanel(sheet) {
     render();
   };
   const player = sheet.players[state.selected];
-  return el(
+  return h(
     "section",
     { class: "entry", "data-testid": "entry" },
-    el("p", { class: "for", text: t("entry.for", { name: player }) }),
-    el(
+    h("p", { class: "for", text: t("entry.for", { name: player }) }),
+    h(
       "div",
       { class: "tile-line" },
-      el("output", { class: "tile", "data-testid": "tile", text: slots.join("-") }),
+      h("output", { class: "tile", "data-testid": "tile", text: slots.join("-") }),
       onePoint
         ? null
-        : el("input", {
+        : h("input", {
             type: "number",
             inputmode: "numeric",
             min: 0,
@@ -406,11 +356,11 @@ function entryPanel(sheet) {
             },
           }),
     ),
-    el(
+    h(
       "div",
       { class: "keypad" },
-      symbols.map((symbol) => el("button", { type: "button", class: "key", "data-testid": `key-${symbol}`, text: symbol, on: { click: () => typeDigit(symbol) } })),
-      el("button", {
+      symbols.map((symbol) => h("button", { type: "button", class: "key", "data-testid": `key-${symbol}`, text: symbol, on: { click: () => typeDigit(symbol) } })),
+      h("button", {
         type: "button",
         class: "key clear",
         "aria-label": t("entry.clear"),
@@ -426,11 +376,11 @@ function entryPanel(sheet) {
     ),
     sheet.opening
       ? null
-      : el(
+      : h(
           "div",
           { class: "figures" },
           FIGURES.filter((figure) => sheet.figures.includes(figure)).map((figure) =>
-            el("button", {
+            h("button", {
               type: "button",
               class: "toggle",
               "aria-pressed": String(state.figure === figure),
@@ -445,20 +395,20 @@ function entryPanel(sheet) {
             }),
           ),
         ),
-    el(
+    h(
       "div",
       { class: "actions" },
-      el("button", { type: "button", class: "primary big", "data-testid": "lay", text: t("entry.lay"), on: { click: lay } }),
-      el("button", { type: "button", class: "big", "data-testid": "draw", text: t(sheet.rules.bank === null ? "entry.draw" : "entry.buy"), on: { click: () => change("entries", { entry: { kind: "draw", player: state.selected, count: 1 } }) } }),
-      el("button", { type: "button", class: "big", "data-testid": "pass", text: t("entry.pass"), on: { click: () => change("entries", { entry: { kind: "pass", player: state.selected } }) } }),
+      h("button", { type: "button", class: "primary big", "data-testid": "lay", text: t("entry.lay"), on: { click: lay } }),
+      h("button", { type: "button", class: "big", "data-testid": "draw", text: t(sheet.rules.bank === null ? "entry.draw" : "entry.buy"), on: { click: () => change("entries", { entry: { kind: "draw", player: state.selected, count: 1 } }) } }),
+      h("button", { type: "button", class: "big", "data-testid": "pass", text: t("entry.pass"), on: { click: () => change("entries", { entry: { kind: "pass", player: state.selected } }) } }),
     ),
-    el(
+    h(
       "div",
       { class: "actions small" },
-      el("button", { type: "button", "data-testid": "undo", disabled: state.game.version === 0, text: t("entry.undo"), on: { click: () => change("undo") } }),
-      el("button", { type: "button", "data-testid": "open-correct", text: t("entry.correct"), on: { click: () => openPanel("correct") } }),
-      el("button", { type: "button", "data-testid": "open-settle", text: t("entry.end_hand"), on: { click: () => openPanel("settle") } }),
-      sheet.rules.joker ? el("button", { type: "button", "data-testid": "take-joker", text: t("entry.take_joker"), on: { click: takeJoker } }) : null,
+      h("button", { type: "button", "data-testid": "undo", disabled: state.game.version === 0, text: t("entry.undo"), on: { click: () => change("undo") } }),
+      h("button", { type: "button", "data-testid": "open-correct", text: t("entry.correct"), on: { click: () => openPanel("correct") } }),
+      h("button", { type: "button", "data-testid": "open-settle", text: t("entry.end_hand"), on: { click: () => openPanel("settle") } }),
+      sheet.rules.joker ? h("button", { type: "button", "data-testid": "take-joker", text: t("entry.take_joker"), on: { click: takeJoker } }) : null,
     ),
   );
 }
@@ -499,7 +449,7 @@ function settlePanel(sheet) {
   const rules = sheet.rules;
   const outSeat = sheet.out.length ? sheet.out[0] : state.selected;
   const inputs = sheet.players.map((name, seat) =>
-    el("input", {
+    h("input", {
       type: "number",
       inputmode: "numeric",
       min: 0,
@@ -520,71 +470,71 @@ function settlePanel(sheet) {
   };
   const needsOut = rules.going_out_collects;
   const needsBlocked = rules.blocked !== "no_settlement";
-  return el(
+  return h(
     "section",
     { class: "settle", "data-testid": "settle" },
-    el("h2", { text: t("settle.title") }),
-    sheet.awaiting === "out" ? el("p", { class: "hint", text: t("settle.went_out", { name: sheet.players[outSeat] }) }) : null,
-    sheet.awaiting === "last_round" ? el("p", { class: "hint", text: t("settle.last_round_over") }) : null,
+    h("h2", { text: t("settle.title") }),
+    sheet.awaiting === "out" ? h("p", { class: "hint", text: t("settle.went_out", { name: sheet.players[outSeat] }) }) : null,
+    sheet.awaiting === "last_round" ? h("p", { class: "hint", text: t("settle.last_round_over") }) : null,
     needsOut || needsBlocked
-      ? el(
+      ? h(
           "div",
           { class: "racks" },
-          el("p", { class: "hint", text: t("settle.racks") }),
-          sheet.players.map((name, seat) => el("label", { class: "field" }, el("span", { text: name }), inputs[seat])),
+          h("p", { class: "hint", text: t("settle.racks") }),
+          sheet.players.map((name, seat) => h("label", { class: "field" }, h("span", { text: name }), inputs[seat])),
         )
       : null,
-    el(
+    h(
       "div",
       { class: "actions" },
       rules.going_out !== "plays_on"
-        ? el("button", { type: "button", class: "primary big", "data-testid": "go-out", text: t("settle.out", { name: sheet.players[outSeat] }), on: { click: () => send({ kind: "go_out", player: outSeat }, needsOut) } })
+        ? h("button", { type: "button", class: "primary big", "data-testid": "go-out", text: t("settle.out", { name: sheet.players[outSeat] }), on: { click: () => send({ kind: "go_out", player: outSeat }, needsOut) } })
         : null,
       sheet.awaiting !== "out"
-        ? el("button", { type: "button", class: "big", "data-testid": "blocked", text: t("settle.blocked"), on: { click: () => send({ kind: "blocked" }, needsBlocked) } })
+        ? h("button", { type: "button", class: "big", "data-testid": "blocked", text: t("settle.blocked"), on: { click: () => send({ kind: "blocked" }, needsBlocked) } })
         : null,
       rules.pool_empty === "last_round"
-        ? el("button", { type: "button", class: "big", "data-testid": "last-round", text: t("settle.last_round"), on: { click: () => send({ kind: "last_round" }, false) } })
+        ? h("button", { type: "button", class: "big", "data-testid": "last-round", text: t("settle.last_round"), on: { click: () => send({ kind: "last_round" }, false) } })
         : null,
     ),
-    el(
+    h(
       "div",
       { class: "actions small" },
-      el("button", { type: "button", "data-testid": "undo", disabled: state.game.version === 0, text: t("entry.undo"), on: { click: () => change("undo") } }),
-      sheet.awaiting ? null : el("button", { type: "button", text: t("entry.back"), on: { click: () => openPanel(null) } }),
+      h("button", { type: "button", "data-testid": "undo", disabled: state.game.version === 0, text: t("entry.undo"), on: { click: () => change("undo") } }),
+      sheet.awaiting ? null : h("button", { type: "button", text: t("entry.back"), on: { click: () => openPanel(null) } }),
     ),
   );
 }
 
 function correctionPanel(sheet) {
-  const points = el("input", { type: "number", inputmode: "numeric", "aria-label": t("correct.points"), placeholder: t("correct.points"), "data-testid": "correct-points" });
-  const note = el("input", { type: "text", maxlength: 200, "aria-label": t("correct.note"), placeholder: t("correct.note"), "data-testid": "correct-note" });
-  return el(
+  const points = h("input", { type: "number", inputmode: "numeric", "aria-label": t("correct.points"), placeholder: t("correct.points"), "data-testid": "correct-points" });
+  const note = h("input", { type: "text", maxlength: 200, "aria-label": t("correct.note"), placeholder: t("correct.note"), "data-testid": "correct-note" });
+  return h(
     "section",
     { class: "correct", "data-testid": "correct" },
-    el("h2", { text: t("correct.title", { name: sheet.players[state.selected] }) }),
-    el("label", { class: "field" }, el("span", { text: t("correct.points") }), points),
-    el("label", { class: "field" }, el("span", { text: t("correct.note") }), note),
-    el(
+    h("h2", { text: t("correct.title", { name: sheet.players[state.selected] }) }),
+    h("label", { class: "field" }, h("span", { text: t("correct.points") }), points),
+    h("label", { class: "field" }, h("span", { text: t("correct.note") }), note),
+    h(
       "div",
       { class: "actions" },
-      el("button", {
+      h("button", {
         type: "button",
         class: "primary big",
         "data-testid": "correct-send",
         text: t("correct.send"),
         on: { click: () => change("entries", { entry: { kind: "correction", player: state.selected, points: Number(points.value || 0), note: note.value } }) },
       }),
-      el("button", { type: "button", class: "big", text: t("entry.back"), on: { click: () => openPanel(null) } }),
+      h("button", { type: "button", class: "big", text: t("entry.back"), on: { click: () => openPanel(null) } }),
     ),
   );
 }
 
 function finishRow(sheet) {
-  return el(
+  return h(
     "div",
     { class: "actions finish" },
-    el("button", {
+    h("button", {
       type: "button",
       class: sheet.is_over ? "primary big" : "",
       "data-testid": "finish",
@@ -626,36 +576,36 @@ function describe(entry, sheet) {
 }
 
 function historyView(sheet) {
-  return el(
+  return h(
     "section",
     { class: "history", "data-testid": "history" },
-    el("h2", { text: t("history.title") }),
+    h("h2", { text: t("history.title") }),
     sheet.hands
       .slice()
       .reverse()
       .filter((hand) => hand.entries.length || hand.end)
       .map((hand) =>
-        el(
+        h(
           "details",
           { open: hand.number === sheet.hand_number, "data-testid": `hand-${hand.number}` },
-          el(
+          h(
             "summary",
             {},
-            el("span", { text: t("game.hand", { number: hand.number }) }),
-            el("span", { class: "points", text: hand.points.map((points, seat) => `${sheet.players[seat]} ${signed(points)}`).join(" · ") }),
+            h("span", { text: t("game.hand", { number: hand.number }) }),
+            h("span", { class: "points", text: hand.points.map((points, seat) => `${sheet.players[seat]} ${signed(points)}`).join(" · ") }),
           ),
-          el(
+          h(
             "ol",
             { reversed: true },
             hand.entries
               .slice()
               .reverse()
               .map((entry) =>
-                el(
+                h(
                   "li",
                   {},
-                  el("span", { text: describe(entry, sheet) }),
-                  el("span", {
+                  h("span", { text: describe(entry, sheet) }),
+                  h("span", {
                     class: "points",
                     text: entry.points
                       .map((points, seat) => (points ? `${sheet.players[seat]} ${signed(points)}` : ""))
@@ -670,16 +620,12 @@ function historyView(sheet) {
   );
 }
 
-function signed(points) {
-  return points > 0 ? `+${points}` : String(points);
-}
-
 function shareRow(game) {
   const base = `/api/pad/games/${game.id}`;
-  return el(
+  return h(
     "footer",
     { class: "share" },
-    el("button", {
+    h("button", {
       type: "button",
       "data-testid": "share",
       text: t("share.copy"),
@@ -694,10 +640,10 @@ function shareRow(game) {
         },
       },
     }),
-    el("a", { class: "button", href: `${base}/export.csv`, download: `triominos-pad-${game.id}.csv`, "data-testid": "export-csv", text: t("share.csv") }),
-    el("a", { class: "button", href: `${base}/export.json`, download: `triominos-pad-${game.id}.json`, "data-testid": "export-json", text: t("share.json") }),
-    el("a", { class: "button", href: "/pad", "data-testid": "new-game", text: t("setup.new") }),
-    el("a", { class: "button", href: "/pad?players", text: t("stats.title") }),
+    h("a", { class: "button", href: `${base}/export.csv`, download: `triominos-pad-${game.id}.csv`, "data-testid": "export-csv", text: t("share.csv") }),
+    h("a", { class: "button", href: `${base}/export.json`, download: `triominos-pad-${game.id}.json`, "data-testid": "export-json", text: t("share.json") }),
+    h("a", { class: "button", href: "/pad", "data-testid": "new-game", text: t("setup.new") }),
+    h("a", { class: "button", href: "/pad?players", text: t("stats.title") }),
   );
 }
 
@@ -706,34 +652,34 @@ function shareRow(game) {
 async function playersView() {
   let players = [];
   try {
-    players = (await api("GET", "/api/pad/players")).players;
+    players = (await getJson("/api/pad/players")).players;
   } catch (error) {
     refused(error);
   }
   const number = (value) => (value === null ? "–" : value.toLocaleString(document.documentElement.lang));
   root().replaceChildren(
-    el(
+    h(
       "section",
       { class: "stats", "data-testid": "stats" },
-      el("h1", { text: t("stats.title") }),
+      h("h1", { text: t("stats.title") }),
       players.length
-        ? el(
+        ? h(
             "table",
             {},
-            el("thead", {}, el("tr", {}, ["stats.name", "stats.games", "stats.won", "stats.average", "stats.best", "stats.bonuses"].map((key) => el("th", { text: t(key) })))),
-            el(
+            h("thead", {}, h("tr", {}, ["stats.name", "stats.games", "stats.won", "stats.average", "stats.best", "stats.bonuses"].map((key) => h("th", { text: t(key) })))),
+            h(
               "tbody",
               {},
               players.map((player) =>
-                el(
+                h(
                   "tr",
                   {},
-                  el("td", { text: player.name }),
-                  el("td", { text: number(player.games) }),
-                  el("td", { text: number(player.won) }),
-                  el("td", { text: number(player.average_hand) }),
-                  el("td", { text: number(player.best_hand) }),
-                  el(
+                  h("td", { text: player.name }),
+                  h("td", { text: number(player.games) }),
+                  h("td", { text: number(player.won) }),
+                  h("td", { text: number(player.average_hand) }),
+                  h("td", { text: number(player.best_hand) }),
+                  h(
                     "td",
                     { class: "bonuses" },
                     Object.entries(player.bonuses)
@@ -744,8 +690,8 @@ async function playersView() {
               ),
             ),
           )
-        : el("p", { class: "empty", text: t("stats.none") }),
-      el("a", { class: "button", href: "/pad", text: t("setup.new") }),
+        : h("p", { class: "empty", text: t("stats.none") }),
+      h("a", { class: "button", href: "/pad", text: t("setup.new") }),
     ),
   );
 }
@@ -761,23 +707,10 @@ async function route() {
   }
 }
 
-async function useLanguage(code) {
-  state.messages = await loadMessages(LOCALES, code);
-  document.documentElement.lang = code;
-}
-
 async function main() {
-  const code = chosenLanguage();
-  const picker = document.querySelector('[data-testid="language"]');
-  picker.replaceChildren(...Object.entries(LANGUAGES).map(([value, name]) => el("option", { value, selected: value === code, text: name })));
-  picker.addEventListener("change", () => setLanguage(picker.value));
-  window.addEventListener("languagechange", async (event) => {
-    await useLanguage(event.detail.code);
-    render();
-  });
   window.addEventListener("popstate", route);
-  await useLanguage(code);
-  const [presets, players] = await Promise.all([api("GET", "/api/presets").catch(() => ({ presets: [] })), api("GET", "/api/pad/players").catch(() => ({ players: [] }))]);
+  await speak(LOCALES, render);
+  const [presets, players] = await Promise.all([getJson("/api/presets").catch(() => ({ presets: [] })), getJson("/api/pad/players").catch(() => ({ players: [] }))]);
   state.presets = presets.presets;
   state.knownNames = players.players.map((player) => player.name);
   await route();
