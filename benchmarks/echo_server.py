@@ -1,7 +1,7 @@
 """A bare WebSocket echo server: the floor the load script compares the game server with.
 
-Same stack as ``triominos serve`` (Starlette on uvicorn, one process), no game: every
-text message on ``/ws`` is sent straight back. ``GET /`` answers 200 once it is up.
+Same stack as ``triominos serve`` (Starlette on uvicorn, one process, no compression), no
+game: every text message on ``/ws`` is sent straight back. ``GET /`` answers 200 once up.
 
     python benchmarks/echo_server.py --port 8001
 """
@@ -39,7 +39,13 @@ def main() -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8001)
     arguments = parser.parse_args()
-    uvicorn.run(app, host=arguments.host, port=arguments.port, log_level="warning")
+    uvicorn.run(
+        app,
+        host=arguments.host,
+        port=arguments.port,
+        ws_per_message_deflate=False,  # as triominos serve
+        log_level="warning",
+    )
 
 
 if __name__ == "__main__":

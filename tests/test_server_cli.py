@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from triominos.cli import main
+from triominos.cli.serve import FULL_COLLECTION_EVERY, settle_garbage_collector
 
 
 def test_serve_has_help() -> None:
@@ -46,3 +48,14 @@ def test_serve_creates_its_sqlite_database_on_first_start(live_server, tmp_path:
     server = live_server(database_url=f"sqlite:///{database}")
     assert database.is_file()
     assert "serving on" in server.log()
+
+
+def test_serving_hides_what_lives_forever_from_the_collector_and_makes_full_passes_rare() -> None:
+    threshold = gc.get_threshold()
+    try:
+        settle_garbage_collector()
+        assert gc.get_freeze_count() > 0
+        assert gc.get_threshold() == (threshold[0], threshold[1], FULL_COLLECTION_EVERY)
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*threshold)

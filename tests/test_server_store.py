@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import asyncio
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,8 @@ from triominos.rules import preset
 from triominos.server.store import (
     CODE_ALPHABET,
     CODE_LENGTH,
+    ActionWrite,
+    ActionWriter,
     SeatInfo,
     Store,
     StoredAction,
@@ -103,6 +106,53 @@ def test_actions_come_back_in_order_and_a_version_is_stored_once(store: Store) -
             table.id, StoredAction(2, 0, None, {"action": "pass"}, 3.0), finished=False
         )
     assert store.actions(table.id) == [first, second]
+
+
+def test_actions_of_many_tables_commit_together_and_a_bad_one_fails_alone(store: Store) -> None:
+    first, second = new_table(store), new_table(store)
+    taken = StoredAction(1, 0, None, {"action": "draw"}, 1.0)
+    store.append_action(second.id, taken, finished=False)
+    mine = StoredAction(1, 0, None, {"action": "pass"}, 2.0)
+    again = StoredAction(1, 1, None, {"action": "pass"}, 2.0)
+    after = StoredAction(2, 1, None, {"action": "pass"}, 3.0)
+    errors = store.append_actions(
+        [
+            ActionWrite(first.id, mine, finished=True),
+            ActionWrite(second.id, again, finished=False),
+            ActionWrite(second.id, after, finished=False),
+        ]
+    )
+    assert errors[0] is None and isinstance(errors[1], IntegrityError) and errors[2] is None
+    assert store.actions(first.id) == [mine]
+    assert store.actions(second.id) == [taken, after]
+    assert store.unfinished_codes() == [second.code]
+
+
+def test_the_writer_stores_the_actions_waiting_for_it_in_one_commit(store: Store) -> None:
+    table = new_table(store)
+    batches: list[int] = []
+    append_actions = store.append_actions
+
+    def counted(writes: Sequence[ActionWrite]) -> list[Exception | None]:
+        batches.append(len(writes))
+        return append_actions(writes)
+
+    store.append_actions = counted  # type: ignore[method-assign]
+    actions = [StoredAction(version, 0, None, {"action": "draw"}, 1.0) for version in (1, 2, 3)]
+
+    async def append_all() -> list[BaseException | None]:
+        writer = ActionWriter(store)
+        duplicate = StoredAction(2, 1, None, {"action": "pass"}, 2.0)
+        return await asyncio.gather(
+            *(writer.append(table.id, action, finished=False) for action in actions),
+            writer.append(table.id, duplicate, finished=False),
+            return_exceptions=True,
+        )
+
+    outcomes = asyncio.run(append_all())
+    assert outcomes[:3] == [None, None, None] and isinstance(outcomes[3], IntegrityError)
+    assert batches == [4]
+    assert store.actions(table.id) == actions
 
 
 def test_the_last_action_finishes_the_table(store: Store) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
 
 from junior_games import can_take_joker, first_position, positions
@@ -16,6 +17,7 @@ from triominos.server.store import SeatInfo, TableInfo
 from triominos.server.views import (
     ActionFieldError,
     LoggedEvent,
+    ViewCache,
     action_json,
     build_view,
     event_json,
@@ -229,6 +231,34 @@ def test_finished_hands_are_listed_with_their_end_and_history() -> None:
     assert hands[0]["end"] == first.end.to_record()  # type: ignore[union-attr]
     assert len(hands[0]["history"]) == len(first.events)
     assert view(match, None)["history"] == []
+
+
+@pytest.mark.parametrize(("name", "players", "seed"), [("classic", 2, 3), ("junior", 3, 0)])
+def test_a_table_cache_gives_every_seat_the_view_built_from_scratch(
+    name: str, players: int, seed: int
+) -> None:
+    """Through a whole match (draws, hands that end, Junior's joker taken back), the
+    cached views are the views built from nothing, and a view once made never changes."""
+    cache = ViewCache()
+    made: list[tuple[dict[str, Any], bytes]] = []
+    for match in positions(name, players, seed):
+        info = table_info(match)
+        for seat in [None, *range(players)]:
+            cached = build_view(
+                info,
+                match,
+                seat=seat,
+                version=7,
+                connected={0},
+                may_act=True,
+                turn_deadline=None,
+                cache=cache,
+            )
+            assert cached == view(match, seat)
+            made.append((cached, msgspec.json.encode(cached)))
+    actions = [event.action for hand in match.hands for event in hand.events]
+    assert len(match.hands) > 1 or "take_joker" in actions
+    assert all(msgspec.json.encode(cached) == text for cached, text in made)
 
 
 def test_junior_views_show_the_bank_and_open_racks_when_the_rules_say_so() -> None:

@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import msgspec
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import HTTPConnection, Request
@@ -53,7 +52,7 @@ from triominos.server.protocol import (
     decode,
     decode_client_message,
 )
-from triominos.server.store import SeatInfo, Store, TableInfo
+from triominos.server.store import ActionWriter, SeatInfo, Store, TableInfo
 from triominos.server.table import LiveTable, Refused, Viewer, token_hash
 from triominos.server.timers import default_action
 from triominos.server.views import JsonObject, hints_json, table_summary
@@ -100,6 +99,7 @@ class Service:
 
     def __init__(self, store: Store, worker: BotWorker, bot_delay: float) -> None:
         self.store = store
+        self.writer = ActionWriter(store)
         self.worker = worker
         self.bot_delay = bot_delay
         self.tables: dict[str, LiveTable] = {}
@@ -195,9 +195,7 @@ class Service:
                 return False
             finished = table.match.is_over
             try:
-                await asyncio.to_thread(
-                    self.store.append_action, table.info.id, stored, finished=finished
-                )
+                await self.writer.append(table.info.id, stored, finished=finished)
             except Exception:
                 log.exception("table %s: storing version %d failed", table.code, stored.version)
                 await self.reload(table)
@@ -664,7 +662,7 @@ async def write(websocket: WebSocket, viewer: Viewer) -> None:
             if isinstance(message, int):
                 await websocket.close(code=message)
                 return
-            await websocket.send_text(msgspec.json.encode(message).decode())
+            await websocket.send_text(message)
         except (WebSocketDisconnect, RuntimeError, OSError):
             return
 

@@ -22,6 +22,8 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import msgspec
+
 from triominos.game import Action, IllegalActionError, LegalAction, Match
 from triominos.record import PlayerInfo, match_record
 from triominos.server.store import SeatInfo, StoredAction, TableInfo
@@ -29,6 +31,7 @@ from triominos.server.views import (
     ActionFieldError,
     JsonObject,
     LoggedEvent,
+    ViewCache,
     action_json,
     build_view,
     event_json,
@@ -68,20 +71,31 @@ class Refused(ValueError):
         return message
 
 
+def encode(message: JsonObject) -> str:
+    """A message as the JSON text sent on the WebSocket."""
+    return msgspec.json.encode(message).decode()
+
+
 class Viewer:
     """One connection: a seat or a spectator (``seat`` None), with its outbox.
 
-    Messages are queued, not sent: a slow connection delays only itself, and each
-    connection gets its messages in the order the table made them. A close code in the
-    outbox ends the connection after what was queued before it.
+    Messages are queued as JSON text, not sent: a slow connection delays only itself, and
+    each connection gets its messages in the order the table made them. Being text, a
+    queued message is what the table was when it was made, and one text serves every
+    viewer of a seat. A close code in the outbox ends the connection after what was
+    queued before it.
     """
 
     def __init__(self, seat: int | None = None) -> None:
         self.seat = seat
-        self.outbox: asyncio.Queue[JsonObject | int] = asyncio.Queue()
+        self.outbox: asyncio.Queue[str | int] = asyncio.Queue()
 
     def send(self, message: JsonObject) -> None:
-        self.outbox.put_nowait(message)
+        self.outbox.put_nowait(encode(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already encoded (:func:`encode`)."""
+        self.outbox.put_nowait(text)
 
     def close(self, code: int = 1000) -> None:
         """Close the connection with this WebSocket close code once the outbox is sent."""
@@ -102,6 +116,7 @@ class LiveTable:
         """Rebuild the match, log and accepted ids from the stored table and actions."""
         self.info = info
         self.match = Match(info.rules, info.players, info.seed)
+        self.views = ViewCache()
         self.log: list[LoggedEvent] = []
         self.client_ids: set[tuple[int, str]] = set()
         # When the turn began: the time of the action that began it. Before the first
@@ -267,6 +282,7 @@ class LiveTable:
             connected=self.connected,
             may_act=may_act,
             turn_deadline=self.turn_deadline,
+            cache=self.views,
         )
 
     def greeting(self, seat: int | None, last_seen: int | None) -> JsonObject:
@@ -290,18 +306,19 @@ class LiveTable:
         to_sender: JsonObject | None = None,
         skip: Viewer | None = None,
     ) -> None:
-        """Queue ``build(seat)`` for every viewer but ``skip``, built once per seat; the
-        ``sender``'s copy gets the fields of ``to_sender`` too (its own id)."""
-        built: dict[int | None, JsonObject] = {}
+        """Queue ``build(seat)`` for every viewer but ``skip``, built and encoded once per
+        seat; the ``sender``'s copy gets the fields of ``to_sender`` too (its own id)."""
+        built: dict[int | None, tuple[JsonObject, str]] = {}
         for viewer in self.viewers:
             if viewer is skip:
                 continue
             if viewer.seat not in built:
-                built[viewer.seat] = build(viewer.seat)
-            message = built[viewer.seat]
+                message = build(viewer.seat)
+                built[viewer.seat] = message, encode(message)
+            message, text = built[viewer.seat]
             if viewer is sender and to_sender:
-                message = {**message, **to_sender}
-            viewer.send(message)
+                text = encode({**message, **to_sender})
+            viewer.send_text(text)
 
     def broadcast_event(
         self, logged: LoggedEvent, sender: Viewer | None, client_id: str | None
@@ -329,5 +346,6 @@ class LiveTable:
         )
 
     def send_all(self, message: JsonObject) -> None:
+        text = encode(message)
         for viewer in self.viewers:
-            viewer.send(message)
+            viewer.send_text(text)

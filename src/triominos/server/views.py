@@ -27,6 +27,7 @@ from triominos.game import (
     HandEnd,
     LegalAction,
     Match,
+    Observation,
     Pass,
     StarterDraw,
     TakeJoker,
@@ -208,6 +209,75 @@ def seats_json(seats: Sequence[SeatInfo], connected: Collection[int]) -> list[Js
     ]
 
 
+class ViewCache:
+    """The JSON one table's views share, made once: what no later action changes.
+
+    A view holds the match's whole history, and every viewer gets a fresh view with every
+    event, so a view built from scratch costs time in proportion to the match so far.
+    But a finished hand never changes, this hand's events as one seat saw them are only
+    ever added to, and the board and the rules are the same for every seat. The cache
+    keeps, per seat, the finished hands and this hand's event records, adding only what
+    is new, and the board once per position. What it holds for a seat was built from that
+    seat's own view of the match (:meth:`Hand.seen_by`, the observation's history).
+
+    One cache serves one match: a table replayed from the database needs a new one. The
+    objects it hands out are shared by many views and must not be changed.
+    """
+
+    def __init__(self) -> None:
+        self._rules: tuple[Rules, JsonObject] | None = None
+        self._board: tuple[tuple[int, int], list[JsonObject]] | None = None
+        self._hands: dict[int | None, list[JsonObject]] = {}
+        self._history: dict[int | None, tuple[int, list[JsonObject]]] = {}
+
+    def rules(self, rules: Rules) -> JsonObject:
+        if self._rules is None or self._rules[0] is not rules:
+            self._rules = rules, rules.to_dict()
+        return self._rules[1]
+
+    def board(self, observation: Observation) -> list[JsonObject]:
+        """The board's placements; a position is its hand and the number of its events."""
+        position = observation.hand_number, len(observation.history)
+        if self._board is None or self._board[0] != position:
+            placements = [
+                {
+                    "tile": placement.tile.name,
+                    "cell": placement.cell.to_json(),
+                    "corners": corners_json(placement.corners),
+                }
+                for placement in observation.board
+            ]
+            self._board = position, placements
+        return self._board[1]
+
+    def history(self, observation: Observation) -> list[JsonObject]:
+        """This hand's events as the observation's seat saw them (a new list each time)."""
+        seat, number = observation.seat, observation.hand_number
+        cached = self._history.get(seat)
+        if cached is None or cached[0] != number:
+            cached = self._history[seat] = number, []
+        records = cached[1]
+        history = observation.history
+        records.extend(event.to_record() for event in history[len(records) :])
+        return records[: len(history)]
+
+    def hands(self, match: Match, seat: int | None) -> list[JsonObject]:
+        """The match's finished hands with their events as ``seat`` saw them (a new list)."""
+        built = self._hands.setdefault(seat, [])
+        finished = [hand for hand in match.hands if hand.end is not None]
+        for hand in finished[len(built) :]:
+            assert hand.end is not None
+            built.append(
+                {
+                    "number": hand.number,
+                    "points": list(hand.points),
+                    "end": hand.end.to_record(),
+                    "history": [event.to_record() for event in hand.seen_by(seat)],
+                }
+            )
+        return built[: len(finished)]
+
+
 def build_view(
     info: TableInfo,
     match: Match,
@@ -217,39 +287,35 @@ def build_view(
     connected: Collection[int],
     may_act: bool,
     turn_deadline: float | None,
+    cache: ViewCache | None = None,
 ) -> JsonObject:
     """The whole of what ``seat`` (None: a spectator) may know of the table now.
 
     Built from the engine's observation for that seat; ``may_act`` is false when the
     seat may not play now even on its turn (a bot plays it, or people are missing), and
-    then ``legal`` is empty.
+    then ``legal`` is empty. ``cache``: the table's :class:`ViewCache`, so that what
+    earlier views built is not built again (without one, everything is built here).
     """
+    if cache is None:
+        cache = ViewCache()
     observation = match.observe(seat)
-    rules, board = info.rules, observation.board
+    board = observation.board
     open_racks = observation.open_racks
     legal = observation.legal_actions() if may_act and not match.is_over else []
-    finished = [hand for hand in match.hands if hand.end is not None]
     return {
         "code": info.code,
         "seat": seat,
         "version": version,
         "status": info.status,
         "preset": info.preset,
-        "rules": rules.to_dict(),
+        "rules": cache.rules(info.rules),
         "players": info.players,
         "seats": seats_json(info.seats, connected),
         "hand": observation.hand_number,
         "phase": observation.phase,
         "to_move": observation.to_move,
         "starter": observation.starter,
-        "board": [
-            {
-                "tile": placement.tile.name,
-                "cell": placement.cell.to_json(),
-                "corners": corners_json(placement.corners),
-            }
-            for placement in board
-        ],
+        "board": cache.board(observation),
         "rack": None if observation.rack is None else _names(observation.rack_tiles),
         "rack_sizes": list(observation.rack_sizes),
         "pool_size": observation.pool_size,
@@ -260,16 +326,8 @@ def build_view(
         "open_racks": None
         if open_racks is None
         else [_names(board.tile_set.tiles_in(rack)) for rack in open_racks],
-        "history": [event.to_record() for event in observation.history],
-        "hands": [
-            {
-                "number": hand.number,
-                "points": list(hand.points),
-                "end": None if hand.end is None else hand.end.to_record(),
-                "history": [event.to_record() for event in hand.seen_by(seat)],
-            }
-            for hand in finished
-        ],
+        "history": cache.history(observation),
+        "hands": cache.hands(match, seat),
         "end": None if observation.end is None else observation.end.to_record(),
         "match_over": match.is_over,
         "winners": match.winners,
