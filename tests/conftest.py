@@ -33,6 +33,8 @@ import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Error, Page, sync_playwright
 from sqlalchemy.engine import make_url
 
+from server_games import Served, serve_app
+
 REPO = Path(__file__).resolve().parent.parent
 ENSURE_POSTGRES = REPO / "scripts" / "ensure-postgres"
 TRIOMINOS_COMMAND = Path(sys.executable).parent / "triominos"
@@ -335,3 +337,17 @@ def screenshot_dir() -> Path:
     directory = REPO / "out" / "screenshots"
     directory.mkdir(parents=True, exist_ok=True)
     return directory
+
+
+@pytest.fixture
+def served(database_url: str) -> Iterator[Served]:
+    """The app served in this process (uvicorn in a thread), on each database."""
+    with serve_app(database_url) as served:
+        yield served
+
+
+@pytest.fixture
+def served_sqlite(sqlite_url: str) -> Iterator[Served]:
+    """The same on SQLite only, for what does not depend on the database (error paths)."""
+    with serve_app(sqlite_url) as served:
+        yield served

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,19 +12,6 @@ import pytest
 from server_games import Served, match_over, my_turn, serve_app
 from triominos.record import verify
 from triominos.server.app import STATIC
-
-
-@pytest.fixture
-def served(database_url: str) -> Iterator[Served]:
-    with serve_app(database_url) as served:
-        yield served
-
-
-@pytest.fixture
-def served_sqlite(sqlite_url: str) -> Iterator[Served]:
-    """For the error paths, which do not depend on the database: SQLite only."""
-    with serve_app(sqlite_url) as served:
-        yield served
 
 
 def error_of(response: Any, status: int) -> dict[str, Any]:

@@ -13,21 +13,14 @@ from __future__ import annotations
 import random
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from server_games import Served, Viewer, serve_app
+from server_games import Served, Viewer
 from triominos.record import verify
 
 TILE = re.compile(r"\d+-\d+-\d+|J")
-
-
-@pytest.fixture
-def served(sqlite_url: str) -> Iterator[Served]:
-    with serve_app(sqlite_url) as served:
-        yield served
 
 
 class Knowledge:
@@ -156,8 +149,9 @@ def play_whole_match(people: list[Viewer], watchers: list[Viewer], rng: random.R
     ],
 )
 def test_no_message_names_a_tile_its_viewer_may_not_know(
-    served: Served, preset: str, seats: list[str], options: dict[str, Any]
+    served_sqlite: Served, preset: str, seats: list[str], options: dict[str, Any]
 ) -> None:
+    served = served_sqlite
     rng = random.Random(f"{preset}{len(seats)}")
     body = [
         {"kind": "person", "name": f"P{seat}"} if kind == "person" else {"kind": "bot", "bot": kind}

@@ -6,7 +6,6 @@ import contextlib
 import json
 import sqlite3
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,19 +15,6 @@ from websockets.typing import Origin
 
 from server_games import Message, Served, Viewer, my_turn, serve_app
 from triominos.server.protocol import MAX_MESSAGE_BYTES, MESSAGES_PER_SECOND
-
-
-@pytest.fixture
-def served(database_url: str) -> Iterator[Served]:
-    with serve_app(database_url) as served:
-        yield served
-
-
-@pytest.fixture
-def served_sqlite(sqlite_url: str) -> Iterator[Served]:
-    with serve_app(sqlite_url) as served:
-        yield served
-
 
 TWO_PEOPLE = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}]
 
