@@ -8,16 +8,17 @@ shape come from a formula over its vertices and every tile fits by construction.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import reference
+import triominos.board as board_module
 from triominos.board import FIGURES, Board, IllegalPlacementError, Placement
 from triominos.game import legal_actions
-from triominos.lattice import ORIGIN, Cell, Vertex
+from triominos.lattice import CELL_IDS, ORIGIN, VERTEX_IDS, Cell, Vertex
 from triominos.rules import Rules
 from triominos.tiles import CLASSIC, EXTENDED, JUNIOR, Corners, Tile, TileSet
 
@@ -357,6 +358,31 @@ def remaining(board: Board) -> list[Tile]:
     return [tile for tile in board.tile_set if tile not in on_table]
 
 
+def random_walk(
+    board: Board, rng: random.Random, *, pop_below: float, swap_below: float
+) -> Iterator[str]:
+    """Up to 59 random steps on ``board``, each named once made: ``pop`` (take back the
+    last move), ``swap`` (take the joker back) or ``push`` (lay a tile still off the
+    table); a draw of the random number below ``pop_below`` pops, below ``swap_below``
+    swaps when a swap is possible. Stops early when no tile fits."""
+    for _ in range(rng.randrange(1, 60)):
+        off_table = board.tile_set.mask(remaining(board))
+        swaps = list(board.joker_swaps(off_table))
+        roll = rng.random()
+        if len(board) and roll < pop_below:
+            board.pop()
+            yield "pop"
+        elif swaps and roll < swap_below:
+            board.swap_joker(*rng.choice(swaps))
+            yield "swap"
+        else:
+            options = board.legal_placements(off_table)
+            if not options:
+                return
+            board.push(rng.choice(options))
+            yield "push"
+
+
 def check_against_reference(board: Board, rack: Iterable[Tile]) -> int:
     rack = list(rack)
     expected = reference.legal_placements(board, rack)
@@ -572,22 +598,13 @@ def test_the_live_frontier_survives_pushes_pops_and_joker_swaps(
     rng = random.Random(seed)
     board = Board(tile_set)
     before: list[dict[int, int]] = []
-    for _ in range(rng.randrange(1, 60)):
-        off_table = tile_set.mask(remaining(board))
-        swaps = list(board.joker_swaps(off_table))
-        roll = rng.random()
-        if len(board) and roll < 0.3:
-            board.pop()
+    live = dict(board._live)
+    for step in random_walk(board, rng, pop_below=0.3, swap_below=0.5):
+        if step == "pop":
             assert board._live == before.pop()
         else:
-            before.append(dict(board._live))
-            if swaps and roll < 0.5:
-                board.swap_joker(*rng.choice(swaps))
-            else:
-                options = board.legal_placements(off_table)
-                if not options:
-                    break
-                board.push(rng.choice(options))
+            before.append(live)
+        live = dict(board._live)
         check_live(board)
         rest = remaining(board)
         for rack in (tile_set.mask(rest), tile_set.mask(rng.sample(rest, min(len(rest), 6)))):
@@ -604,3 +621,31 @@ def test_taking_back_the_first_tile_reopens_the_origin_only() -> None:
     board.pop()
     assert board.open_cells() == [ORIGIN]
     assert len(board) == 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([CLASSIC, EXTENDED, JUNIOR]))
+def test_a_board_gone_leaves_its_arrays_zeroed_for_the_next(seed: int, tile_set: TileSet) -> None:
+    """A new board takes the arrays of one that went away (pushed, popped and with the
+    joker swapped at random): they must be as zeroed as fresh ones."""
+    rng = random.Random(seed)
+    board_module._SPARE_ARRAYS.clear()
+    board = Board(tile_set)
+    for _ in random_walk(board, rng, pop_below=0.2, swap_below=0.4):
+        pass
+    arrays = (board._numbers, board._counts, board._edges)
+    del board
+    fresh = Board(tile_set)
+    assert all(
+        ours is theirs
+        for ours, theirs in zip((fresh._numbers, fresh._counts, fresh._edges), arrays, strict=True)
+    )
+    assert fresh._numbers == fresh._counts == bytes(VERTEX_IDS)
+    assert fresh._edges == bytes(CELL_IDS)
+    assert snapshot(fresh) == snapshot(Board(tile_set))
+
+
+def test_boards_kept_alive_never_share_arrays() -> None:
+    boards = [grow(CLASSIC, seed, 10) for seed in range(6)]
+    arrays = {id(array) for board in boards for array in (board._numbers, board._edges)}
+    assert len(arrays) == 2 * len(boards)

@@ -871,3 +871,16 @@ def test_a_changed_shuffled_deal_is_checked_again() -> None:
     doubled = dataclasses.replace(shuffled, pool=(*shuffled.pool, shuffled.pool[0]))
     with pytest.raises(RuleOptionError):
         Hand(rules, doubled)
+
+
+@pytest.mark.parametrize("name", ["classic", "extended", "junior"])
+def test_is_over_turns_true_with_the_action_that_ends_the_hand(name: str) -> None:
+    rules = preset(name).rules
+    hand = Hand(rules, Deal.shuffle(rules, 2, random.Random(3)), rng=random.Random(4))
+    bot = GreedyBot()
+    while hand.phase != "over":
+        assert not hand.is_over and hand.end is None
+        hand.apply(bot.act(hand.observe(hand.to_move)))
+    assert hand.is_over and hand.end is not None
+    resumed = Hand.resume(rules, hand.board, hand.racks, [], to_move=0, starter=0)
+    assert not resumed.is_over

@@ -28,6 +28,7 @@ from triominos.lattice import (
     NEIGHBOURS,
     ORIGIN,
     VERTEX_IDS,
+    WIDTH,
     Cell,
     LatticeError,
     Vertex,
@@ -89,17 +90,38 @@ def figure_code(
     return TWO_SIDES if touching == 2 else 0
 
 
+_Arrays = tuple[bytearray, bytearray, bytearray]
+
+_SPARE_ARRAYS: list[_Arrays] = []
+"""Zeroed (numbers, counts, edges) arrays that boards no longer in use gave back.
+
+A hand writes a few hundred bytes of a board's 256 KB of arrays, and zeroing fresh ones
+cost more instructions than the hand's moves; so a board that goes away zeroes what it
+wrote and leaves its arrays here for the next board (:meth:`Board.__del__`). A board never
+shares its arrays with another: copies are made by pushing placements on a new board.
+"""
+_MOST_SPARE_ARRAYS = 4  # enough for one hand at a time; a dropped match frees the rest
+_ZEROS = memoryview(bytes(CELL_IDS))  # slices of it zero the arrays without a copy
+
+
 class Board:
     """The tiles on the table of one hand, with cheap push/pop for search."""
 
     def __init__(self, tile_set: TileSet) -> None:
+        # First, so that __del__ finds them even if the rest of __init__ failed.
+        self._numbers, self._counts, self._edges = (
+            _SPARE_ARRAYS.pop()
+            if _SPARE_ARRAYS
+            else (
+                bytearray(VERTEX_IDS),  # number + 1 at each vertex, or 0 when no tile touches
+                bytearray(VERTEX_IDS),  # tiles touching each vertex
+                bytearray(CELL_IDS),  # occupied edge neighbours of each cell
+            )
+        )
+        self._occupant: dict[int, tuple[int, Corners]] = {}  # cell -> (tile index, corners)
         self.tile_set = tile_set
         self._fits = tile_set.fits
         self._base = tile_set.symbols + 1
-        self._numbers = bytearray(VERTEX_IDS)  # number + 1, or 0 when no tile touches
-        self._counts = bytearray(VERTEX_IDS)  # tiles touching each vertex
-        self._edges = bytearray(CELL_IDS)  # occupied edge neighbours of each cell
-        self._occupant: dict[int, tuple[int, Corners]] = {}  # cell -> (tile index, corners)
         self._frontier = {_ORIGIN_ID: 0}  # open cell -> FitTable key
         # The live frontier: open cell -> the FitTable mask of its key, for every open
         # cell where a tile off the table may fit. A placement leaves out the cells it
@@ -120,6 +142,26 @@ class Board:
         self._swaps: list[
             tuple[int, int, tuple[int, Corners], tuple[int, ...], dict[int, int]]
         ] = []
+
+    def __del__(self) -> None:
+        """Give the arrays back for the next board, zeroed where this board wrote them.
+
+        Only placements write them, at the corners and edge neighbours of their cells,
+        and :meth:`pop` undoes its placement's writes exactly: zeroing the span of ids
+        around the cells still occupied (a few KB near the origin) leaves every byte zero.
+        """
+        if len(_SPARE_ARRAYS) >= _MOST_SPARE_ARRAYS:
+            return
+        numbers, counts, edges = self._numbers, self._counts, self._edges
+        if self._occupant:
+            lowest, highest = min(self._occupant), max(self._occupant)
+            # Corners: from the lowest cell's vertex to the highest's, a row on and one more.
+            start, end = lowest >> 1, min((highest >> 1) + WIDTH + 2, VERTEX_IDS)
+            numbers[start:end] = counts[start:end] = _ZEROS[: end - start]
+            # Edge neighbours: a row of cells (2 * WIDTH ids) and one more on either side.
+            start, end = max(lowest - 2 * WIDTH - 1, 0), min(highest + 2 * WIDTH + 2, CELL_IDS)
+            edges[start:end] = _ZEROS[: end - start]
+        _SPARE_ARRAYS.append((numbers, counts, edges))
 
     # --- reading -------------------------------------------------------------------
 
@@ -297,9 +339,10 @@ class Board:
             self._renumber(v2, n2 + 1)
         edges, base, masks = self._edges, self._base, self._fits.masks
         for neighbour in NEIGHBOURS[cell]:
-            edges[neighbour] += 1
+            touching = edges[neighbour] + 1  # read once: the array is not a list
+            edges[neighbour] = touching
             # Opened by this tile: its first edge, and not the first tile's cell.
-            if edges[neighbour] == 1 and neighbour not in occupant:
+            if touching == 1 and neighbour not in occupant:
                 a, b, c = CORNERS[neighbour]
                 frontier[neighbour] = key = (numbers[a] * base + numbers[b]) * base + numbers[c]
                 if masks[key] & unplaced:

@@ -489,6 +489,9 @@ class Hand:
     """
 
     phase: Phase
+    is_over: bool
+    """Whether the hand has ended (phase "over"): an attribute, not a property, as every
+    loop that plays a hand asks it once a move."""
     starter: int | None
     start_totals: tuple[int, ...]
     end: HandEnd | None
@@ -568,6 +571,7 @@ class Hand:
         self.events: list[Event] = []
         self._seen = {}
         self.end = None
+        self.is_over = False
         self.starter = None
         self.out: list[int] = []
         self.phase = "play"
@@ -651,15 +655,10 @@ class Hand:
         return seen
 
     def _record(self, event: Event) -> None:
+        """Add an event every seat sees whole (a draw hides its tile: _draw records it)."""
         self.events.append(event)
-        if event.action in DRAWS and not self.rules.open_racks:
-            hidden = event.seen_by(None)  # as every seat but the drawer's sees it
-            drawer = event.player
-            for seat, seen in self._seen.items():
-                seen.append(event if seat == drawer else hidden)
-        else:
-            for seen in self._seen.values():
-                seen.append(event)
+        for seen in self._seen.values():
+            seen.append(event)
 
     def _score(self, seat: int, points: int) -> None:
         """Add ``points`` to what the hand gives ``seat``, and to its running total."""
@@ -669,12 +668,9 @@ class Hand:
     def rack(self, seat: int) -> list[Tile]:
         return self.tile_set.tiles_in(self.racks[seat])
 
-    @property
-    def is_over(self) -> bool:
-        return self.phase == "over"
-
-    def observe(self, seat: int | None) -> Observation:
-        return observe(self, seat)
+    observe = observe
+    """What ``seat`` may see of this hand: :func:`observe` itself as the method, so that
+    every turn of every bot calls the one builder without a wrapper's call."""
 
     def legal_actions(self) -> list[LegalAction]:
         player = self.to_move
@@ -724,9 +720,9 @@ class Hand:
         tile, at, corners = placement
         index = tile_set.position.get(tile, -1)
         rack = self.racks[player]
-        if index < 0 or not rack >> index & 1:
+        bit = 0 if index < 0 else 1 << index  # 0: not a tile of this set
+        if not rack & bit:
             raise IllegalActionError("own_tile", f"{tile} is not in player {player}'s rack")
-        bit = 1 << index
         try:
             cell = at.id
         except LatticeError as error:
@@ -760,10 +756,15 @@ class Hand:
                 points, bonuses = rules.tile_values[index], ()
         self.board.push_unchecked(cell, index, corners)
         self.racks[player] = rack = rack ^ bit  # the tile leaves the rack
-        self._score(player, points)
+        # _score and _record written out: most actions are placements, and a placement
+        # hides nothing, so every seat's history takes the same event.
+        self.points[player] += points
+        self._totals[player] += points
         # Every field, straight into the tuple: NamedTuple's __new__ is a Python call.
         event = tuple.__new__(Event, (player, "place", points, tile, at, corners, bonuses))
-        self._record(event)
+        self.events.append(event)
+        for seen in self._seen.values():
+            seen.append(event)
         if not rack:
             self.out.append(player)
         self._end_turn()
@@ -794,11 +795,15 @@ class Hand:
         self._drawn += 1
         self.draws += 1
         self.racks[player] |= 1 << index
-        self._score(player, -rules.draw_penalty)
+        self.points[player] -= rules.draw_penalty  # _score written out: a third of all actions
+        self._totals[player] -= rules.draw_penalty
         name = "draw" if rules.bank is None else "buy"
         tile = self.tile_set.tiles[index]
         event = tuple.__new__(Event, (player, name, -rules.draw_penalty, tile, None, None, ()))
-        self._record(event)
+        self.events.append(event)
+        hidden = event if rules.open_racks else event.seen_by(None)  # as the others see it
+        for seat, seen in self._seen.items():
+            seen.append(event if seat == player else hidden)
         if pool_size == 1 and rules.pool_empty == "last_round":  # that was the last tile
             self._last_round_by = player
         if rules.draw_ends_turn:
@@ -945,6 +950,7 @@ class Hand:
             tuple(tuple(self.rack(seat)) for seat in range(self.players)),
         )
         self.phase = "over"
+        self.is_over = True
 
 
 def match_ends(rules: Rules, totals: Sequence[int], hands: int) -> bool:

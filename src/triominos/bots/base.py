@@ -53,7 +53,9 @@ class GreedyBot:
                 # The tuple made directly, without NamedTuple's Python-level __new__.
                 placement = (board.tile_set.tiles[tile], Cell.from_id(cell), corners)
                 return tuple.__new__(Placement, placement)
-            if board.joker_cell is None:  # nothing to weigh: draw if allowed, else pass
+            # Nothing to weigh without a joker on the table (and none in the set, asked
+            # first as it is the cheaper question): draw if allowed, else pass.
+            if board.tile_set.joker is None or board.joker_cell is None:
                 seat = observation.seat
                 balance = None if seat is None else observation.totals[seat]
                 allowed = may_draw(rules, observation.draws, observation.pool_size, balance)
