@@ -37,6 +37,13 @@ def refusal(viewer: Viewer, code: str) -> Message:
     return error
 
 
+def assert_closed_with(viewer: Viewer, code: int) -> None:
+    """The server closed the connection with this close code."""
+    with pytest.raises(ConnectionClosed) as closed:
+        viewer.receive()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == code
+
+
 def test_hello_with_a_token_gets_the_seat_view(served: Served) -> None:
     code, tokens = two_people(served)
     with served.viewer(code, tokens[1]) as bob:
@@ -190,9 +197,7 @@ def test_the_first_message_must_be_hello_and_a_bad_token_is_refused(served_sqlit
         assert "hello" in refusal(viewer, "bad_message")["message"]
         viewer.send({"type": "hello", "token": "forged" * 8, "version": None})
         refusal(viewer, "bad_token")
-        with pytest.raises(ConnectionClosed) as closed:
-            viewer.receive()
-        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+        assert_closed_with(viewer, 1008)
 
 
 def test_hello_is_said_once(served_sqlite: Served) -> None:
@@ -213,9 +218,7 @@ def test_a_message_over_the_size_limit_closes_the_connection(served_sqlite: Serv
     with served_sqlite.viewer(code, tokens[0]) as ann:
         ann.connection.send(json.dumps({"type": "ping", "pad": "x" * MAX_MESSAGE_BYTES}))
         refusal(ann, "too_large")
-        with pytest.raises(ConnectionClosed) as closed:
-            ann.receive()
-        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+        assert_closed_with(ann, 1009)
 
 
 def test_too_many_messages_a_second_are_refused(served_sqlite: Served) -> None:
