@@ -8,7 +8,7 @@ shape come from a formula over its vertices and every tile fits by construction.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 import pytest
 from hypothesis import given, settings
@@ -16,95 +16,29 @@ from hypothesis import strategies as st
 
 import reference
 import triominos.board as board_module
+from shapes import (
+    BRIDGE,
+    DOUBLE_HEXAGON,
+    HEXAGON,
+    TWO_SIDES,
+    D,
+    U,
+    lay_shape,
+    placement_for,
+    ring,
+    shape_board,
+    spread,
+    triple_hexagon,
+)
 from triominos.board import FIGURES, Board, IllegalPlacementError, Placement
 from triominos.game import legal_actions
 from triominos.lattice import CELL_IDS, ORIGIN, VERTEX_IDS, Cell, Vertex
 from triominos.rules import Rules
-from triominos.tiles import CLASSIC, EXTENDED, JUNIOR, Corners, Tile, TileSet
-
-Numbering = Callable[[Vertex], int]
-
-
-def U(x: int, y: int) -> Cell:
-    return Cell(x, y, True)
-
-
-def D(x: int, y: int) -> Cell:
-    return Cell(x, y, False)
-
-
-def spread(vertex: Vertex) -> int:
-    return (2 * vertex.x + 3 * vertex.y) % 6
-
-
-def corners_for(cell: Cell, number: Numbering = spread) -> Corners:
-    a, b, c = (number(vertex) for vertex in cell.corners())
-    return (a, b, c)
-
-
-def placement_for(cell: Cell, number: Numbering = spread) -> Placement:
-    corners = corners_for(cell, number)
-    return Placement(Tile(*corners), cell, corners)
-
-
-def lay_shape(board: Board, cells: Iterable[Cell], number: Numbering = spread) -> None:
-    """Lay a tile on every cell, each next to the table (the origin first), checked."""
-    todo = list(cells)
-    while todo:
-        for cell in todo:
-            if (not len(board) and cell == ORIGIN) or any(
-                board.tile_at(neighbour) for neighbour in cell.neighbours()
-            ):
-                board.push(placement_for(cell, number))
-                todo.remove(cell)
-                break
-        else:
-            raise AssertionError(f"cannot reach {todo} from the table")
-
-
-def ring(vertex: Vertex) -> list[Cell]:
-    """The six cells around a vertex, in order around it (each shares an edge with the next)."""
-    cells = list(vertex.cells())
-    order = [cells.pop(0)]
-    while cells:
-        following = next(c for c in cells if c in order[-1].neighbours())
-        order.append(following)
-        cells.remove(following)
-    return order
-
-
-HEXAGON = ([D(-1, -1), D(-1, 0), U(-1, 0), U(0, -1), U(0, 0)], D(0, -1))
-BRIDGE = (
-    [D(-2, 0), D(-2, 1), U(-2, 1), D(-1, 0), U(-1, 0), D(0, 0), U(0, 0), U(0, 1)],
-    D(-1, 1),
-)
-DOUBLE_HEXAGON = (
-    [D(-2, 0), D(-2, 1), U(-2, 1), U(-1, 0), D(-1, 1), U(-1, 1), D(0, 0), U(0, 0), U(0, 1)],
-    D(-1, 0),
-)
-TWO_SIDES = (
-    [
-        *[D(-1, 0), D(-1, 1), U(-1, 1), D(0, -1), U(0, 0), D(0, 1)],
-        *[U(0, 1), D(1, -1), U(1, -1), U(1, 0), U(1, 1)],
-    ],
-    D(1, 0),
-)
-
-
-def triple_hexagon() -> tuple[list[Cell], Cell]:
-    centre = D(0, 0)
-    around = {cell for vertex in centre.corners() for cell in vertex.cells()} - {centre}
-    return sorted(around), centre
+from triominos.tiles import CLASSIC, EXTENDED, JUNIOR, Tile, TileSet
 
 
 def occupied_neighbours(board: Board, cell: Cell) -> int:
     return sum(board.tile_at(neighbour) is not None for neighbour in cell.neighbours())
-
-
-def shape_board(shape: tuple[list[Cell], Cell]) -> tuple[Board, Cell]:
-    board = Board(EXTENDED)
-    lay_shape(board, shape[0])
-    return board, shape[1]
 
 
 def score(rules: Rules, board: Board, placement: Placement) -> tuple[int, dict[str, int]]:

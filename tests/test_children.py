@@ -131,7 +131,7 @@ def test_random_children_games_never_go_negative(name: str, players: int) -> Non
 
 
 def test_board_figures_feed_the_children_bonuses() -> None:
-    from test_board import HEXAGON, lay_shape, placement_for
+    from shapes import HEXAGON, lay_shape, placement_for
 
     rules = PRESETS["extended-children"].rules
     board = Board(rules.tiles)

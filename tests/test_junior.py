@@ -165,7 +165,7 @@ def test_laying_a_card_earns_a_counter_from_the_bank() -> None:
 
 def test_junior_rewards_figures_and_the_last_card_at_game_level() -> None:
     """The Junior reward options on the 76-tile board, where any shape can be built."""
-    from test_board import BRIDGE, lay_shape, placement_for
+    from shapes import BRIDGE, lay_shape, placement_for
 
     rules = JUNIOR_RULES.replace(
         tile_set="extended",
