@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import httpx
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from conftest import LiveServerFactory, watched_page
@@ -26,15 +28,36 @@ BONUSES = (
     "last_tile",
 )
 ERROR_CODES = (
-    "bad_message",
-    "too_large",
-    "rate_limited",
+    # HTTP (PROTOCOL.md), and the page's own `network`
+    "bad_request",
     "bad_token",
+    "not_found",
+    "taken",
+    "over",
+    "playing",
+    "connected",
+    "too_large",
+    "internal",
+    "http_error",
+    "network",
+    # WebSocket
+    "bad_message",
+    "rate_limited",
     "spectator",
+    "stale_version",
+    "duplicate",
     "not_your_turn",
     "illegal",
-    "over",
+    "unavailable",
 )
+ENGINE = Path(__file__).resolve().parent.parent / "src" / "triominos"
+
+
+def engine_rules() -> set[str]:
+    """The rule names the engine refuses a move with (``IllegalActionError(rule, …)`` and
+    ``IllegalPlacementError(rule, …)``), which an ``illegal`` refusal carries as ``rule``."""
+    source = "\n".join(path.read_text(encoding="utf-8") for path in ENGINE.glob("*.py"))
+    return set(re.findall(r'Illegal(?:Action|Placement)Error\(\s*"(\w+)"', source))
 
 
 def messages(code: str) -> dict[str, str]:
@@ -53,6 +76,7 @@ def keys_in_code() -> set[str]:
         r'"(key_\w+)"\]',
         r'i18nAttrs: \{ "[\w-]+": "([\w-]+)"',
         r'title: "([\w-]+)" \}',
+        r': "(error_\w+)",',
     )
     return {key for pattern in patterns for key in re.findall(pattern, source)}
 
@@ -70,10 +94,20 @@ def test_every_message_the_page_uses_exists() -> None:
         | {f"preset_{name}_about" for name in PRESETS}
         | {f"bonus_{name}" for name in BONUSES}
         | {f"error_{code}" for code in ERROR_CODES}
+        | {f"illegal_{rule}" for rule in engine_rules()}
         | {f"bot_{name}" for name in ("random", "greedy", "expert", "sim")}
         | {f"connection_{state}" for state in ("online", "connecting", "offline")}
     )
     assert sorted((used | dynamic) - set(english)) == []
+
+
+def test_every_rule_the_engine_refuses_with_has_a_text() -> None:
+    """An ``illegal`` refusal names the engine's rule; each has its own sentence."""
+    rules = engine_rules()
+    assert {"edge_contact", "matching_corners", "opening_tile", "place_if_able"} <= rules
+    assert (
+        sorted(f"illegal_{rule}" for rule in rules if f"illegal_{rule}" not in messages("en")) == []
+    )
 
 
 def test_the_rulebooks_words_are_used() -> None:
@@ -147,17 +181,68 @@ def test_the_form_follows_the_edition_and_lists_open_tables(
     expect(page.get_by_test_id("join-form")).to_be_visible()
 
 
-def test_a_wrong_house_rule_is_refused_with_the_servers_reason(
-    live_server: LiveServerFactory, browser: Browser
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_a_wrong_house_rule_is_refused_in_the_players_language(
+    live_server: LiveServerFactory, browser: Browser, language: str
 ) -> None:
-    """No target and no hand limit: the server refuses (a 400, which Chromium logs), the
-    page shows the server's reason and stays on the form."""
+    """No target and no hand limit: the server refuses (a 400, which Chromium logs) naming
+    the field `options.target_score`; the page says so in the chosen language, naming the
+    house rule as the form does, keeps the server's English reason as a small detail, and
+    stays on the form."""
+    texts = messages(language)
+    expected = texts["error_option"].format(option=texts["rule_target_score"])
     server = live_server()
     with watched_page(browser, "status of 400") as page:
-        open_in(page, f"{server.base_url}/")
+        missing = watch_texts(page)
+        open_in(page, f"{server.base_url}/", language)
         page.get_by_test_id("your-name").fill("Ann")
         page.get_by_test_id("house-rules").click()
         page.get_by_test_id("rule-target_score").fill("")
         page.get_by_test_id("create").click()
-        expect(page.get_by_test_id("toast")).to_contain_text("a target score, a hand limit")
+        toast = page.get_by_test_id("toast")
+        expect(toast).to_contain_text(expected)
+        expect(toast.get_by_test_id("toast-detail")).to_have_text(
+            "target_score: a match needs a target score, a hand limit, or both"
+        )
         assert re.search(r"/$", page.url)
+    assert missing == []
+
+
+REFUSALS = (
+    # (what the server sent, the key of the text the page shows)
+    (
+        {"code": "illegal", "rule": "edge_contact", "message": "[1, 0] shares no edge"},
+        "illegal_edge_contact",
+    ),
+    ({"code": "illegal", "rule": "a_rule_to_come", "message": "new"}, "error_illegal"),
+    ({"code": "rate_limited", "message": "at most 20 messages a second"}, "error_rate_limited"),
+    ({"code": "bad_request", "field": "seats[1].bot", "message": "must be one of"}, "error_bot"),
+    ({"code": "bad_request", "field": "seats", "message": "a table of 2"}, "error_seats"),
+    ({"code": "bad_request", "field": "players", "message": "2 to 4 players"}, "error_players"),
+    ({"code": "bad_request", "field": "take", "message": "seat 1 is not"}, "error_bad_request"),
+    ({"code": "taken", "message": "seat 1 taken"}, "error_taken"),
+    ({"code": "teapot", "message": "a code to come"}, "error_unknown"),
+)
+
+
+def test_each_refusal_is_told_by_its_code_rule_and_field(
+    live_server: LiveServerFactory, page: Page
+) -> None:
+    """The page's reading of a refusal (errors.js), in Dutch: the text of the engine's rule
+    for `illegal`, of the field for `bad_request`, else of the code, and a general text
+    for what the page does not know yet; the English message is the detail."""
+    server = live_server()
+    missing = watch_texts(page)
+    open_in(page, f"{server.base_url}/", "nl")
+    expect(page.get_by_test_id("create")).to_be_visible()
+    # The page's own module (the same URL), so it speaks the page's language.
+    told = page.evaluate(
+        """async (refusals) => {
+            const { describeRefusal } = await import("/static/errors.js");
+            return refusals.map((refusal) => describeRefusal(refusal));
+        }""",
+        [refusal for refusal, _ in REFUSALS],
+    )
+    dutch = messages("nl")
+    assert told == [{"text": dutch[key], "detail": refusal["message"]} for refusal, key in REFUSALS]
+    assert missing == []

@@ -3,6 +3,7 @@ a refused entry, undo, the result saved and shared; and its texts in six languag
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -151,3 +152,31 @@ def test_every_locale_has_every_text_the_page_uses() -> None:
     script = (STATIC / "pad" / "pad.js").read_text()
     used = set(re.findall(r"""\bt\("([a-z_.\-]+)\"""", script))
     assert used and used <= set(english), sorted(used - set(english))
+
+
+def test_every_refusal_the_page_can_meet_has_a_text() -> None:
+    """The refusals' texts are chosen by code, field and house rule (pad.js's
+    REFUSED_CODES, REFUSED_FIELDS and HOUSE_OPTION_KEYS); each has its message."""
+    english = assert_locales_agree(LOCALES, ("nl", "fr", "de", "es", "pt"))
+    script = (STATIC / "pad" / "pad.js").read_text()
+
+    def listed(name: str) -> list[str]:
+        found = re.search(rf"const {name} = [\[{{](.*?)[\]}}];", script, re.DOTALL)
+        assert found, name
+        return re.findall(r'"([\w.]+)"', found.group(1))
+
+    keys = {f"error.{name}" for name in listed("REFUSED_CODES") + listed("REFUSED_FIELDS")}
+    keys |= {f"option.{key}" for key in listed("HOUSE_OPTION_KEYS")}
+    assert {"error.not_found", "error.tile", "option.unlimited_draws"} <= keys
+    assert sorted(keys - set(english)) == []
+
+
+def test_a_game_that_is_not_there_is_refused_in_the_players_language(
+    live_server: LiveServerFactory, browser: Browser
+) -> None:
+    server = live_server()
+    french = json.loads((LOCALES / "fr.json").read_text(encoding="utf-8"))
+    with watched_page(browser, "status of 404", **PHONE) as page:
+        open_in(page, f"{server.base_url}/pad/NOSUCH", "fr")
+        expect(page.get_by_test_id("notice")).to_contain_text(french["error.not_found"])
+        expect(page.get_by_test_id("notice")).to_contain_text("no score pad game 'NOSUCH'")

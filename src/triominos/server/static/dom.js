@@ -17,6 +17,11 @@ export function t(key, params = {}) {
   return format(messages, key, params);
 }
 
+/** Whether the chosen language has a text for `key` (for keys made from server names). */
+export function hasText(key) {
+  return typeof messages[key] === "string";
+}
+
 /**
  * An element: `h("button", {class: "primary", i18n: "create", on: {click}}, child, ...)`.
  * Attributes: `class`, `text`, `i18n` (a key, or [key, params]), `i18nAttrs` ({attribute:
@@ -99,10 +104,18 @@ export async function speak(localesUrl, redraw) {
   });
 }
 
-/** A short message at the bottom of the screen that goes away by itself. */
-export function toast(text, kind = "info") {
+/**
+ * A short message at the bottom of the screen that goes away by itself; `detail` (the
+ * server's English reason, say) is shown small under it and as its tooltip.
+ */
+export function toast(text, kind = "info", detail = "") {
   const box = document.getElementById("toasts");
-  const note = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status", "data-testid": "toast" }, text);
+  const note = h(
+    "div",
+    { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status", title: detail || null, "data-testid": "toast" },
+    text,
+    detail ? h("small", { class: "detail", lang: "en", "data-testid": "toast-detail" }, detail) : null,
+  );
   box.append(note);
   setTimeout(() => note.classList.add("leaving"), 3500);
   setTimeout(() => note.remove(), 4000);

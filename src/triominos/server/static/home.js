@@ -2,6 +2,7 @@
 
 import { getJson, holdSeat, playerName, postJson, rememberName } from "./api.js";
 import { h, onSubmit, t, toast } from "./dom.js";
+import { describeRefusal, toastRefusal } from "./errors.js";
 
 /** The bot levels offered for a seat: a bot and its thinking time. */
 const LEVELS = [
@@ -19,8 +20,8 @@ const OPEN_TABLES_EVERY = 5000;
  * it applies to a preset's rules, and its value from the form's control.
  */
 const HOUSE_RULES = [
-  { option: "target_score", kind: "number", applies: () => true },
-  { option: "hand_limit", kind: "number", applies: () => true },
+  { option: "target_score", kind: "number", label: "rule_target_score", applies: () => true },
+  { option: "hand_limit", kind: "number", label: "rule_hand_limit", applies: () => true },
   { option: "max_draws", kind: "toggle", on: null, off: 3, label: "rule_draw_unlimited", applies: (rules) => rules.bank === null },
   { option: "empty_pool_pass_penalty", kind: "toggle", on: 10, off: 0, label: "rule_pass_penalty", applies: scoresPoints },
   { option: "two_sides_bonus", kind: "toggle", on: 40, off: 0, label: "rule_two_sides", applies: scoresPoints },
@@ -28,6 +29,9 @@ const HOUSE_RULES = [
   { option: "joker", kind: "toggle", on: true, off: false, label: "rule_joker", applies: (rules) => rules.tile_set === "junior" },
   { option: "open_racks", kind: "toggle", on: true, off: false, label: "rule_open_racks", applies: () => true },
 ];
+
+/** The label key of each house rule, by option: how a refusal names the rule. */
+const HOUSE_RULE_LABELS = Object.fromEntries(HOUSE_RULES.map((rule) => [rule.option, rule.label]));
 
 function scoresPoints(rules) {
   return rules.bank === null && rules.tile_points === "value";
@@ -69,7 +73,8 @@ export class HomePage {
     try {
       this.presets = presetList(await getJson("/api/presets"));
     } catch (error) {
-      this.root.replaceChildren(h("p", { class: "notice error" }, error.message || t("error_network")));
+      const { text, detail } = describeRefusal(error);
+      this.root.replaceChildren(h("p", { class: "notice error", title: detail || null }, text));
       return;
     }
     this.render();
@@ -245,7 +250,7 @@ export class HomePage {
         return h(
           "label",
           { class: "field" },
-          h("span", { i18n: `rule_${rule.option}` }),
+          h("span", { i18n: rule.label }),
           h("input", {
             type: "number",
             min: 1,
@@ -330,7 +335,7 @@ export class HomePage {
       for (const { seat, token } of answer.seats) holdSeat(answer.code, seat, token);
       location.assign(`/t/${answer.code}`);
     } catch (error) {
-      toast(error.message || t("error_network"), "error");
+      toastRefusal(error, HOUSE_RULE_LABELS);
     }
   }
 

@@ -6,7 +6,8 @@
 
 import { getJson } from "./api.js";
 import { BoardView } from "./board.js";
-import { h, signed, t } from "./dom.js";
+import { h, signed } from "./dom.js";
+import { describeRefusal } from "./errors.js";
 import { renderSheet, actionText, endText } from "./sheet.js";
 import { JOKER, tilePicture, tileNumbers } from "./tiles.js";
 
@@ -60,7 +61,8 @@ export class ReplayPage {
     try {
       this.record = await getJson(`/api/tables/${encodeURIComponent(this.code)}/record`);
     } catch (error) {
-      this.root.replaceChildren(h("section", { class: "card narrow" }, h("p", {}, error.message || t("error_network")), h("a", { class: "button", href: `/t/${this.code}`, i18n: "back_to_table" })));
+      const { text, detail } = describeRefusal(error);
+      this.root.replaceChildren(h("section", { class: "card narrow" }, h("p", { title: detail || null }, text), h("a", { class: "button", href: `/t/${this.code}`, i18n: "back_to_table" })));
       return;
     }
     this.steps = replaySteps(this.record);

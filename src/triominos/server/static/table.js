@@ -6,11 +6,12 @@
 // entries back unchanged. This browser may hold several seats (hot-seat): one
 // connection per seat, and the table shows the seat whose turn it is.
 
-import { ApiError, TableConnection, getJson, heldSeats, holdSeat, playerName, postJson, releaseSeat, rememberName } from "./api.js";
+import { TableConnection, getJson, heldSeats, holdSeat, playerName, postJson, releaseSeat, rememberName } from "./api.js";
 import { BoardView } from "./board.js";
 import { h, onSubmit, setText, signed, t, toast } from "./dom.js";
 import { RackView } from "./rack.js";
 import { EndDialogs } from "./endings.js";
+import { describeRefusal, toastRefusal } from "./errors.js";
 import { bonusText, cellText, renderSheet } from "./sheet.js";
 import { JOKER, cellKey, cellPoints, centre, tileNumbers } from "./tiles.js";
 
@@ -150,13 +151,15 @@ export class TablePage {
     try {
       summary = await getJson(`/api/tables/${encodeURIComponent(this.code)}`);
     } catch (error) {
+      const refusal = describeRefusal(error);
       this.root.replaceChildren(
         h(
           "section",
           { class: "card narrow", "data-testid": "no-table" },
           h("h1", { i18n: "no_table_title" }),
           h("p", { i18n: ["no_table", { code: this.code }] }),
-          error instanceof ApiError && error.message ? h("p", { class: "muted" }, error.message) : null,
+          // "No table has this code" is what the title says already; anything else is told.
+          error.code === "not_found" ? null : h("p", { class: "muted", title: refusal.detail || null }, refusal.text),
           h("a", { class: "button primary", href: "/", i18n: "back_home" }),
         ),
       );
@@ -279,9 +282,7 @@ export class TablePage {
       return;
     }
     if (message.code === "stale_version" || message.code === "duplicate") return; // the next view says all
-    const known = `error_${message.code}`;
-    const text = t(known) === known ? message.message : t(known);
-    toast(message.code === "illegal" && message.message ? `${text} ${message.message}` : text, "error");
+    toastRefusal(message);
     this.render();
   }
 
@@ -774,7 +775,7 @@ export class TablePage {
       holdSeat(this.code, answer.seat, answer.token);
       this.connect();
     } catch (error) {
-      toast(error.message || t("error_network"), "error");
+      toastRefusal(error);
     }
   }
 
@@ -783,7 +784,7 @@ export class TablePage {
     try {
       await postJson(`/api/tables/${encodeURIComponent(this.code)}/seats/${seat}/bot`, { token, bot: "greedy", think: 1.0 });
     } catch (error) {
-      toast(error.message || t("error_network"), "error");
+      toastRefusal(error);
     }
   }
 
@@ -886,7 +887,7 @@ export class TablePage {
       const answer = await postJson(`/api/tables/${encodeURIComponent(this.code)}/rematch`, { token });
       this.goTo(answer.code);
     } catch (error) {
-      toast(error.message || t("error_network"), "error");
+      toastRefusal(error);
     }
   }
 

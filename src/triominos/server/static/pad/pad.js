@@ -11,6 +11,15 @@ import { h, onSubmit, signed, speak, t } from "/static/dom.js";
 const LOCALES = "/static/pad/locales";
 const FIGURES = ["bridge", "hexagon", "double_hexagon", "triple_hexagon", "two_sides"];
 
+/** The house rules the setup offers: rule option -> the key of its label (`option.<key>`). */
+const HOUSE_OPTION_KEYS = {
+  target_score: "target_score",
+  max_draws: "unlimited_draws",
+  two_sides_bonus: "two_sides",
+  empty_pool_pass_penalty: "empty_pool_penalty",
+  blocked: "each_loses_own",
+};
+
 const state = {
   presets: [],
   knownNames: [],
@@ -35,12 +44,27 @@ function notify(text, detail = "") {
   notify.timer = setTimeout(() => (notice.hidden = true), 6000);
 }
 
+/** The fields of a refused request (`entry.<name>`, `players`, …) with a text of their own. */
+const REFUSED_FIELDS = ["tile", "value", "figure", "count", "player", "remaining", "points", "players", "kind", "preset"];
+
+/** The refusals whose code says it all, whatever the field. */
+const REFUSED_CODES = ["stale_version", "finished", "not_found"];
+
+/** The texts of a refusal: what was wrong in the chosen language, then the server's English reason. */
 function refused(error) {
   if (error.code === "network") return notify(t("error.network"));
-  const field = (error.field || "").replace(/^entry\./, "").split(".")[0];
-  const known = ["tile", "value", "figure", "count", "player", "remaining", "points", "players", "kind"];
-  const key = error.code === "stale_version" || error.code === "finished" ? `error.${error.code}` : known.includes(field) ? `error.${field}` : "error.other";
-  notify(t(key), error.message);
+  notify(refusalText(error), error.message);
+}
+
+function refusalText({ code, field }) {
+  if (REFUSED_CODES.includes(code)) return t(`error.${code}`);
+  const fieldName = field ?? "";
+  if (fieldName.startsWith("options.")) {
+    const option = fieldName.slice("options.".length);
+    return t("error.option", { option: option in HOUSE_OPTION_KEYS ? t(`option.${HOUSE_OPTION_KEYS[option]}`) : option });
+  }
+  const name = fieldName.replace(/^entry\./, "").split(".")[0];
+  return REFUSED_FIELDS.includes(name) ? t(`error.${name}`) : t("error.other");
 }
 
 let queue = Promise.resolve();
@@ -112,10 +136,10 @@ function setupView() {
         { class: "house" },
         h("legend", { text: t("setup.house") }),
         numberOption("target_score", rules.target_score),
-        checkOption("unlimited_draws", "max_draws", null, rules.max_draws),
-        checkOption("two_sides", "two_sides_bonus", 40, rules.two_sides_bonus),
-        checkOption("empty_pool_penalty", "empty_pool_pass_penalty", 10, rules.empty_pool_pass_penalty),
-        checkOption("each_loses_own", "blocked", "each_loses_own", rules.blocked),
+        checkOption("max_draws", null, rules.max_draws),
+        checkOption("two_sides_bonus", 40, rules.two_sides_bonus),
+        checkOption("empty_pool_pass_penalty", 10, rules.empty_pool_pass_penalty),
+        checkOption("blocked", "each_loses_own", rules.blocked),
       )
     : null;
   return h(
@@ -220,8 +244,9 @@ function numberOption(name, value) {
   );
 }
 
-function checkOption(key, option, onValue, presetValue) {
+function checkOption(option, onValue, presetValue) {
   const setup = state.setup;
+  const key = HOUSE_OPTION_KEYS[option];
   const checked = option in setup.options ? setup.options[option] === onValue : presetValue === onValue;
   return h(
     "label",
