@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
-from sqlalchemy import inspect
+from sqlalchemy import MetaData, Table, insert, inspect
 from sqlalchemy.exc import IntegrityError
 
 from triominos.rules import preset
@@ -76,6 +77,27 @@ def test_taking_seats_fills_the_table_and_never_twice(store: Store) -> None:
     second = store.take_seat(table.id, None, "Bob", "b" * 64)
     assert second is not None and second[0] == 1 and second[1].status == "playing"
     assert store.take_seat(table.id, None, "Eve", "e" * 64) is None
+
+
+def test_a_table_starts_playing_at_creation_when_no_seat_is_free(store: Store) -> None:
+    full = new_table(store, people=1, hashes=True)
+    assert full.status == "playing" and full.started_at == full.created_at
+    waiting = new_table(store, people=1)
+    assert waiting.status == "waiting" and waiting.started_at is None
+
+
+def test_the_moment_the_last_seat_fills_is_kept_once(store: Store) -> None:
+    table = new_table(store, people=2, bots=0)
+    first = store.take_seat(table.id, None, "Ann", "a" * 64)
+    assert first is not None and first[1].started_at is None
+    before = time.time()
+    second = store.take_seat(table.id, None, "Bob", "b" * 64)
+    assert second is not None
+    started = second[1].started_at
+    assert started is not None and before <= started <= time.time()
+    later = store.give_seat_to_bot(table.id, 0, "greedy", None)
+    assert later.started_at == started  # the table began once
+    assert store.table(table.code) == later
 
 
 def test_a_bot_seat_cannot_be_taken(store: Store) -> None:
@@ -197,6 +219,59 @@ def test_migrations_make_the_schema_and_run_again_harmlessly(store: Store) -> No
     store.upgrade()
     names = set(inspect(store.engine).get_table_names())
     assert {"tables", "seats", "actions", "alembic_version"} <= names
+
+
+def test_a_database_of_the_previous_schema_upgrades_with_its_tables(database_url: str) -> None:
+    store = Store(database_url)
+    try:
+        store.upgrade("0002_pad")
+        with store.engine.begin() as connection:
+            old = MetaData()
+            tables, seats = (
+                Table(name, old, autoload_with=connection) for name in ("tables", "seats")
+            )
+            assert "started_at" not in tables.c
+            inserted = connection.execute(
+                insert(tables).values(
+                    code="OLD234",
+                    preset="classic",
+                    rules=preset("classic").rules.to_dict(),
+                    players=2,
+                    seed=5,
+                    turn_seconds=20.0,
+                    status="waiting",
+                    created_at=1.0,
+                )
+            ).inserted_primary_key
+            assert inserted is not None
+            table_id = inserted[0]
+            connection.execute(
+                insert(seats),
+                [
+                    {"table_id": table_id, "seat": 0, "kind": "person", "name": "Ann"},
+                    {"table_id": table_id, "seat": 1, "kind": "bot", "bot": "greedy", "name": "G"},
+                ],
+            )
+        store.upgrade()
+        table = store.table("OLD234")
+        assert table is not None and table.status == "waiting" and table.started_at is None
+        assert table.turn_seconds == 20.0 and [seat.kind for seat in table.seats] == [
+            "person",
+            "bot",
+        ]
+        taken = store.take_seat(table.id, 0, "Ann", "a" * 64)
+        assert taken is not None and taken[1].status == "playing"
+        assert taken[1].started_at is not None
+
+        store.downgrade("0002_pad")
+        assert "started_at" not in {
+            column["name"] for column in inspect(store.engine).get_columns("tables")
+        }
+        store.upgrade()
+        again = store.table("OLD234")
+        assert again is not None and again.seats == taken[1].seats and again.started_at is None
+    finally:
+        store.dispose()
 
 
 def test_postgresql_urls_use_psycopg_3() -> None:

@@ -1,4 +1,5 @@
-"""The turn timer's default action, and bots run the way the server runs them."""
+"""The turn timer's default action and its clock across restarts, and bots run the way
+the server runs them."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from server_games import serve_app
 from triominos.board import Placement
 from triominos.bots.hint import Hint
 from triominos.game import Draw, LegalAction, Match, Pass, StarterDraw
 from triominos.lattice import Cell
+from triominos.rules import preset
 from triominos.server.bots import (
     BotWorker,
     best_placements,
@@ -22,11 +25,14 @@ from triominos.server.bots import (
     choose_action,
     process_pool,
 )
+from triominos.server.store import SeatInfo, TableInfo, TableStatus
+from triominos.server.table import LiveTable
 from triominos.server.timers import default_action
 from triominos.tiles import Tile
 
 PLACE_LOW = Placement(Tile(0, 0, 1), Cell(1, 0, True), (0, 0, 1))
 PLACE_HIGH = Placement(Tile(5, 5, 5), Cell(2, 0, True), (5, 5, 5))
+TWO_PEOPLE = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}]
 
 
 @pytest.mark.parametrize(
@@ -159,3 +165,81 @@ def alive(pid: int) -> bool:
     except FileNotFoundError:
         return False
     return status != "Z"
+
+
+# --- the clock across restarts ----------------------------------------------------------
+
+
+def timed_table(started_at: float | None, status: TableStatus = "playing") -> TableInfo:
+    """A two-person table with a 30-second turn timer that began to play at ``started_at``."""
+    seats = tuple(
+        SeatInfo(seat, "person", f"P{seat}", token_hash=f"{seat:064d}") for seat in (0, 1)
+    )
+    return TableInfo(
+        id=1,
+        code="ABCDEF",
+        preset="classic",
+        rules=preset("classic").rules,
+        players=2,
+        seed=7,
+        turn_seconds=30.0,
+        status=status,
+        created_at=0.0,
+        finished_at=None,
+        rematch_of=None,
+        seats=seats,
+        started_at=started_at,
+    )
+
+
+def test_the_first_turn_runs_from_when_the_table_began_to_play() -> None:
+    began = time.time() - 12.5
+    table = LiveTable(timed_table(began), [])
+    assert table.turn_deadline == began + 30.0
+
+
+def test_a_table_whose_start_was_not_stored_starts_the_clock_when_loaded() -> None:
+    before = time.time()
+    deadline = LiveTable(timed_table(None), []).turn_deadline
+    assert deadline is not None and before + 30.0 <= deadline <= time.time() + 30.0
+
+
+def test_the_last_seat_taken_starts_the_clock_at_the_stored_moment() -> None:
+    table = LiveTable(timed_table(None, status="waiting"), [])
+    assert table.turn_deadline is None
+    began = time.time() - 1.0
+    table.reseat(timed_table(began))
+    assert table.turn_deadline == began + 30.0
+
+
+def test_a_restart_gives_the_first_turn_only_the_time_it_had_left(database_url: str) -> None:
+    with serve_app(database_url) as served:
+        at_creation = served.create(seats=TWO_PEOPLE, take=[0, 1], turn_seconds=30)["code"]
+        by_joining = served.create(seats=TWO_PEOPLE, take=[0], turn_seconds=30)["code"]
+        served.join(by_joining, "Bob")
+        deadlines = {}
+        for code in (at_creation, by_joining):
+            with served.viewer(code) as watcher:
+                deadlines[code] = watcher.view["turn_deadline"]
+    time.sleep(0.3)  # the first turns run on while no server runs
+    with serve_app(database_url) as served:
+        for code, deadline in deadlines.items():
+            with served.viewer(code) as watcher:
+                assert watcher.view["version"] == 0
+                assert watcher.view["turn_deadline"] == deadline
+                assert deadline - time.time() < 30 - 0.3
+
+
+def test_a_first_turn_that_ran_out_while_the_server_was_down_is_played_at_once(
+    database_url: str,
+) -> None:
+    with serve_app(database_url) as served:
+        code = served.create(seats=TWO_PEOPLE, take=[0, 1], turn_seconds=1.5)["code"]
+        with served.viewer(code) as watcher:
+            deadline = watcher.view["turn_deadline"]
+    time.sleep(max(0.0, deadline - time.time()) + 0.1)
+    with serve_app(database_url) as served:
+        restarted = time.monotonic()
+        while served.http.get(f"/api/tables/{code}").json()["version"] == 0:
+            assert time.monotonic() - restarted < 1.0, "the timer waited for a full turn again"
+            time.sleep(0.02)

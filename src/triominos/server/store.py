@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -112,6 +112,7 @@ class TableRow(Base):
     turn_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
     status: Mapped[str] = mapped_column(String(16), index=True)
     created_at: Mapped[float] = mapped_column(Float)
+    started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     rematch_of: Mapped[int | None] = mapped_column(
         ForeignKey("tables.id"), nullable=True, index=True
@@ -168,7 +169,12 @@ class SeatInfo:
 
 @dataclass(frozen=True, slots=True)
 class TableInfo:
-    """A table as stored: everything but its actions."""
+    """A table as stored: everything but its actions.
+
+    ``started_at``: when the table began to play (its last seat was taken, or its
+    creation when no seat was free); the turn timer's first turn runs from it. None while
+    waiting, and for a table that began before this was stored (migration 0003).
+    """
 
     id: int
     code: str
@@ -182,6 +188,7 @@ class TableInfo:
     finished_at: float | None
     rematch_of: int | None
     seats: tuple[SeatInfo, ...]
+    started_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +215,7 @@ def _table_info(row: TableRow) -> TableInfo:
         created_at=row.created_at,
         finished_at=row.finished_at,
         rematch_of=row.rematch_of,
+        started_at=row.started_at,
         seats=tuple(
             SeatInfo(
                 seat.seat,
@@ -261,13 +269,21 @@ class Store:
     def __repr__(self) -> str:
         return f"<Store {self.url.render_as_string(hide_password=True)}>"
 
-    def upgrade(self) -> None:
-        """Bring the schema to the newest migration (every start; a no-op when current)."""
+    def upgrade(self, revision: str = "head") -> None:
+        """Bring the schema to the newest migration (every start; a no-op when current),
+        or up to an older ``revision`` (how a database of an older release is made)."""
+        self._migrate(command.upgrade, revision)
+
+    def downgrade(self, revision: str) -> None:
+        """Take the schema back to ``revision``, undoing the newer migrations."""
+        self._migrate(command.downgrade, revision)
+
+    def _migrate(self, step: Callable[[Config, str], None], revision: str) -> None:
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
         with self.engine.begin() as connection:
             config.attributes["connection"] = connection
-            command.upgrade(config, "head")
+            step(config, revision)
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -290,7 +306,8 @@ class Store:
         seats: Sequence[SeatInfo],
         rematch_of: int | None = None,
     ) -> TableInfo:
-        """A new table with a fresh short code (retried on the rare collision)."""
+        """A new table with a fresh short code (retried on the rare collision); it starts
+        playing at once when no person seat is free."""
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             seat_rows = [
@@ -304,6 +321,8 @@ class Store:
                 )
                 for seat in seats
             ]
+            now = time.time()
+            status = _status(seat_rows)
             row = TableRow(
                 code=code,
                 preset=preset,
@@ -311,8 +330,9 @@ class Store:
                 players=players,
                 seed=seed,
                 turn_seconds=turn_seconds,
-                status=_status(seat_rows),
-                created_at=time.time(),
+                status=status,
+                created_at=now,
+                started_at=now if status == "playing" else None,
                 rematch_of=rematch_of,
                 seats=seat_rows,
             )
@@ -402,11 +422,13 @@ class Store:
             return self._info(session, table_id)
 
     def _refresh_status(self, session: Session, table_id: int) -> None:
+        """The status after a seat changed; the moment the last seat fills is kept."""
         row = session.get(TableRow, table_id)
         assert row is not None
         session.refresh(row, ["seats"])
-        if row.status != "finished":
-            row.status = _status(row.seats)
+        if row.status == "waiting" and _status(row.seats) == "playing":
+            row.status = "playing"
+            row.started_at = time.time()
 
     def _info(self, session: Session, table_id: int) -> TableInfo:
         session.flush()

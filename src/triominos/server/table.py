@@ -102,6 +102,15 @@ class Viewer:
         self.outbox.put_nowait(code)
 
 
+def first_turn_started(info: TableInfo) -> float:
+    """When the first turn's clock started: when the table began to play, as stored.
+
+    A table that is still waiting, or that began before that moment was stored (it is
+    NULL in databases made before migration 0003), starts the clock now.
+    """
+    return time.time() if info.started_at is None else info.started_at
+
+
 class LiveTable:
     """The state of one table in memory, rebuilt from the database."""
 
@@ -119,10 +128,9 @@ class LiveTable:
         self.views = ViewCache()
         self.log: list[LoggedEvent] = []
         self.client_ids: set[tuple[int, str]] = set()
-        # When the turn began: the time of the action that began it. Before the first
-        # action, the time the table began to play is not stored, so the first turn's
-        # clock starts when the table is loaded (a restart gives that turn its full time).
-        self.turn_started = time.time()
+        # When the turn began: the time of the action that began it, and for the first
+        # turn the time the table began to play, so a restart resumes every turn's clock.
+        self.turn_started = first_turn_started(info)
         for stored in actions:
             if stored.version != self.version + 1:
                 raise ValueError(
@@ -252,7 +260,7 @@ class LiveTable:
     def reseat(self, info: TableInfo) -> None:
         """The table after a seat changed; the clock starts when the last seat fills."""
         if self.info.status == "waiting" and info.status == "playing":
-            self.turn_started = time.time()
+            self.turn_started = first_turn_started(info)
         self.info = info
 
     def finish(self, at: float) -> None:

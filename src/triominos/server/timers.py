@@ -3,7 +3,9 @@
 A table with ``turn_seconds`` gives the player to move that long for the whole turn
 (draws included: a draw does not turn the hourglass). When it runs out, the server plays
 :func:`default_action` for that seat, again and again while the turn is still that
-seat's, through the same path as any action (stored, then broadcast).
+seat's, through the same path as any action (stored, then broadcast). The clock runs
+from stored times (the action that began the turn, or the moment the table began to
+play), so a restarted server gives each turn only the time it had left.
 """
 
 from __future__ import annotations
