@@ -40,6 +40,7 @@ from triominos.server.protocol import (
     MAX_MESSAGE_BYTES,
     MESSAGES_PER_SECOND,
     ActionMessage,
+    ApiError,
     BadMessageError,
     CreateTable,
     Decoded,
@@ -64,22 +65,6 @@ MAX_BODY_BYTES = 64 * 1024
 CODE_PATTERN = re.compile(r"[A-Za-z0-9]{1,12}")
 TOKEN_BYTES = 32
 IDLE_FINISHED_TABLES = 50
-
-
-class ApiError(ValueError):
-    """An HTTP request refused: the status, the protocol's error code and the message."""
-
-    def __init__(self, status: int, code: str, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.field = field
-
-    def response(self) -> JSONResponse:
-        body: JsonObject = {"code": self.code, "message": str(self)}
-        if self.field is not None:
-            body["field"] = self.field
-        return JSONResponse({"error": body}, status_code=self.status)
 
 
 def bad_request(field: str | None, message: str) -> ApiError:

@@ -37,6 +37,7 @@ from starlette.routing import BaseRoute, Route
 
 from triominos.pad import Pad, PadError, entry_from_json, entry_to_json, pad_rules
 from triominos.server.pad_store import PadConflictError, PadGame, PadStore
+from triominos.server.protocol import ApiError
 from triominos.server.store import Store
 
 MAX_BODY_BYTES = 16 * 1024
@@ -45,32 +46,18 @@ STATUS = {"not_found": 404, "finished": 409, "stale_version": 409}
 Handler = Callable[[Request], Awaitable[Response]]
 
 
-class PadRequestError(Exception):
-    """A request refused with a status, an error code, a message and maybe a field."""
-
-    def __init__(self, status: int, code: str, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.status, self.code, self.field = status, code, field
-
-    def response(self) -> JSONResponse:
-        body: dict[str, Any] = {"code": self.code, "message": str(self)}
-        if self.field is not None:
-            body["field"] = self.field
-        return JSONResponse({"error": body}, status_code=self.status)
-
-
 def answers(handler: Handler) -> Handler:
     """The handler with every refusal turned into the protocol's error answer."""
 
     async def answer(request: Request) -> Response:
         try:
             return await handler(request)
-        except PadRequestError as error:
+        except ApiError as error:
             return error.response()
         except PadError as error:
-            return PadRequestError(400, "bad_entry", error.reason, error.field).response()
+            return ApiError(400, "bad_entry", error.reason, error.field).response()
         except PadConflictError as error:
-            return PadRequestError(STATUS[error.code], error.code, str(error)).response()
+            return ApiError(STATUS[error.code], error.code, str(error)).response()
 
     return answer
 
@@ -79,15 +66,15 @@ async def json_body(request: Request) -> dict[str, Any]:
     """The request's JSON object (an empty body is an empty object)."""
     body = await request.body()
     if len(body) > MAX_BODY_BYTES:
-        raise PadRequestError(413, "too_large", f"a request body is at most {MAX_BODY_BYTES} bytes")
+        raise ApiError(413, "too_large", f"a request body is at most {MAX_BODY_BYTES} bytes")
     if not body.strip():
         return {}
     try:
         data = json.loads(body)
     except (ValueError, UnicodeDecodeError):
-        raise PadRequestError(400, "bad_request", "the body is not JSON") from None
+        raise ApiError(400, "bad_request", "the body is not JSON") from None
     if not isinstance(data, dict):
-        raise PadRequestError(400, "bad_request", "the body is one JSON object")
+        raise ApiError(400, "bad_request", "the body is one JSON object")
     return data
 
 
@@ -111,20 +98,20 @@ def pad_routes(store: Store) -> list[BaseRoute]:
         code = request.path_params["id"]
         game = await run_in_threadpool(pads.game, code)
         if game is None:
-            raise PadRequestError(404, "not_found", f"no score pad game {code!r}")
+            raise ApiError(404, "not_found", f"no score pad game {code!r}")
         return game
 
     async def changeable(request: Request, body: Mapping[str, Any]) -> PadGame:
         """The game, checked to be open and at the version the client saw."""
         game = await existing(request)
         if game.finished:
-            raise PadRequestError(409, "finished", "this game is finished: its sheet is final")
+            raise ApiError(409, "finished", "this game is finished: its sheet is final")
         version = body.get("version")
         if version is not None:
             if not isinstance(version, int) or isinstance(version, bool):
-                raise PadRequestError(400, "bad_request", "a whole number", "version")
+                raise ApiError(400, "bad_request", "a whole number", "version")
             if version != game.version:
-                raise PadRequestError(
+                raise ApiError(
                     409,
                     "stale_version",
                     f"the game is at version {game.version}, not {version}: reload it",
@@ -136,7 +123,7 @@ def pad_routes(store: Store) -> list[BaseRoute]:
         body = await json_body(request)
         name = body.get("preset", "classic")
         if not isinstance(name, str):
-            raise PadRequestError(400, "bad_request", "a preset's name", "preset")
+            raise ApiError(400, "bad_request", "a preset's name", "preset")
         pad = Pad(pad_rules(name, body.get("options")), body.get("players"), name)  # type: ignore[arg-type]  # checked by the pad
         game = await run_in_threadpool(pads.create, pad)
         return JSONResponse(game_json(request, game), status_code=201)

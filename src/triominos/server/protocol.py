@@ -13,6 +13,7 @@ import re
 from typing import Annotated, Any, Literal, TypeVar, get_args
 
 import msgspec
+from starlette.responses import JSONResponse
 
 MAX_MESSAGE_BYTES = 16 * 1024
 """A WebSocket message larger than this closes the connection (code 1009)."""
@@ -32,6 +33,23 @@ class BadMessageError(ValueError):
     def __init__(self, message: str, field: str | None = None) -> None:
         super().__init__(message)
         self.field = field
+
+
+class ApiError(ValueError):
+    """An HTTP request refused: the status, the protocol's error code and the message,
+    answered as ``{"error": {"code", "message", "field"}}`` (PROTOCOL.md)."""
+
+    def __init__(self, status: int, code: str, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.field = field
+
+    def response(self) -> JSONResponse:
+        body: dict[str, Any] = {"code": self.code, "message": str(self)}
+        if self.field is not None:
+            body["field"] = self.field
+        return JSONResponse({"error": body}, status_code=self.status)
 
 
 # --- WebSocket: client to server --------------------------------------------------------
