@@ -801,7 +801,7 @@ class Hand:
         tile = self.tile_set.tiles[index]
         event = tuple.__new__(Event, (player, name, -rules.draw_penalty, tile, None, None, ()))
         self.events.append(event)
-        hidden = event if rules.open_racks else event.seen_by(None)  # as the others see it
+        hidden = event.seen_by(None, rules.open_racks)  # as the others see it
         for seat, seen in self._seen.items():
             seen.append(event if seat == player else hidden)
         if pool_size == 1 and rules.pool_empty == "last_round":  # that was the last tile
