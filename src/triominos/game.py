@@ -489,9 +489,6 @@ class Hand:
     """
 
     phase: Phase
-    is_over: bool
-    """Whether the hand has ended (phase "over"): an attribute, not a property, as every
-    loop that plays a hand asks it once a move."""
     starter: int | None
     start_totals: tuple[int, ...]
     end: HandEnd | None
@@ -571,7 +568,6 @@ class Hand:
         self.events: list[Event] = []
         self._seen = {}
         self.end = None
-        self.is_over = False
         self.starter = None
         self.out: list[int] = []
         self.phase = "play"
@@ -667,6 +663,10 @@ class Hand:
 
     def rack(self, seat: int) -> list[Tile]:
         return self.tile_set.tiles_in(self.racks[seat])
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
 
     observe = observe
     """What ``seat`` may see of this hand: :func:`observe` itself as the method, so that
@@ -950,7 +950,6 @@ class Hand:
             tuple(tuple(self.rack(seat)) for seat in range(self.players)),
         )
         self.phase = "over"
-        self.is_over = True
 
 
 def match_ends(rules: Rules, totals: Sequence[int], hands: int) -> bool:
