@@ -17,6 +17,7 @@ from triominos.bots.expert import (
     ExpertBot,
     Weights,
     duplicate_margin,
+    evaluated,
     parse_weights,
     tune,
     tuned_weights,
@@ -113,6 +114,14 @@ def test_junior_falls_back_to_greedy() -> None:
         move = expert.act(observation)
         assert move == greedy.act(observation)
         match.apply(move)
+
+
+def test_every_edition_but_junior_is_evaluated() -> None:
+    """Junior's counters, joker and first card from the pool are not what the weights were
+    tuned for, however its options are set."""
+    for name, preset in PRESETS.items():
+        assert evaluated(preset.rules) == (name != "junior")
+    assert not evaluated(PRESETS["junior"].rules.replace(joker=False, open_racks=True))
 
 
 def test_each_table_size_has_its_tuned_weights() -> None:

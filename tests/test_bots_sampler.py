@@ -8,20 +8,20 @@ sampled racks directly.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import pytest
 
-from triominos.board import Board
+import junior_games
+from triominos.board import Board, Placement
 from triominos.bots import GreedyBot, RandomBot
 from triominos.bots.base import Bot
-from triominos.bots.sampler import (
-    UnsupportedObservationError,
-    WorldSampler,
-    supports,
-)
-from triominos.game import Hand, Match, Observation
+from triominos.bots.expert import copy_board
+from triominos.bots.sampler import World, WorldSampler
+from triominos.game import Action, Deal, Draw, Hand, Match, Observation, Pass, TakeJoker
+from triominos.lattice import ORIGIN, Cell
 from triominos.rules import PRESETS, Rules
+from triominos.tiles import JOKER, JUNIOR, WILD, Tile
 
 SMALL_POOL = Rules(min_players=2, max_players=3, rack_sizes=((2, 25), (3, 17)))
 """Racks that leave a pool of 6 and 5 tiles: passes with an empty pool come soon."""
@@ -174,12 +174,250 @@ def test_open_racks_are_used_as_shown() -> None:
     assert list(world.racks) == match.hand.racks
 
 
-def test_junior_is_not_modelled() -> None:
-    assert supports(PRESETS["classic"].rules)
-    assert not supports(PRESETS["junior"].rules)
-    match = Match.from_preset("junior", players=2, seed=1)
-    with pytest.raises(UnsupportedObservationError, match="Junior"):
-        WorldSampler(match.observe(match.to_move))
+# --- Triominos Junior -------------------------------------------------------------------
+
+FILLERS = (
+    ("5-5-5", "4-4-4", "4-4-5", "4-5-5", "1-1-1", "2-2-2"),
+    ("3-3-3", "1-5-5", "2-5-5", "3-5-5", "2-2-5", "1-1-5"),
+)
+"""Cards that fit nowhere next to the first card 1-2-3, a different six for each seat."""
+
+
+def junior_hand(
+    racks: list[list[str]], totals: list[int], first: str = "1-2-3", pool: Sequence[str] = ()
+) -> Hand:
+    """A two-player Junior hand: each rack is the named cards, filled up to six with cards
+    that fit nowhere next to the first card 1-2-3; the pot holds the named ``pool`` cards
+    first, then the rest, the joker last."""
+    rules = PRESETS["junior"].rules
+    full = [[*names, *FILLERS[seat]][:6] for seat, names in enumerate(racks)]
+    dealt = [Tile.from_name(name) for rack in full for name in rack]
+    chosen = [Tile.from_name(name) for name in pool]
+    first_tile = Tile.from_name(first)
+    rest = [tile for tile in rules.box if tile not in [*dealt, *chosen, first_tile]]
+    rest.sort(key=lambda tile: tile is JOKER)
+    deal = Deal(
+        tuple(tuple(map(Tile.from_name, rack)) for rack in full), (*chosen, *rest), first_tile
+    )
+    return Hand(rules, deal, totals=totals)
+
+
+def unseen_cards(observation: Observation) -> int:
+    """The cards the seat cannot see: not on the table, not in its rack (worked out here,
+    not by the sampler)."""
+    on_table = observation.board.tile_set.mask(placement.tile for placement in observation.board)
+    return observation.rules.box_mask & ~on_table & ~(observation.rack or 0)
+
+
+def assert_a_whole_world(observation: Observation, world: World) -> None:
+    """The seat's rack as it is, the other racks and the pool of the sizes shown, made of
+    the unseen cards, each once."""
+    seat = observation.seat
+    assert seat is not None
+    assert world.racks[seat] == observation.rack
+    assert [rack.bit_count() for rack in world.racks] == list(observation.rack_sizes)
+    assert len(world.pool) == observation.pool_size
+    dealt = 0
+    for held in [rack for other, rack in enumerate(world.racks) if other != seat] + [
+        1 << tile for tile in world.pool
+    ]:
+        assert not dealt & held, "a card dealt twice"
+        dealt |= held
+    assert dealt == unseen_cards(observation), "a card on the table or in the seat's rack"
+
+
+def test_a_junior_pass_without_a_counter_proves_no_card_fitted() -> None:
+    hand = junior_hand([[], []], totals=[4, 0])
+    hand.apply(Draw())  # a buy, though the player may also buy with a card that fits
+    then = copy_board(hand.board)
+    assert [legal.action for legal in hand.legal_actions()] == [Pass()]  # nothing to pay with
+    hand.apply(Pass())
+    observation = hand.observe(0)
+    tile_set = hand.tile_set
+    fitting = then.fitting_tiles(unseen_cards(observation))
+    assert fitting.bit_count() > 5  # many unseen cards fitted: the pass rules them out
+    sampler = WorldSampler(observation)
+    assert list(sampler.board) == list(observation.board)  # the first card included
+    rng = random.Random(3)
+    for _ in range(50):
+        world = sampler.sample(rng)
+        assert_a_whole_world(observation, world)
+        assert not then.legal_placements(world.racks[1]), (
+            "the passing player held a card that fitted"
+        )
+    assert tile_set.joker is not None and fitting >> tile_set.joker & 1  # the joker fits anywhere
+
+
+def test_a_joker_taken_back_is_in_the_takers_rack_in_every_world() -> None:
+    hand = junior_hand([["J", "2-2-3"], []], totals=[4, 4])
+    hand.apply(Placement(JOKER, Cell(0, 0, False), (2, WILD, 3)))
+    hand.apply(Draw())
+    hand.apply(TakeJoker(Tile(2, 2, 3), (2, 2, 3)))
+    observation = hand.observe(1)
+    sampler = WorldSampler(observation)
+    assert list(sampler.board) == list(observation.board)
+    joker = 1 << JUNIOR.index(JOKER)
+    rng = random.Random(4)
+    for _ in range(50):
+        world = sampler.sample(rng)
+        assert_a_whole_world(observation, world)
+        assert world.racks[0] & joker
+    assert sampler.surprise(hand.racks) == 0  # the true racks keep every constraint
+
+
+def test_a_pass_before_the_joker_was_taken_back_allows_the_joker() -> None:
+    """Player 1 passed (no counter) when the joker, in player 0's rack, fitted anywhere;
+    then took it back from the table: the pass ruled the joker out only until then."""
+    hand = junior_hand(
+        [
+            ["2-3-5", "1-2-3", "2-4-4", "J", "1-3-3", "5-5-5"],
+            ["1-2-2", "2-2-3", "4-4-4", "4-4-5", "2-2-5", "1-5-5"],
+        ],
+        totals=[4, 0],
+        first="1-3-4",
+        pool=["2-2-2", "1-4-5", "3-3-4"],
+    )
+    actions: list[Action] = [
+        Placement(Tile(1, 3, 3), Cell(-1, 0, False), (3, 3, 1)),
+        Pass(),
+        Placement(JOKER, Cell(0, -1, False), (1, 4, WILD)),
+        Placement(Tile(1, 5, 5), Cell(0, -1, True), (5, 1, 5)),
+        Placement(Tile(1, 2, 3), Cell(-1, 0, True), (2, 3, 1)),
+        Placement(Tile(4, 4, 5), Cell(1, -1, True), (5, 4, 4)),
+        Draw(),
+        Draw(),  # player 1 buys 1-4-5 ...
+        Draw(),
+        TakeJoker(Tile(1, 4, 5), (1, 4, 5)),  # ... and takes the joker back with it
+    ]
+    for action in actions:
+        hand.apply(action)
+    observation = hand.observe(0)
+    sampler = WorldSampler(observation)
+    assert sampler.surprise(hand.racks) is not None  # (a random player's buy may surprise)
+    passed = [c for c in sampler.constraints if c.reason == "pass"]
+    # Gained since the pass: a card bought and the joker; laid since: 1-4-5, which fitted.
+    assert [(c.seat, c.allowance) for c in passed] == [(1, 1)]
+    rng = random.Random(6)
+    for _ in range(50):
+        world = sampler.sample(rng)
+        assert_a_whole_world(observation, world)
+        assert world.racks[1] >> JUNIOR.index(JOKER) & 1
+
+
+def junior_positions(players: int, seed: int) -> Iterator[tuple[Hand, Observation]]:
+    """Every position of a Junior game of a joker taker, greedy and random players, as the
+    seat to move sees it."""
+    match = Match(PRESETS["junior"].rules, players, seed)
+    bots = junior_games.table_bots(players, seed)
+    while not match.is_over:
+        observation = match.observe(match.to_move)
+        yield match.hand, observation
+        match.apply(bots[match.to_move].act(observation))
+
+
+def gained_since(hand: Hand, player: int, number: int) -> int:
+    """How many cards entered ``player``'s rack after event ``number``: buys, the joker."""
+    return sum(
+        1
+        for event in hand.events[number + 1 :]
+        if event.player == player and event.action in ("buy", "take_joker")
+    )
+
+
+def junior_board_before(hand: Hand, number: int) -> Board:
+    """The true board of a Junior hand just before event ``number``."""
+    board = Board(hand.tile_set)
+    first = hand.deal.first
+    assert first is not None
+    board.push_unchecked(ORIGIN.id, hand.tile_set.index(first), first.numbers)
+    for event in hand.events[:number]:
+        if event.action in ("place", "take_joker"):
+            assert event.tile is not None and event.cell is not None
+            assert event.corners is not None
+            index = hand.tile_set.index(event.tile)
+            if event.action == "place":
+                board.push_unchecked(event.cell.id, index, event.corners)
+            else:
+                board.swap_joker(index, event.corners)
+    return board
+
+
+def joker_taken_back_by(hand: Hand) -> int | None:
+    """The player who took the joker back and has not laid it again, if any."""
+    holder = None
+    for event in hand.events:
+        if event.action == "take_joker":
+            holder = event.player
+        elif event.action == "place" and event.tile == JOKER:
+            holder = None
+    return holder
+
+
+JUNIOR_GAMES = [(2, 1), (2, 6), (3, 7), (4, 2), (4, 6), (4, 10)]
+"""(players, seed) of Junior games of :func:`junior_games.table_bots` with passes and the
+joker taken back."""
+
+
+def test_a_junior_world_never_contradicts_the_observation() -> None:
+    """The first card, the joker on the table or taken back, buys and passes: every world
+    agrees with them, and a passing player holds no more cards that fitted then than it
+    gained since."""
+    rng = random.Random(5)
+    passes = jokers_known = 0
+    for players, seed in JUNIOR_GAMES:
+        for hand, observation in junior_positions(players, seed):
+            seat = observation.seat
+            assert seat is not None
+            sampler = WorldSampler(observation)
+            assert sampler.surprise(hand.racks) is not None  # the truth breaks nothing proved
+            checks = [
+                (event.player, number, junior_board_before(hand, number))
+                for number, event in enumerate(hand.events)
+                if event.action == "pass" and event.player != seat
+            ]
+            holder = joker_taken_back_by(hand)
+            passes += len(checks)
+            jokers_known += holder not in (None, seat)
+            for _ in range(3):
+                world = sampler.sample(rng)
+                assert_a_whole_world(observation, world)
+                if holder is not None:
+                    assert world.racks[holder] >> JUNIOR.index(JOKER) & 1
+                for player, number, board in checks:
+                    fitted = board.fitting_tiles(world.racks[player]).bit_count()
+                    assert fitted <= gained_since(hand, player, number)
+    assert passes > 10 and jokers_known > 10
+
+
+@pytest.mark.parametrize("open_racks", [False, True])
+def test_junior_without_its_joker_never_deals_it(open_racks: bool) -> None:
+    """The young children's Junior (RULES.md 9.6) plays 35 cards: the joker is in the set,
+    not in play."""
+    rules = PRESETS["junior"].rules.replace(joker=False, open_racks=open_racks)
+    match = Match(rules, 3, 2)
+    bot, rng = GreedyBot(), random.Random(2)
+    while not match.is_over:
+        observation = match.observe(match.to_move)
+        world = WorldSampler(observation).sample(rng)
+        assert_a_whole_world(observation, world)
+        assert not any(rack & 1 for rack in world.racks) and 0 not in world.pool
+        if open_racks:
+            assert list(world.racks) == match.hand.racks
+        match.apply(bot.act(observation))
+
+
+def test_greedy_junior_players_never_surprise_the_sampler() -> None:
+    """Greedy buys only when nothing fits: no world calls its buys voluntary."""
+    bots: list[Bot] = [GreedyBot(), GreedyBot(), GreedyBot()]
+    match = Match(PRESETS["junior"].rules, 3, 6)
+    buys = 0
+    while not match.is_over:
+        observation = match.observe(match.to_move)
+        sampler = WorldSampler(observation)
+        assert sampler.surprise(match.hand.racks) == 0
+        buys += sum(1 for constraint in sampler.constraints if constraint.reason == "draw")
+        match.apply(bots[match.to_move].act(observation))
+    assert buys > 0
 
 
 def test_a_spectator_has_no_world() -> None:

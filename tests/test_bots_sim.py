@@ -4,17 +4,26 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from collections.abc import Iterator
 from itertools import islice
 
 import pytest
 
+import junior_games
 from triominos.board import Placement
 from triominos.bots import Budget, GreedyBot
 from triominos.bots.expert import ExpertBot
 from triominos.bots.sampler import World
-from triominos.bots.sim import WIN_VALUE, SimBot, Simulation
-from triominos.game import Action, Draw, Hand, Match, Observation
+from triominos.bots.sim import (
+    CHECK_EVERY,
+    WIN_VALUE,
+    SimBot,
+    Simulation,
+    _still_in_doubt,
+    junior_candidates,
+)
+from triominos.game import Action, Draw, Hand, LegalAction, Match, Observation, TakeJoker
 from triominos.rules import PRESETS, Rules
 
 LONG_MATCH = PRESETS["classic"].rules.replace(target_score=10_000)
@@ -70,6 +79,12 @@ def hand_playout(observation: Observation, rng: random.Random) -> tuple[int, flo
     return seat, value, played_by_greedy(simulation, world, action)
 
 
+def win_share(totals: list[int], seat: int) -> float:
+    """The seat's share of the win, as the arena counts it: 1/k for a win shared by k."""
+    best = max(totals)
+    return 1 / totals.count(best) if totals[seat] == best else 0.0
+
+
 def test_a_playout_to_the_end_of_the_hand_is_a_greedy_game() -> None:
     """horizon="hand": the value is the margin greedy players reach through the engine."""
     rng = random.Random(1)
@@ -85,9 +100,9 @@ def test_a_hand_that_ends_the_match_is_worth_the_win_or_the_loss() -> None:
     for _, observation in islice(positions(rules, 2, 5), 10):
         seat, value, hand = hand_playout(observation, rng)
         margin = hand.points[seat] - hand.points[1 - seat]
-        won = hand.totals[seat] == max(hand.totals)
-        assert value == margin + (WIN_VALUE if won else -WIN_VALUE)
-        outcomes.add(won)
+        share = win_share(hand.totals, seat)
+        assert value == margin + WIN_VALUE * (2 * share - 1)
+        outcomes.add(share)
     assert outcomes
 
 
@@ -148,14 +163,132 @@ def test_a_time_budget_is_kept() -> None:
         assert time.perf_counter() - start < 0.5
 
 
-def test_junior_falls_back_to_greedy() -> None:
-    match = Match.from_preset("junior", players=2, seed=3)
-    sim, greedy = SimBot(1, Budget(simulations=10)), GreedyBot()
+# --- Triominos Junior -------------------------------------------------------------------
+
+
+def true_world(hand: Hand) -> World:
+    """The hidden part of a hand as it really is: every rack and the pool's order."""
+    tile_set = hand.tile_set
+    return World(tuple(hand.racks), tuple(tile_set.index(tile) for tile in hand.pool))
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 6), (4, 14), (3, 2)])
+def test_a_junior_playout_of_the_true_world_is_the_game_greedy_players_play(
+    players: int, seed: int
+) -> None:
+    """Played out in the real racks and pool, a Junior playout is the real game of greedy
+    players to its end: the joker taken back, counters paid and earned, the bank, the last
+    round after the pool's last card. Its value: the counters won from here less the
+    others' mean, and the match won, shared or lost."""
+    match = Match.from_preset("junior", players, seed)
+    greedy = GreedyBot()
+    rng = random.Random(seed)
+    expected: list[tuple[int, tuple[int, ...], float]] = []  # seat, totals then, value
+    last_round = False
     while not match.is_over:
         observation = match.observe(match.to_move)
-        move = sim.act(observation)
-        assert move == greedy.act(observation)
+        action = greedy.act(observation)
+        simulation = Simulation(observation, rng, horizon="hand")
+        value = simulation.play_out(true_world(match.hand), action)
+        expected.append((match.to_move, observation.totals, value))
+        last_round |= observation.pool_size == 0
+        match.apply(action)
+    totals = match.totals
+    for seat, then, value in expected:
+        won = [total - before for total, before in zip(totals, then, strict=True)]
+        margin = won[seat] - (sum(won) - won[seat]) / (players - 1)
+        assert value == pytest.approx(margin + WIN_VALUE * (2 * win_share(totals, seat) - 1))
+    assert last_round
+
+
+def test_junior_playouts_meet_the_joker_taken_back_and_a_shared_win() -> None:
+    """The games of the test above hold what it is meant to check."""
+    greedy = GreedyBot()
+    takes = shared = 0
+    for players, seed in [(2, 1), (3, 6), (4, 14), (3, 2)]:
+        match = Match.from_preset("junior", players, seed)
+        while not match.is_over:
+            match.apply(greedy.act(match.observe(match.to_move)))
+        takes += any(event.action == "take_joker" for event in match.hand.events)
+        shared += len(match.winners) > 1
+    assert takes == 3 and shared == 1
+
+
+def test_a_junior_playout_leaves_the_board_as_it_found_it() -> None:
+    """Joker swaps included, which leave the number of cards on the table as it was."""
+    match = junior_games.first_position(junior_games.can_take_joker)
+    observation = match.observe(match.to_move)
+    simulation = Simulation(observation, random.Random(1), horizon="hand")
+    before = list(simulation.board)
+    joker_cell, open_cells = simulation.board.joker_cell, sorted(simulation.board.open_cells())
+    options = observation.legal_actions()
+    assert any(isinstance(option.action, TakeJoker) for option in options)
+    for option in options:
+        simulation.play_out(simulation.sampler.sample(simulation.rng), option.action)
+        assert list(simulation.board) == before
+        assert simulation.board.joker_cell == joker_cell
+        assert sorted(simulation.board.open_cells()) == open_cells
+
+
+def test_junior_has_no_static_evaluation_to_stop_a_playout_at() -> None:
+    match = Match.from_preset("junior", players=2, seed=1)
+    with pytest.raises(ValueError, match="horizon"):
+        Simulation(match.observe(0), random.Random(1), horizon="turn")
+
+
+def test_junior_candidates_are_every_action_by_counters_now() -> None:
+    """The joker taken back, the buy and every placement, a bonus first."""
+    match = junior_games.first_position(
+        lambda m: (
+            junior_games.can_take_joker(m)
+            and len({legal.points for legal in m.legal_actions()}) > 2
+        )
+    )
+    options = match.observe(match.to_move).legal_actions()
+    candidates = junior_candidates(options)
+    assert Counter(option.action for option, _ in candidates) == Counter(o.action for o in options)
+    assert all(points == option.points for option, points in candidates)
+    assert [points for _, points in candidates] == sorted((p for _, p in candidates), reverse=True)
+    assert {type(option.action) for option, _ in candidates} >= {Placement, TakeJoker}
+
+
+def test_sim_plays_the_junior_candidate_of_best_mean() -> None:
+    match = junior_games.first_position(junior_games.can_take_joker)
+    observation = match.observe(match.to_move)
+    bot = SimBot(3, Budget(simulations=60))
+    values = bot.simulate_junior(observation, observation.legal_actions())
+    assert len(values) == len(observation.legal_actions())
+    assert values[0].mean == max(value.mean for value in values)
+    assert bot.act(observation) == values[0].option.action
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_sim_plays_whole_junior_games(players: int) -> None:
+    """By simulation, not greedy's move: with a small budget, to the end of the match."""
+    match = Match.from_preset("junior", players, seed=players)
+    bots = [SimBot(seat, Budget(simulations=12)) for seat in range(players)]
+    greedy = GreedyBot()
+    unlike_greedy = 0
+    while not match.is_over:
+        observation = match.observe(match.to_move)
+        move = bots[match.to_move].act(observation)
+        unlike_greedy += move != greedy.act(observation)
         match.apply(move)
+    assert match.hand.end is not None and unlike_greedy > 0
+
+
+def test_the_same_seed_and_budget_make_the_same_junior_move() -> None:
+    match = Match.from_preset("junior", players=3, seed=5)
+    greedy = GreedyBot()
+    asked = SimBot(9, Budget(simulations=20))  # asked about every position in turn
+    moves = 0
+    while not match.is_over:
+        observation = match.observe(match.to_move)
+        if len(observation.legal_actions()) > 1 and moves < 12:
+            assert asked.act(observation) == SimBot(9, Budget(simulations=20)).act(observation)
+            moves += 1
+        match.apply(greedy.act(observation))
+    assert moves == 12
 
 
 def test_a_bot_without_a_turn_says_so() -> None:
@@ -163,3 +296,78 @@ def test_a_bot_without_a_turn_says_so() -> None:
     waiting = 1 - match.to_move
     with pytest.raises(ValueError, match="not this seat's turn"):
         SimBot(1).act(match.observe(waiting))
+
+
+# --- a time budget is a limit: candidates shown worse are dropped --------------------
+
+
+def paired_sums(values: list[list[float]]) -> tuple[list[float], list[list[float]]]:
+    """The sums and cross sums Simulation.run keeps, from each candidate's value by world."""
+    sums = [sum(row) for row in values]
+    cross = [[sum(a * b for a, b in zip(x, y, strict=True)) for y in values] for x in values]
+    return sums, cross
+
+
+def test_a_candidate_worse_in_every_paired_world_is_dropped() -> None:
+    noise = [random.Random(5).gauss(0, 20) for _ in range(64)]
+    leader = [10 + n for n in noise]
+    worse = [5 + n for n in noise]  # 5 less in every world: the worlds' luck cancels
+    close = [10 + n + (1 if world % 2 else -1) for world, n in enumerate(noise)]
+    sums, cross = paired_sums([leader, worse, close])
+    assert _still_in_doubt([0, 1, 2], sums, cross, 64) == [0, 2]
+
+
+def test_a_worse_mean_within_the_noise_is_kept() -> None:
+    rng = random.Random(6)
+    leader = [rng.gauss(10, 20) for _ in range(64)]
+    other = [rng.gauss(8, 20) for _ in range(64)]  # unpaired luck: 2 points prove nothing
+    sums, cross = paired_sums([leader, other])
+    assert _still_in_doubt([0, 1], sums, cross, 64) == [0, 1]
+
+
+def scripted(
+    means: list[float], spread: float
+) -> tuple[Simulation, list[tuple[LegalAction, float]]]:
+    """A simulation of a real position whose playouts are replaced: candidate ``i`` is worth
+    ``means[i]`` plus the luck of the world, the same for every candidate in it."""
+    _, observation = next(positions(LONG_MATCH, 2, 3))
+    simulation = Simulation(observation, random.Random(1))
+    options = [o for o in observation.legal_actions() if isinstance(o.action, Placement)]
+    chosen = options[: len(means)]
+    assert len(chosen) == len(means)
+    worth = {option.action: mean for option, mean in zip(chosen, means, strict=True)}
+    luck = random.Random(2)
+    last: list[object] = [None, 0.0]  # the world played last and its luck
+
+    def play_out(world: World, action: Action) -> float:
+        if world is not last[0]:
+            last[:] = [world, luck.gauss(0, spread)]
+        return worth[action] + float(last[1])  # type: ignore[arg-type]
+
+    simulation.play_out = play_out  # type: ignore[method-assign]
+    return simulation, [(option, 0.0) for option in chosen]
+
+
+def test_a_time_budget_decides_as_soon_as_one_candidate_is_left() -> None:
+    simulation, candidates = scripted([0.0, 1.0, 20.0], spread=30.0)
+    began = time.perf_counter()
+    found = simulation.run(candidates, Budget(seconds=60))
+    assert time.perf_counter() - began < 30  # nowhere near the minute: it stopped itself
+    assert found[0].option is candidates[2][0]
+    assert found[0].mean - found[1].mean == pytest.approx(19.0)  # the same worlds, paired
+    assert found[0].simulations == CHECK_EVERY  # the first look settled it
+    assert all(value.simulations == CHECK_EVERY for value in found)
+
+
+def test_a_time_budget_plays_a_close_call_to_the_end() -> None:
+    simulation, candidates = scripted([5.0, 5.0], spread=30.0)
+    found = simulation.run(candidates, Budget(seconds=0.3))
+    assert found[0].simulations == found[1].simulations > CHECK_EVERY
+    assert found[0].mean == found[1].mean
+
+
+def test_a_budget_in_simulations_plays_every_candidate_in_every_world() -> None:
+    simulation, candidates = scripted([0.0, 1.0, 20.0], spread=30.0)
+    found = simulation.run(candidates, Budget(simulations=3 * 100))
+    assert [value.simulations for value in found] == [100, 100, 100]
+    assert [value.option for value in found] == [option for option, _ in reversed(candidates)]

@@ -599,6 +599,7 @@ class Hand:
         out: Sequence[int] = (),
         number: int = 1,
         totals: Sequence[int] | None = None,
+        last_round_by: int | None = None,
     ) -> Hand:
         """A hand in play from a position instead of a deal: how a search plays out a world.
 
@@ -607,8 +608,12 @@ class Hand:
         The hand plays on ``board`` itself, not a copy: a search that plays many worlds
         on one board pops it back to where it started after each. ``points`` count from
         zero at the position, ``events`` start empty, ``deal`` is the position's racks and
-        pool, ``out`` lists the seats that already went out (``finish_round``) and
-        ``totals`` the scores at the position (counters, with a bank).
+        pool, ``out`` lists the seats that already went out (``finish_round``),
+        ``totals`` the scores at the position (counters, with a bank) and
+        ``last_round_by`` the seat that took the pool's last tile when the last round has
+        begun (``pool_empty="last_round"``, Junior). That round counts from the end of the
+        taker's turn: a position inside it (the taker to move, having drawn) has not
+        started counting yet.
         """
         tile_set = rules.tiles
         deal = Deal(
@@ -621,6 +626,10 @@ class Hand:
         hand.starter = starter
         hand.out = list(out)
         hand.to_move = to_move
+        hand._last_round_by = last_round_by
+        hand._last_round_armed = last_round_by is not None and not (
+            to_move == last_round_by and draws
+        )
         return hand
 
     @property

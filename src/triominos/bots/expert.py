@@ -77,7 +77,6 @@ from dataclasses import dataclass, fields, replace
 
 from triominos.board import Board, Placement
 from triominos.bots.base import GreedyBot
-from triominos.bots.sampler import supports
 from triominos.game import Action, Deal, Draw, Hand, LegalAction, Observation, Pass, StarterDraw
 from triominos.rules import PRESETS, Rules
 from triominos.tiles import indices
@@ -150,13 +149,23 @@ def choices(observation: Observation) -> list[LegalAction]:
     return options
 
 
+def evaluated(rules: Rules) -> bool:
+    """Whether the static evaluation models these rules: not Triominos Junior.
+
+    Its features and weights were made for points, not Junior's counters (a card is worth
+    1 whatever it shows, a bonus 1 to 3, the bank may run dry), and know neither the joker
+    nor a first card laid from the pool.
+    """
+    return not rules.joker and rules.bank is None and rules.opening != "pool_card"
+
+
 def understood(observation: Observation, options: Sequence[LegalAction]) -> bool:
     """Whether the evaluation models these rules and every action offered.
 
-    When it does not (Triominos Junior's joker and counters), the bots built on it play
-    as greedy does: the most points now.
+    When it does not (Triominos Junior's joker and counters), expert plays as greedy
+    does, the most points now (sim simulates Junior without it).
     """
-    return supports(observation.rules) and all(
+    return evaluated(observation.rules) and all(
         isinstance(option.action, PLAY_ACTIONS) for option in options
     )
 

@@ -2,16 +2,23 @@
 
 A bot that searches needs to guess what it cannot see. A *world* is one such guess: a
 rack for every opponent, of the exact size the table shows, and the pool in a random
-draw order, made of the *unseen* tiles (the full set less the tiles on the table and
+draw order, made of the *unseen* tiles (the tiles in play less the tiles on the table and
 the seat's own rack). :class:`WorldSampler` makes worlds that agree with everything in
 the seat's observation, the way Macondo infers Scrabble racks from the moves made:
 
 - **a pass proves** that the player held no tile that fitted the board at that moment
   (a player who can place may not pass; RULES.md 5.4). This is a *hard* constraint.
+  In Triominos Junior a player passes only when buying is impossible too (an empty
+  pool, no counter left), and a card that could take the joker back does not forbid
+  passing, so a pass proves exactly the same there: no card fitted, the joker (which fits
+  any open cell) included.
 - **a draw suggests** the same: most players draw because nothing fits, but the rules
   let a player draw on purpose. This is a *soft* constraint, weighted as Bayes says: a
   player who held a fitting tile draws with probability :data:`VOLUNTARY_DRAW`, one who
-  held none draws for sure.
+  held none draws for sure. A Junior ``buy`` is a draw paid in counters, and the whole
+  turn (``draw_ends_turn``): it suggests the same.
+- **the joker taken back** (``take_joker``, Junior) is in the taker's rack, for all to
+  see, until it is laid again: every world deals it there.
 - **the opening** (``opening="highest_triple"``): the opener held the highest triple
   dealt, so nobody was dealt a higher one; with no triple dealt, nobody held a triple or
   a tile above the opening tile. **Starter draws** (``opening="starter_draw"``) show
@@ -20,8 +27,9 @@ the seat's observation, the way Macondo infers Scrabble racks from the moves mad
 
 Every constraint says: at moment *t*, seat *s* held no tile of a set *M*. What the seat
 holds now or placed since *t* came either from its rack at *t* or from its own draws
-since *t*, so at most ``draws since t`` tiles of *M* can be in its rack now and among
-its placements since *t* together. The placements are public, which leaves a bound on
+(and joker taken back) since *t*, so at most ``draws since t`` tiles of *M* (one more
+for the joker taken back, when *M* holds it) can be in its rack now and among its
+placements since *t* together. The placements are public, which leaves a bound on
 the rack now: the constraint's ``allowance`` (0 for a pass with no draw after it).
 
 Dealing: for each world, each soft constraint is switched on with its posterior
@@ -39,20 +47,24 @@ half of :data:`MAX_ATTEMPTS`; the hard ones are never dropped in a position a le
 can reach.
 
 The sampler reads nothing but the observation (the board, the seat's rack, the rack
-sizes, the pool size and the history as the seat saw it), so it cannot leak what the
-seat may not know.
+sizes, the pool size and the history as the seat saw it; in Junior, the first card laid
+from the pool is read off the board's origin), so it cannot leak what the seat may not
+know.
 """
 
 from __future__ import annotations
 
 import math
+import operator
 import random
 from dataclasses import dataclass
-from typing import Literal
+from functools import reduce
+from typing import Literal, NamedTuple
 
 from triominos.board import Board
-from triominos.game import Observation
-from triominos.rules import Rules
+from triominos.game import DRAWS, Observation
+from triominos.lattice import ORIGIN
+from triominos.tiles import indices
 
 VOLUNTARY_DRAW = 0.1
 """How likely a player who holds a fitting tile draws anyway.
@@ -65,23 +77,15 @@ voluntary ten times less likely than one in which it was forced, without ruling 
 MAX_ATTEMPTS = 32
 """Deals tried for one world before the soft constraints, then all, are let go."""
 
-KNOWN_ACTIONS = frozenset({"place", "draw", "pass", "starter_draw"})
+KNOWN_ACTIONS = frozenset({"place", "draw", "buy", "pass", "take_joker", "starter_draw"})
 """The history's actions the sampler understands; others make it unsupported."""
 
 Reason = Literal["pass", "draw", "opening", "starter_draw"]
 
 
 class UnsupportedObservationError(ValueError):
-    """An observation the sampler cannot reason about (rules or actions it does not model)."""
-
-
-def supports(rules: Rules) -> bool:
-    """Whether the sampler, and the bots built on it, model these rules.
-
-    Triominos Junior is not modelled: its joker, its counters paid to a bank and its
-    first card laid from the pool change what a draw or a pass tells.
-    """
-    return not rules.joker and rules.bank is None and rules.opening != "pool_card"
+    """An observation the sampler cannot reason about: an action in its history that the
+    sampler does not model (every action of the engine today is modelled)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,16 +124,17 @@ class WorldSampler:
     def __init__(self, observation: Observation) -> None:
         if observation.seat is None or observation.rack is None:
             raise ValueError("worlds are sampled for a seat, not for a spectator")
-        if not supports(observation.rules):
-            raise UnsupportedObservationError("the sampler does not model Triominos Junior")
         self.observation = observation
         self.seat = observation.seat
         self.players = observation.players
         tile_set = observation.board.tile_set
         self.tile_set = tile_set
-        self.board, self.constraints = _replay(observation)
+        self.board, self.constraints, self.known = _replay(observation)
         on_table = tile_set.mask(placement.tile for placement in self.board)
-        self.unseen = tile_set.full_mask & ~on_table & ~observation.rack
+        # The tiles in play (Junior without its joker leaves one of the set out) that the
+        # seat does not see.
+        self.unseen = observation.rules.box_mask & ~on_table & ~observation.rack
+        known = reduce(operator.or_, self.known, 0)
         self.opponents = [seat for seat in range(self.players) if seat != self.seat]
         sizes = observation.rack_sizes
         wanted = sum(sizes[seat] for seat in self.opponents) + observation.pool_size
@@ -147,12 +152,15 @@ class WorldSampler:
         for constraint in self.constraints:
             if constraint.hard or not constraint.tiles & self.unseen:
                 continue
-            allowed = self.unseen & ~forbidden[constraint.seat]
+            # The chance that the rest of the rack, dealt at random from what the seat may
+            # hold, keeps the allowance that the tiles it is known to hold leave.
+            held = self.known[constraint.seat]
+            allowed = self.unseen & ~known & ~forbidden[constraint.seat]
             kept = _chance_within(
                 allowed.bit_count(),
                 (constraint.tiles & allowed).bit_count(),
-                sizes[constraint.seat],
-                constraint.allowance,
+                sizes[constraint.seat] - held.bit_count(),
+                constraint.allowance - (held & constraint.tiles).bit_count(),
             )
             believed = kept / (kept + VOLUNTARY_DRAW * (1 - kept)) if kept else 0.0
             self._soft.append((constraint, believed))
@@ -162,7 +170,10 @@ class WorldSampler:
             self.opponents,
             key=lambda seat: ((self.unseen & ~forbidden[seat]).bit_count(), seat),
         )
-        self._unseen_tiles = [index for index in range(len(tile_set)) if self.unseen >> index & 1]
+        # The tiles dealt at random: the unseen ones no seat is known to hold.
+        self._unseen_tiles = [
+            index for index in range(len(tile_set)) if (self.unseen & ~known) >> index & 1
+        ]
 
     def sample(self, rng: random.Random) -> World:
         """A world consistent with the observation, drawn with ``rng`` (deterministic)."""
@@ -210,8 +221,11 @@ class WorldSampler:
                     forbidden |= constraint.tiles
                 else:
                     limits.append([constraint.tiles, constraint.allowance])
-            wanted = sizes[seat]
-            rack, left = 0, []
+            rack = self.known[seat]
+            for tile in indices(rack):  # known tiles use up their room first
+                _room(limits, tile)
+            wanted = sizes[seat] - rack.bit_count()
+            left = []
             for tile in tiles:
                 if not wanted or forbidden >> tile & 1 or not _room(limits, tile):
                     left.append(tile)
@@ -250,22 +264,41 @@ def _chance_within(unseen: int, marked: int, rack: int, allowance: int) -> float
     return kept / total
 
 
-def _replay(observation: Observation) -> tuple[Board, list[RackConstraint]]:
+class _Replay(NamedTuple):
+    """What :func:`_replay` reads from a seat's history."""
+
+    board: Board
+    """The rebuilt board: equal to the observation's, and the caller's to change."""
+    constraints: list[RackConstraint]
+    """What the other seats' racks cannot hold."""
+    known: list[int]
+    """By seat, the tiles another seat is known to hold: the joker it took back."""
+
+
+def _replay(observation: Observation) -> _Replay:
     """Rebuild the board event by event, noting what each draw, pass and opening tells.
 
-    Returns the rebuilt board (equal to the observation's, and the caller's to change)
-    and the constraints on the other seats' racks.
+    A tile enters a rack by a draw (a ``buy`` in Junior: the same, paid in counters) or,
+    for the joker only, by ``take_joker``, which everyone sees; the card laid in its place
+    leaves the rack as a placement does. The first card of ``opening="pool_card"`` came
+    from the pool and is nobody's: the rebuilt board starts with it and it tells nothing.
     """
-    seat, players = observation.seat, observation.players
+    seat, players, rules = observation.seat, observation.players, observation.rules
     tile_set = observation.board.tile_set
-    full = tile_set.full_mask
+    full = rules.box_mask  # every tile in play
+    joker = 0 if tile_set.joker is None else 1 << tile_set.joker
     board = Board(tile_set)
+    first = observation.board.tile_at(ORIGIN) if rules.opening == "pool_card" else None
+    if first is not None:
+        board.push_unchecked(ORIGIN.id, tile_set.index(first.tile), first.corners)
     history = observation.history
     # (seat, event number, tiles, hard, reason): a moment a seat is known (or likely) to
     # have held none of the tiles; allowances are worked out once the history is read.
     moments: list[tuple[int, int, int, bool, Reason]] = []
-    draws_at: list[list[int]] = [[] for _ in range(players)]  # event numbers of draws
+    # By seat, (event number, tiles it may be): each tile that entered the rack.
+    gained_at: list[list[tuple[int, int]]] = [[] for _ in range(players)]
     placed_at: list[list[tuple[int, int]]] = [[] for _ in range(players)]
+    known = [0] * players
     shown = 0
     opening: tuple[int, int] | None = None  # (opener, tile index)
     turn_draw: tuple[int, int, int] | None = None  # last draw of the running turn
@@ -273,40 +306,53 @@ def _replay(observation: Observation) -> tuple[Board, list[RackConstraint]]:
         action, player = event.action, event.player
         if action not in KNOWN_ACTIONS:
             raise UnsupportedObservationError(f"unknown action {action!r} in the history")
+        if turn_draw is not None and turn_draw[0] != player:  # the drawer's turn ended
+            moments.append((*turn_draw, False, "draw"))
+            turn_draw = None
         if action == "starter_draw":
             if event.tile is not None:
                 shown |= 1 << tile_set.index(event.tile)
             continue
-        if action == "draw":
-            if turn_draw is None or turn_draw[0] != player:
+        if action in DRAWS:
+            gained_at[player].append((number, full))
+            if turn_draw is None:
                 turn_draw = (player, number, board.fitting_tiles(full) if len(board) else 0)
             else:
                 turn_draw = (player, number, turn_draw[2])
-            draws_at[player].append(number)
+            if rules.draw_ends_turn:
+                moments.append((*turn_draw, False, "draw"))
+                turn_draw = None
             continue
         if action == "pass":
-            # The pass proves more than the turn's draws suggested.
+            # The pass proves more than the turn's draws suggested. A card that could take
+            # the joker back does not forbid passing (RULES.md 5.4): it proves nothing there.
             moments.append((player, number, board.fitting_tiles(full), True, "pass"))
             turn_draw = None
             continue
-        # A placement: the turn's draws (if any) were made at the last draw's moment.
+        # A placement or a joker taken back: the turn's draws (if any) were made at the
+        # last draw's moment.
         if turn_draw is not None:
-            drawer, moment, fitting = turn_draw
-            moments.append((drawer, moment, fitting, False, "draw"))
+            moments.append((*turn_draw, False, "draw"))
             turn_draw = None
         assert event.tile is not None and event.cell is not None and event.corners is not None
         index = tile_set.index(event.tile)
+        placed_at[player].append((number, index))
+        if action == "take_joker":
+            board.swap_joker(index, event.corners)
+            gained_at[player].append((number, joker))
+            if player != seat:
+                known[player] |= joker
+            continue
         if opening is None:
             opening = (player, index)
-        placed_at[player].append((number, index))
+        known[player] &= ~(1 << index)
         board.push_unchecked(event.cell.id, index, event.corners)
-    if turn_draw is not None:  # the seat to move is drawing: nothing known yet
-        drawer, moment, fitting = turn_draw
-        if drawer != observation.to_move:
-            moments.append((drawer, moment, fitting, False, "draw"))
+    if turn_draw is not None and turn_draw[0] != observation.to_move:
+        # (When the seat to move is the one drawing, nothing is known yet.)
+        moments.append((*turn_draw, False, "draw"))
     if shown:
         moments.extend((other, -1, shown, True, "starter_draw") for other in range(players))
-    if opening is not None and observation.rules.opening == "highest_triple":
+    if opening is not None and rules.opening == "highest_triple":
         above = _above_opening(tile_set.triples, opening[1], full)
         if above:
             moments.extend((other, -1, above, True, "opening") for other in range(players))
@@ -315,11 +361,13 @@ def _replay(observation: Observation) -> tuple[Board, list[RackConstraint]]:
         if player == seat or not tiles:
             continue
         # The draw at the moment itself counts: the moment is just before it.
-        draws = sum(1 for number in draws_at[player] if number >= moment)
+        gained = sum(
+            1 for number, may_be in gained_at[player] if number >= moment and may_be & tiles
+        )
         placed = sum(
             1 for number, index in placed_at[player] if number > moment and tiles >> index & 1
         )
-        allowance = draws - placed
+        allowance = gained - placed
         if allowance < 0:
             # Only a voluntary draw explains this (a tile held at the draw that fitted
             # then was placed later): this player draws on purpose, so the draw says
@@ -328,7 +376,7 @@ def _replay(observation: Observation) -> tuple[Board, list[RackConstraint]]:
                 continue
             allowance = 0
         constraints.append(RackConstraint(player, tiles, allowance, hard, reason))
-    return board, constraints
+    return _Replay(board, constraints, known)
 
 
 def _above_opening(triples: int, tile: int, full: int) -> int:

@@ -28,6 +28,15 @@ simulations a move: +49 and +47 points a hand over expert), so it is the default
 Worlds are played with the engine's own rules (:meth:`Hand.resume`) on one copy of the
 board, popped back after each playout: nothing is copied per simulation but the racks.
 
+**Triominos Junior** is simulated too, without the static evaluation (tuned for classic
+scoring, it knows neither counters nor the joker): every legal action is a candidate,
+ranked by counters now (:func:`junior_candidates`): each card laid anywhere it fits,
+buying a card, taking the joker back, passing. All are played out to the end of the
+hand, whatever the ``horizon``: a Junior match is that one hand, so the playout ends in
+what counts (the counters won and the match won or lost), and there is no static value
+of a Junior rack to stop at. Greedy players take the joker back when nothing fits, as
+the greedy bot does.
+
 The budget (:class:`~triominos.bots.base.Budget`) counts *simulations*, one candidate
 played out in one world: ``Budget(simulations=600)`` with 6 candidates is 100 worlds.
 With a number of simulations the bot is deterministic: the worlds come from a random
@@ -46,9 +55,19 @@ from typing import Literal, NamedTuple
 
 from triominos.board import Placement
 from triominos.bots.base import Budget, GreedyBot
-from triominos.bots.expert import Evaluator, ExpertBot, Weights, choices, understood
+from triominos.bots.expert import Evaluator, ExpertBot, Weights, choices, evaluated, understood
 from triominos.bots.sampler import UnsupportedObservationError, World, WorldSampler
-from triominos.game import Action, Draw, Hand, LegalAction, Observation, Pass, may_draw
+from triominos.game import (
+    DRAWS,
+    Action,
+    Draw,
+    Hand,
+    LegalAction,
+    Observation,
+    Pass,
+    TakeJoker,
+    may_draw,
+)
 from triominos.lattice import Cell
 
 DEFAULT_BUDGET = Budget(simulations=600)
@@ -66,7 +85,8 @@ budget. Well above the usual 2 because the test is repeated every :data:`CHECK_E
 worlds: a good move dropped by bad luck costs more than the time it saves."""
 
 WIN_VALUE = 100.0
-"""Points a playout is worth more when the hand ends the match won (less when lost).
+"""Points a playout is worth more when the hand ends the match won (less when lost; a
+win shared by k seats counts 1/k of a win, as the arena counts it).
 
 Far from the target only the margin counts; when the hand in play can end the match,
 winning it outweighs a few points of margin."""
@@ -101,6 +121,11 @@ class Simulation:
     ) -> None:
         if observation.seat is None:
             raise ValueError("a simulation is for a seat, not for a spectator")
+        if horizon == "turn" and not evaluated(observation.rules):
+            raise ValueError(
+                "these rules have no static evaluation to end a playout at the next turn "
+                '(Triominos Junior): play out to the end of the hand, horizon="hand"'
+            )
         self.observation = observation
         self.seat = observation.seat
         self.rng = rng
@@ -109,6 +134,7 @@ class Simulation:
         self.board = self.sampler.board  # the replayed copy: ours to push and pop
         self.evaluator = Evaluator(observation, weights, self.board)
         self._out = _gone_out(observation)
+        self._last_round_by = _last_card_taker(observation)
 
     def run(
         self, candidates: Sequence[tuple[LegalAction, float]], budget: Budget
@@ -168,7 +194,6 @@ class Simulation:
     def play_out(self, world: World, action: Action) -> float:
         """The seat's value of ``action`` in ``world`` (see the module docstring)."""
         observation, board = self.observation, self.board
-        start = len(board)
         hand = Hand.resume(
             observation.rules,
             board,
@@ -180,6 +205,7 @@ class Simulation:
             out=self._out,
             number=observation.hand_number,
             totals=observation.totals,
+            last_round_by=self._last_round_by,
         )
         try:
             hand.apply(action)
@@ -189,8 +215,11 @@ class Simulation:
                 _greedy_play(hand, lambda: hand.to_move == self.seat)
             return self._margin(hand) + self._outlook(hand)
         finally:
-            while len(board) > start:
-                board.pop()
+            # Undo the playout's placements and joker swaps, last first: a swap leaves
+            # the number of tiles on the board as it was, so it is counted by its event.
+            for event in hand.events:
+                if event.action in _BOARD_ACTIONS:
+                    board.pop()
 
     def _margin(self, hand: Hand) -> float:
         """The seat's points from the position less the mean of the others', and the
@@ -199,7 +228,9 @@ class Simulation:
         value = points[seat] - (sum(points) - points[seat]) / (hand.players - 1)
         if hand.is_over and _ends_match(self.observation, hand):
             totals = hand.totals
-            value += WIN_VALUE if totals[seat] == max(totals) else -WIN_VALUE
+            best = max(totals)
+            share = 1 / totals.count(best) if totals[seat] == best else 0.0
+            value += WIN_VALUE * (2 * share - 1)
         return value
 
     def _outlook(self, hand: Hand) -> float:
@@ -212,28 +243,41 @@ class Simulation:
         if best is None:
             return self.evaluator.position_value(rack) - rules.draw_penalty
         cell, tile, corners, figure = best
-        board.push_unchecked(cell, tile, corners)  # popped with the rest of the playout
         points = rules.tile_values[tile] + rules.figure_points[figure]
-        return points + self.evaluator.position_value(rack & ~(1 << tile))
+        board.push_unchecked(cell, tile, corners)
+        try:
+            return points + self.evaluator.position_value(rack & ~(1 << tile))
+        finally:
+            board.pop()
 
 
 def _greedy_play(hand: Hand, stop: Callable[[], bool]) -> None:
-    """Every seat plays greedy's move until the hand ends or ``stop()`` says so."""
+    """Every seat plays greedy's move until the hand ends or ``stop()`` says so: its best
+    placement; when nothing fits, the joker taken back with the first card that may (the
+    greedy bot's 0 counters before a buy's -1), else a draw, else a pass."""
     board, rules = hand.board, hand.rules
     tiles = board.tile_set.tiles
     figure_points, tile_values = rules.figure_points, rules.tile_values
+    jokers = board.tile_set.joker is not None
     while hand.phase != "over" and not stop():
-        best = board.best_placement(hand.racks[hand.to_move], figure_points, tile_values)
+        player = hand.to_move
+        rack = hand.racks[player]
+        best = board.best_placement(rack, figure_points, tile_values)
         if best is not None:
             cell, tile, corners, _ = best
             hand.apply(Placement(tiles[tile], Cell.from_id(cell), corners))
-        elif may_draw(rules, hand.draws, hand.pool_size, None):
-            hand.apply(_DRAW)
-        else:
-            hand.apply(_PASS)
+            continue
+        swap = next(board.joker_swaps(rack), None) if jokers else None
+        if swap is not None:
+            hand.apply(TakeJoker(tiles[swap[0]], swap[1]))
+            continue
+        balance = None if rules.bank is None else hand.totals[player]  # counters to pay with
+        hand.apply(_DRAW if may_draw(rules, hand.draws, hand.pool_size, balance) else _PASS)
 
 
 _DRAW, _PASS = Draw(), Pass()
+_BOARD_ACTIONS = frozenset({"place", "take_joker"})
+"""The events that change the board, each undone by one :meth:`Board.pop`."""
 
 
 def _still_in_doubt(
@@ -266,6 +310,15 @@ def _gone_out(observation: Observation) -> list[int]:
         if event.action == "place" and event.player in empty:
             last_place[event.player] = number
     return sorted(empty, key=lambda seat: last_place.get(seat, -1))
+
+
+def _last_card_taker(observation: Observation) -> int | None:
+    """The seat that took the pool's last tile, when that began the last round
+    (``pool_empty="last_round"``, Junior); None before."""
+    if observation.rules.pool_empty != "last_round" or observation.pool_size:
+        return None
+    draws = [event.player for event in observation.history if event.action in DRAWS]
+    return draws[-1] if draws else None
 
 
 def _ends_match(observation: Observation, hand: Hand) -> bool:
@@ -305,6 +358,8 @@ class SimBot:
         options = choices(observation)
         if len(options) == 1:
             return options[0].action
+        if observation.phase == "play" and not evaluated(observation.rules):
+            return self.simulate_junior(observation, options)[0].option.action
         simulation = self.simulation(observation, options)
         if simulation is None:
             return self._fallback.act(observation)
@@ -318,8 +373,9 @@ class SimBot:
     def simulation(
         self, observation: Observation, options: Sequence[LegalAction]
     ) -> Simulation | None:
-        """A simulation of this position, or None where it models neither the rules nor
-        the moment (the opening, Triominos Junior)."""
+        """A simulation of this position pruned by the static evaluation, or None where
+        that evaluation models neither the rules nor the moment (the opening, Triominos
+        Junior: :meth:`simulate_junior`)."""
         if observation.phase != "play" or not understood(observation, options):
             return None
         try:
@@ -346,6 +402,14 @@ class SimBot:
             chosen += [pair for pair in placements if pair[0].action == greedy_choice]
         return simulation.run(chosen, self.budget if budget is None else budget)
 
+    def simulate_junior(
+        self, observation: Observation, options: Sequence[LegalAction]
+    ) -> list[CandidateValue]:
+        """Triominos Junior: :func:`junior_candidates` played out to the end of the hand
+        in the same worlds, best first (see the module docstring)."""
+        simulation = Simulation(observation, self.rng_for(observation), horizon="hand")
+        return simulation.run(junior_candidates(options), self.budget)
+
     def rng_for(self, observation: Observation) -> random.Random:
         """The random generator for this position: the same for the same seed and position."""
         return random.Random(
@@ -354,3 +418,15 @@ class SimBot:
 
 
 _GREEDY = GreedyBot()
+
+
+def junior_candidates(options: Sequence[LegalAction]) -> list[tuple[LegalAction, float]]:
+    """Every Junior action with its counters now, most first (ties keep the options' order).
+
+    All of them go on to the simulation: Junior racks are small, and cutting each card's
+    placements to its best by counters now measured no stronger (where a card goes
+    decides the cells it opens to the others and to oneself, which counters now do not
+    show). A time budget drops the clearly worse ones as it goes (:meth:`Simulation.run`).
+    """
+    ranked = sorted(options, key=lambda option: -option.points)
+    return [(option, float(option.points)) for option in ranked]
