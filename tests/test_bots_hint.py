@@ -7,6 +7,7 @@ import pytest
 from triominos.board import Placement
 from triominos.bots import Budget, GreedyBot
 from triominos.bots.hint import hint
+from triominos.bots.sim import SimBot
 from triominos.game import Match, Observation
 
 SMALL = Budget(simulations=60)
@@ -66,14 +67,23 @@ def test_the_opening_is_hinted_from_the_static_evaluation() -> None:
     assert all(isinstance(found.action, Placement) for found in hints)
 
 
-def test_junior_hints_by_points() -> None:
+def test_junior_hints_are_the_simulations_values() -> None:
     match = Match.from_preset("junior", players=2, seed=2)
     observation = match.observe(match.to_move)
-    hints = hint(observation, count=5, budget=SMALL)
-    points = {o.action: o.points for o in observation.legal_actions()}
-    assert [found.expected_value for found in hints] == sorted(
-        (float(points[found.action]) for found in hints), reverse=True
-    )
+    while len(legal_placements(observation)) < 3:
+        match.apply(GreedyBot().act(observation))
+        observation = match.observe(match.to_move)
+    hints = hint(observation, count=3, budget=SMALL, seed=4)
+    simulated = SimBot(4, SMALL).simulate_junior(observation, observation.legal_actions())
+    placed = [value for value in simulated if isinstance(value.option.action, Placement)]
+    assert [(found.action, found.expected_value) for found in hints] == [
+        (value.option.action, value.mean) for value in placed[:3]
+    ]
+    assert len(hints) == 3
+    values = [found.expected_value for found in hints]
+    assert values == sorted(values, reverse=True)
+    points = {option.action: option.points for option in observation.legal_actions()}
+    assert any(found.expected_value != points[found.action] for found in hints)  # not counters now
 
 
 def test_a_hint_names_at_least_one_placement() -> None:

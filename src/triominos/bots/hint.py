@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from triominos.board import Placement
 from triominos.bots.base import Budget
-from triominos.bots.expert import Evaluator, understood
+from triominos.bots.expert import Evaluator, evaluated
 from triominos.bots.sim import CANDIDATES, SimBot
 from triominos.game import Action, Observation
 
@@ -34,8 +34,9 @@ class Hint(NamedTuple):
     seat's points from this placement to its next turn, less what the opponents score
     in between, plus what the static evaluation says that next turn is worth (the number
     ``sim`` decides by). At the opening, where nothing is hidden that matters yet, it is
-    the static evaluation; under rules the bots do not model (Triominos Junior), the
-    points the placement scores now.
+    the static evaluation. In Triominos Junior it is in counters: the mean over the
+    sampled worlds of the seat's counters from this placement to the end of the hand,
+    less the others' mean, with the match won or lost (:meth:`SimBot.simulate_junior`).
     """
 
     action: Action
@@ -61,13 +62,14 @@ def hint(
     if not placements:
         return []
     bot = SimBot(seed, budget)
+    if not evaluated(observation.rules):
+        values = bot.simulate_junior(observation, options)
+        found = [value for value in values if isinstance(value.option.action, Placement)]
+        return [Hint(value.option.action, value.mean) for value in found[:count]]
     simulation = bot.simulation(observation, options)
     if simulation is not None:
         ranked = simulation.evaluator.ranked(placements)
         values = bot.simulate(simulation, ranked, keep=max(count, CANDIDATES))
         return [Hint(value.option.action, value.mean) for value in values[:count]]
-    if understood(observation, placements):
-        ranked = Evaluator(observation).ranked(placements)
-        return [Hint(option.action, value) for option, value in ranked[:count]]
-    by_points = sorted(placements, key=lambda option: -option.points)
-    return [Hint(option.action, float(option.points)) for option in by_points[:count]]
+    ranked = Evaluator(observation).ranked(placements)
+    return [Hint(option.action, value) for option, value in ranked[:count]]
