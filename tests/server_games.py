@@ -19,6 +19,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from triominos.server.app import create_app
 from triominos.server.protocol import MAX_MESSAGE_BYTES, MESSAGES_PER_SECOND
+from triominos.server.service import Service
 
 Message = dict[str, Any]
 WAIT_SECONDS = 20.0
@@ -34,6 +35,18 @@ class Served:
     base_url: str
     ws_url: str
     http: httpx.Client
+    app: Any = None
+
+    @property
+    def service(self) -> Service:
+        """The running service (a test moves its clock to see limits that need time)."""
+        service: Service = self.app.state.service
+        return service
+
+    def later(self, seconds: float) -> None:
+        """Move the service's clock ``seconds`` ahead."""
+        ahead = self.service.clock() + seconds - time.time()
+        self.service.clock = lambda: time.time() + ahead
 
     def create(self, expect: int = 201, **body: Any) -> Message:
         """POST /api/tables with a two-seat classic table (a person, greedy) by default."""
@@ -90,7 +103,7 @@ def serve_app(database_url: str, **options: Any) -> Iterator[Served]:
     base = f"http://127.0.0.1:{port}"
     with httpx.Client(base_url=base, timeout=WAIT_SECONDS) as http:
         try:
-            yield Served(base, f"ws://127.0.0.1:{port}", http)
+            yield Served(base, f"ws://127.0.0.1:{port}", http, app)
         finally:
             server.should_exit = True
             thread.join(WAIT_SECONDS)

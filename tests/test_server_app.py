@@ -88,10 +88,11 @@ def test_joining_takes_the_first_free_seat_or_the_one_asked(served: Served) -> N
     assert [seat["name"] for seat in summary["seats"]] == ["Cy", "Player 2", "Bob"]
 
 
-def test_open_tables_are_those_with_a_free_seat_newest_first(served: Served) -> None:
-    full = served.create(take=[0])["code"]
-    older = served.create()["code"]
-    newer = served.create()["code"]
+def test_open_tables_are_the_listed_ones_with_a_free_seat_newest_first(served: Served) -> None:
+    full = served.create(take=[0], listed=True)["code"]
+    older = served.create(listed=True)["code"]
+    served.create()  # private: its code is for those its link was given to
+    newer = served.create(listed=True)["code"]
     listed = [table["code"] for table in served.http.get("/api/tables?open=1").json()["tables"]]
     assert listed == [newer, older]
     everything = [table["code"] for table in served.http.get("/api/tables").json()["tables"]]
@@ -158,6 +159,12 @@ def test_a_seat_whose_person_left_can_be_given_to_a_bot(served: Served) -> None:
             f"/api/tables/{code}/seats/0/bot", json={"token": bob, "bot": "greedy"}
         )
         assert error_of(busy, 409)["code"] == "connected"
+        early = served.http.post(
+            f"/api/tables/{code}/seats/1/bot", json={"token": ann, "bot": "greedy"}
+        )
+        assert error_of(early, 409)["code"] == "away_grace"  # Bob may still come
+        assert 0 < int(early.headers["Retry-After"]) <= 60
+        served.later(61)
         given = served.http.post(
             f"/api/tables/{code}/seats/1/bot", json={"token": ann, "bot": "greedy"}
         )
@@ -171,6 +178,8 @@ def test_a_seat_whose_person_left_can_be_given_to_a_bot(served: Served) -> None:
             "kind": "bot",
             "bot": "greedy",
             "connected": True,
+            "bot_allowed_at": None,
+            "returns": True,
         }
         # The game goes on: Ann plays, the bot answers.
         for number in range(3):
@@ -234,7 +243,10 @@ def test_a_bad_table_is_refused_naming_the_field(
 
 
 def test_a_body_that_is_not_json_or_too_large_is_refused(served_sqlite: Served) -> None:
-    error = error_of(served_sqlite.http.post("/api/tables", content=b"{nope"), 400)
+    json_type = {"Content-Type": "application/json"}
+    error = error_of(
+        served_sqlite.http.post("/api/tables", content=b"{nope", headers=json_type), 400
+    )
     assert error["code"] == "bad_request" and "not JSON" in error["message"]
     huge = b'{"preset": "' + b"x" * 70_000 + b'"}'
     assert (
@@ -320,11 +332,13 @@ def test_pages_are_the_static_files(served_sqlite: Served) -> None:
     assert http.get("/static/no-such-file.js").status_code == 404
 
 
-def test_a_server_failure_is_a_json_error_without_a_trace(sqlite_url: str) -> None:
+def test_a_broken_database_is_a_json_error_without_a_trace(sqlite_url: str) -> None:
     with serve_app(sqlite_url) as served:
-        served.create()
+        served.create(listed=True)
         with contextlib.closing(sqlite3.connect(sqlite_url.removeprefix("sqlite:///"))) as db:
             db.execute("DROP TABLE seats")
             db.commit()
-        error = error_of(served.http.get("/api/tables"), 500)
-        assert error == {"code": "internal", "message": "the server failed; the error is logged"}
+        answer = served.http.get("/api/tables")
+        error = error_of(answer, 503)
+        assert error["code"] == "unavailable" and answer.headers["Retry-After"] == "5"
+        assert served.http.get("/readyz").status_code == 503

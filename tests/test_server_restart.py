@@ -19,8 +19,12 @@ def served_by(server: Any, http: httpx.Client) -> Served:
 
 
 def without_presence(view: Message) -> Message:
-    """A view less who is connected right now (the crash dropped every connection)."""
-    return {**view, "seats": [{**seat, "connected": None} for seat in view["seats"]]}
+    """A view less who is connected right now (the crash dropped every connection, and
+    a restart counts everyone away from then)."""
+    return {
+        **view,
+        "seats": [{**seat, "connected": None, "bot_allowed_at": None} for seat in view["seats"]],
+    }
 
 
 def play_on(viewers: list[Viewer], rng: random.Random, actions: int | None = None) -> None:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
-from sqlalchemy import MetaData, Table, insert, inspect
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import MetaData, Table, insert, inspect, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from triominos.rules import preset
 from triominos.server.store import (
@@ -18,12 +20,14 @@ from triominos.server.store import (
     ActionWrite,
     ActionWriter,
     SeatInfo,
+    StorageFault,
     Store,
     StoredAction,
     StoreError,
     TableInfo,
     default_database_url,
     engine_url,
+    storage_fault,
 )
 
 
@@ -35,7 +39,15 @@ def store(database_url: str) -> Iterator[Store]:
     store.dispose()
 
 
-def new_table(store: Store, *, people: int = 1, bots: int = 1, hashes: bool = False) -> TableInfo:
+def new_table(
+    store: Store,
+    *,
+    people: int = 1,
+    bots: int = 1,
+    hashes: bool = False,
+    listed: bool = True,
+    created_by: str | None = None,
+) -> TableInfo:
     seats = [
         SeatInfo(seat, "person", f"P{seat}", token_hash=f"{seat:064d}" if hashes else None)
         for seat in range(people)
@@ -48,6 +60,8 @@ def new_table(store: Store, *, people: int = 1, bots: int = 1, hashes: bool = Fa
         seed=2**62 + 7,
         turn_seconds=30.0,
         seats=seats,
+        listed=listed,
+        created_by=created_by,
     )
 
 
@@ -95,8 +109,8 @@ def test_the_moment_the_last_seat_fills_is_kept_once(store: Store) -> None:
     assert second is not None
     started = second[1].started_at
     assert started is not None and before <= started <= time.time()
-    later = store.give_seat_to_bot(table.id, 0, "greedy", None)
-    assert later.started_at == started  # the table began once
+    later = store.give_seat_to_bot(table.id, 0, "greedy", None, "a" * 64)
+    assert later is not None and later.started_at == started  # the table began once
     assert store.table(table.code) == later
 
 
@@ -108,12 +122,12 @@ def test_a_bot_seat_cannot_be_taken(store: Store) -> None:
 def test_a_seat_given_to_a_bot_keeps_its_token_and_starts_the_game(store: Store) -> None:
     table = new_table(store, people=2, bots=0, hashes=False)
     store.take_seat(table.id, 0, "Ann", "a" * 64)
-    after = store.give_seat_to_bot(table.id, 0, "expert", None)
-    assert after.seats[0].kind == "bot" and after.seats[0].bot == "expert"
+    after = store.give_seat_to_bot(table.id, 0, "expert", None, "a" * 64)
+    assert after is not None and after.seats[0].kind == "bot" and after.seats[0].bot == "expert"
     assert after.seats[0].token_hash == "a" * 64
     assert after.status == "waiting"  # seat 1 is still free
-    after = store.give_seat_to_bot(table.id, 1, "sim", 0.5)
-    assert after.status == "playing" and after.seats[1].think == 0.5
+    after = store.give_seat_to_bot(table.id, 1, "sim", 0.5, None)
+    assert after is not None and after.status == "playing" and after.seats[1].think == 0.5
 
 
 def test_actions_come_back_in_order_and_a_version_is_stored_once(store: Store) -> None:
@@ -147,7 +161,8 @@ def test_actions_of_many_tables_commit_together_and_a_bad_one_fails_alone(store:
     assert errors[0] is None and isinstance(errors[1], IntegrityError) and errors[2] is None
     assert store.actions(first.id) == [mine]
     assert store.actions(second.id) == [taken, after]
-    assert store.unfinished_codes() == [second.code]
+    statuses = [store.table(table.code) for table in (first, second)]
+    assert [table and table.status for table in statuses] == ["finished", "waiting"]
 
 
 def test_the_writer_stores_the_actions_waiting_for_it_in_one_commit(store: Store) -> None:
@@ -179,11 +194,11 @@ def test_the_writer_stores_the_actions_waiting_for_it_in_one_commit(store: Store
 
 def test_the_last_action_finishes_the_table(store: Store) -> None:
     table = new_table(store, people=1, hashes=True)
-    assert store.unfinished_codes() == [table.code]
+    assert store.playing_codes() == [table.code]
     store.append_action(table.id, StoredAction(1, 0, None, {"action": "pass"}, 9.0), finished=True)
     finished = store.table(table.code)
     assert finished is not None and finished.status == "finished" and finished.finished_at == 9.0
-    assert store.unfinished_codes() == []
+    assert store.playing_codes() == []
 
 
 def test_open_tables_are_those_with_a_free_person_seat_newest_first(store: Store) -> None:
@@ -196,6 +211,13 @@ def test_open_tables_are_those_with_a_free_person_seat_newest_first(store: Store
         older.code,
         full.code,
     ]
+
+
+def test_only_the_tables_their_creators_listed_are_listed(store: Store) -> None:
+    shown = new_table(store)
+    new_table(store, listed=False)
+    assert [table.code for table in store.tables(open_only=True)] == [shown.code]
+    assert [table.code for table in store.tables(open_only=False)] == [shown.code]
 
 
 def test_a_rematch_points_back_to_its_table(store: Store) -> None:
@@ -301,3 +323,143 @@ def test_sqlite_creates_its_directory_and_runs_in_wal_mode(tmp_path: Path) -> No
         assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
     store.dispose()
     assert (tmp_path / "new" / "deeper" / "games.db").is_file()
+
+
+# --- issue 13: seats that change hands, waiting tables, storage that fails ------------------
+
+
+def test_a_seat_goes_to_a_bot_only_while_its_person_is_the_one_expected(store: Store) -> None:
+    """A join racing a handover: the second to reach the database loses, whichever."""
+    table = new_table(store, people=2, bots=0)
+    store.take_seat(table.id, 0, "Ann", "a" * 64)
+    assert store.give_seat_to_bot(table.id, 1, "greedy", None, "b" * 64) is None
+    store.take_seat(table.id, 1, "Bob", "b" * 64)  # Bob sat down after the look
+    assert store.give_seat_to_bot(table.id, 1, "greedy", None, None) is None
+    given = store.give_seat_to_bot(table.id, 1, "greedy", None, "b" * 64)
+    assert given is not None and given.seats[1].kind == "bot"
+    assert store.give_seat_to_bot(table.id, 1, "sim", None, "b" * 64) is None  # once
+
+
+def test_a_person_takes_their_seat_back_from_the_bot_with_their_token(store: Store) -> None:
+    table = new_table(store, people=2, bots=0)
+    store.take_seat(table.id, 0, "Ann", "a" * 64)
+    store.take_seat(table.id, 1, "Bob", "b" * 64)
+    store.give_seat_to_bot(table.id, 1, "expert", None, "b" * 64)
+    assert store.reclaim_seat(table.id, 1, "a" * 64) is None  # not Ann's seat
+    back = store.reclaim_seat(table.id, 1, "b" * 64)
+    assert back is not None and back.seats[1].kind == "person" and back.seats[1].bot is None
+    assert back.seats[1].token_hash == "b" * 64 and back.status == "playing"
+    assert store.reclaim_seat(table.id, 1, "b" * 64) is None  # a person plays it already
+
+
+def test_waiting_tables_are_counted_per_creator_and_in_all(store: Store) -> None:
+    new_table(store, created_by="me")
+    new_table(store, created_by="me")
+    new_table(store, created_by="you")
+    new_table(store, people=1, hashes=True, created_by="me")  # playing: not waiting
+    assert store.waiting_counts("me") == (2, 3)
+    assert store.waiting_counts("nobody") == (0, 3)
+
+
+def test_old_waiting_tables_expire_but_those_kept_and_those_played(store: Store) -> None:
+    old = new_table(store)
+    kept = new_table(store)
+    playing = new_table(store, people=1, hashes=True)
+    cutoff = time.time()
+    young = new_table(store)
+    assert store.expire_waiting(cutoff, keep={kept.code}) == [old.code]
+    assert store.table(old.code) is None
+    for table in (kept, playing, young):
+        assert store.table(table.code) is not None
+
+
+def test_a_writable_database_passes_the_write_check(store: Store) -> None:
+    store.check_writable()
+
+
+def test_a_database_without_the_schema_fails_the_write_check(database_url: str) -> None:
+    store = Store(database_url)
+    try:
+        with pytest.raises(StorageFault) as raised:
+            store.check_writable()
+        assert raised.value.kind in ("gone", "error", "schema")
+    finally:
+        store.dispose()
+
+
+def test_a_removed_sqlite_file_is_a_fault_not_a_silent_loss(tmp_path: Path) -> None:
+    """SQLite writes on into a deleted file through its open connections: every commit
+    would "succeed" and be gone at the next start."""
+    path = tmp_path / "games.db"
+    store = Store(f"sqlite:///{path}")
+    store.upgrade()
+    table = new_table(store)
+    store.append_action(table.id, StoredAction(1, 0, None, {"action": "draw"}, 1.0), finished=False)
+    for name in ("games.db", "games.db-wal", "games.db-shm"):
+        (tmp_path / name).unlink(missing_ok=True)
+    with pytest.raises(StorageFault) as raised:
+        store.append_action(
+            table.id, StoredAction(2, 0, None, {"action": "draw"}, 2.0), finished=False
+        )
+    assert raised.value.kind == "gone"
+    with pytest.raises(StorageFault):
+        store.check_writable()
+    store.dispose()
+
+
+def test_a_locked_sqlite_database_fails_within_the_busy_bound(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    store = Store(f"sqlite:///{path}")
+    store.upgrade()
+    table = new_table(store)
+    holder = sqlite3.connect(path, timeout=0)
+    try:
+        holder.execute("BEGIN EXCLUSIVE")
+        with pytest.raises(StorageFault) as raised:
+            store.append_action(
+                table.id, StoredAction(1, 0, None, {"action": "draw"}, 1.0), finished=False
+            )
+        assert raised.value.kind == "locked"
+    finally:
+        holder.rollback()
+        holder.close()
+    store.append_action(table.id, StoredAction(1, 0, None, {"action": "draw"}, 1.0), finished=False)
+    store.dispose()
+
+
+def test_a_read_only_postgresql_database_fails_the_write_check(postgres_url: str) -> None:
+    store = Store(postgres_url)
+    store.upgrade()
+    name = make_url(postgres_url).database
+    with store.engine.connect() as connection:
+        connection.execute(text(f'ALTER DATABASE "{name}" SET default_transaction_read_only = on'))
+        connection.commit()
+    store.dispose()  # new connections take the setting
+    try:
+        with pytest.raises(StorageFault) as raised:
+            store.check_writable()
+        assert raised.value.kind == "read_only"
+    finally:
+        with store.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+            connection.execute(text("SET default_transaction_read_only = off"))
+            connection.execute(
+                text(f'ALTER DATABASE "{name}" SET default_transaction_read_only = off')
+            )
+        store.dispose()
+
+
+@pytest.mark.parametrize(
+    ("message", "kind"),
+    [
+        ("database is locked", "locked"),
+        ("attempt to write a readonly database", "read_only"),
+        ("cannot execute UPDATE in a read-only transaction", "read_only"),
+        ("database or disk is full", "full"),
+        ("could not extend file: No space left on device", "full"),
+        ("canceling statement due to lock timeout", "locked"),
+        ("connection refused", "unreachable"),
+        ("something else", "error"),
+    ],
+)
+def test_storage_faults_are_told_apart_by_kind(message: str, kind: str) -> None:
+    assert storage_fault(OperationalError("SQL", {}, Exception(message))).kind == kind

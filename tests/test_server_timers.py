@@ -11,8 +11,9 @@ import time
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 
-from server_games import serve_app
+from server_games import WAIT_SECONDS, serve_app
 from triominos.board import Placement
 from triominos.bots.hint import Hint
 from triominos.game import Draw, LegalAction, Match, Pass, StarterDraw
@@ -25,7 +26,7 @@ from triominos.server.bots import (
     choose_action,
     process_pool,
 )
-from triominos.server.store import SeatInfo, TableInfo, TableStatus
+from triominos.server.store import SeatInfo, Store, TableInfo, TableStatus
 from triominos.server.table import LiveTable
 from triominos.server.timers import default_action
 from triominos.tiles import Tile
@@ -89,30 +90,36 @@ def test_bot_seeds_differ_by_version_and_seat_and_repeat() -> None:
 
 
 def test_the_worker_process_thinks_while_the_event_loop_runs_on() -> None:
+    """A sim bot thinks in another process: the event loop makes its own steps while the
+    bot has not answered yet. Proved by order, not by speed: the bot is asked for a
+    long think (a budget of many simulations), and the loop finishes a hundred steps
+    of its own first; were the bot thinking on the loop, they would come after it."""
     match = Match.from_preset("classic", 2, seed=3)
     while len(match.hand.board) < 4:
         match.apply(match.legal_actions()[0].action)
     observation = match.observe(match.to_move)
 
-    async def ask() -> tuple[object, int]:
-        worker = BotWorker(process_pool(1))
-        ticks = 0
+    async def ask() -> tuple[object, list[str]]:
+        worker = BotWorker(process_pool(1), slots=1)
+        order: list[str] = []
 
-        async def tick() -> None:
-            nonlocal ticks
-            while True:
-                ticks += 1
-                await asyncio.sleep(0.001)
+        async def steps() -> None:
+            for _ in range(100):
+                await asyncio.sleep(0)
+            order.append("loop")
 
-        ticker = asyncio.create_task(tick())
-        action = await worker.action(observation, "sim", 0.2, 1)
-        ticker.cancel()
+        async def think() -> object:
+            action = await worker.action(observation, "sim", 5.0, 1, "T")
+            order.append("bot")
+            return action
+
+        action, _ = await asyncio.gather(think(), steps())
         worker.shutdown()
-        return action, ticks
+        return action, order
 
-    action, ticks = asyncio.run(ask())
+    action, order = asyncio.run(ask())
     assert action in [option.action for option in observation.legal_actions()]
-    assert ticks > 100  # the loop ticked all through the 0.2 s of thinking
+    assert order == ["loop", "bot"]
 
 
 def test_a_dead_worker_process_is_replaced() -> None:
@@ -120,13 +127,13 @@ def test_a_dead_worker_process_is_replaced() -> None:
     observation = match.observe(match.to_move)
 
     async def ask_twice() -> object:
-        worker = BotWorker(process_pool(1), replace=lambda: process_pool(1))
-        await worker.action(observation, "greedy", None, 1)
+        worker = BotWorker(process_pool(1), slots=1, replace=lambda: process_pool(1))
+        await worker.action(observation, "greedy", None, 1, "T")
         pool = worker.executor
         for process in list(pool._processes.values()):  # type: ignore[attr-defined]
             process.kill()
             process.join()
-        action = await worker.action(observation, "greedy", None, 1)
+        action = await worker.action(observation, "greedy", None, 1, "T")
         assert worker.executor is not pool
         worker.shutdown()
         return action
@@ -208,7 +215,7 @@ def test_the_last_seat_taken_starts_the_clock_at_the_stored_moment() -> None:
     table = LiveTable(timed_table(None, status="waiting"), [])
     assert table.turn_deadline is None
     began = time.time() - 1.0
-    table.reseat(timed_table(began))
+    table.reseat(timed_table(began), time.time())
     assert table.turn_deadline == began + 30.0
 
 
@@ -233,13 +240,25 @@ def test_a_restart_gives_the_first_turn_only_the_time_it_had_left(database_url: 
 def test_a_first_turn_that_ran_out_while_the_server_was_down_is_played_at_once(
     database_url: str,
 ) -> None:
+    """The turn is a minute long and began two minutes ago (as stored), so a timer that
+    waited a full turn again would play after the restart plus a minute: the action it
+    plays is stamped with the moment it was made, which tells the two apart."""
     with serve_app(database_url) as served:
-        code = served.create(seats=TWO_PEOPLE, take=[0, 1], turn_seconds=1.5)["code"]
-        with served.viewer(code) as watcher:
-            deadline = watcher.view["turn_deadline"]
-    time.sleep(max(0.0, deadline - time.time()) + 0.1)
+        code = served.create(seats=TWO_PEOPLE, take=[0, 1], turn_seconds=60)["code"]
+    store = Store(database_url)
+    with store.engine.begin() as connection:
+        connection.execute(
+            text("UPDATE tables SET started_at = :began WHERE code = :code"),
+            {"began": time.time() - 120, "code": code},
+        )
+    restarted = time.time()
     with serve_app(database_url) as served:
-        restarted = time.monotonic()
+        deadline = time.monotonic() + WAIT_SECONDS
         while served.http.get(f"/api/tables/{code}").json()["version"] == 0:
-            assert time.monotonic() - restarted < 1.0, "the timer waited for a full turn again"
-            time.sleep(0.02)
+            assert time.monotonic() < deadline, "the timer did not play"
+            time.sleep(0.05)
+    table = store.table(code)
+    assert table is not None
+    played = store.actions(table.id)[0]
+    store.dispose()
+    assert played.created_at < restarted + 60, "the timer waited for a full turn again"

@@ -45,6 +45,7 @@ def view(match: Match, seat: int | None, *, may_act: bool = True) -> dict[str, A
         seat=seat,
         version=7,
         connected={0},
+        bot_allowed_at=[None] * match.players,
         may_act=may_act,
         turn_deadline=None,
     )
@@ -250,6 +251,7 @@ def test_a_table_cache_gives_every_seat_the_view_built_from_scratch(
                 seat=seat,
                 version=7,
                 connected={0},
+                bot_allowed_at=[None] * players,
                 may_act=True,
                 turn_deadline=None,
                 cache=cache,
@@ -287,13 +289,37 @@ def test_hints_carry_the_points_their_placement_scores_now() -> None:
 def test_seats_and_summaries_show_who_is_here_and_no_secret() -> None:
     match = Match.from_preset("classic", 2, seed=8)
     info = table_info(match)
-    seats = seats_json((info.seats[0], SeatInfo(1, "bot", "sim", "sim", 1.0)), connected=set())
+    seats = seats_json(
+        (info.seats[0], SeatInfo(1, "bot", "sim", "sim", 1.0, "b" * 64)),
+        connected=set(),
+        bot_allowed_at=[75.0, None],
+    )
     assert seats == [
-        {"name": "P0", "kind": "person", "bot": None, "connected": False},
-        {"name": "sim", "kind": "bot", "bot": "sim", "connected": True},
+        {
+            "name": "P0",
+            "kind": "person",
+            "bot": None,
+            "connected": False,
+            "bot_allowed_at": 75.0,
+            "returns": False,
+        },
+        {
+            "name": "sim",
+            "kind": "bot",
+            "bot": "sim",
+            "connected": True,
+            "bot_allowed_at": None,
+            "returns": True,  # a person may take the seat back
+        },
     ]
     summary = table_summary(
-        info, link="http://x/t/ABCDEF", version=3, connected={1}, totals=[5, 0], rematch=None
+        info,
+        link="http://x/t/ABCDEF",
+        version=3,
+        connected={1},
+        bot_allowed_at=[None, None],
+        totals=[5, 0],
+        rematch=None,
     )
     assert summary["seats"][1]["connected"] and not summary["seats"][0]["connected"]
     assert "token_hash" not in str(summary) and "x" * 64 not in str(summary)

@@ -51,7 +51,14 @@ def test_hello_with_a_token_gets_the_seat_view(served: Served) -> None:
         assert welcome["type"] == "welcome" and welcome["seat"] == 1 and welcome["version"] == 0
         view = welcome["view"]
         assert view["seat"] == 1 and view["code"] == code and len(view["rack"]) == 9
-        assert view["seats"][1] == {"name": "Bob", "kind": "person", "bot": None, "connected": True}
+        assert view["seats"][1] == {
+            "name": "Bob",
+            "kind": "person",
+            "bot": None,
+            "connected": True,
+            "bot_allowed_at": None,
+            "returns": False,
+        }
 
 
 def test_a_spectator_sees_no_rack_and_cannot_act(served: Served) -> None:
@@ -306,16 +313,19 @@ def test_nothing_is_played_before_every_seat_is_taken(served: Served) -> None:
 
 
 def test_a_seat_played_by_a_bot_may_watch_but_not_act(served: Served) -> None:
-    created = served.create(seats=TWO_PEOPLE, take=[0, 1], preset="classic-children")
-    code, (ann, bob) = created["code"], [seat["token"] for seat in created["seats"]]
-    given = served.http.post(
-        f"/api/tables/{code}/seats/1/bot", json={"token": ann, "bot": "greedy"}
+    """A seat a bot was made with (no person's token) watches the bot play."""
+    created = served.create(
+        seats=[{"kind": "person", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}],
+        take=[0],
+        preset="classic-children",
     )
-    assert given.status_code == 200
-    with served.viewer(code, bob) as watcher:
-        assert watcher.greeting["seat"] == 1 and watcher.view["legal"] == []
-        watcher.act({"action": "draw"}, "x", version=watcher.view["version"])
-        error = watcher.until(lambda message: message["type"] == "error")
+    code, ann = created["code"], created["seats"][0]["token"]
+    with served.viewer(code, ann) as player:
+        served.http.post(f"/api/tables/{code}/seats/0/bot", json={"token": ann, "bot": "greedy"})
+        player.until(lambda message: message.get("view", {}).get("seats", [{}])[0].get("bot"))
+        assert player.view["legal"] == []  # a bot plays Ann's seat now (she gave it)
+        player.act({"action": "draw"}, "x", version=player.view["version"])
+        error = player.until(lambda message: message["type"] == "error")
         assert error["code"] in ("not_your_turn", "stale_version")
 
 
@@ -358,11 +368,12 @@ def test_actions_after_the_end_are_refused(served_sqlite: Served) -> None:
 
 
 def test_the_turn_timer_plays_the_default_action(served: Served) -> None:
+    before = time.time()
     created = served.create(seats=TWO_PEOPLE, take=[0, 1], turn_seconds=0.3)
     code, tokens = created["code"], [seat["token"] for seat in created["seats"]]
     with served.viewer(code) as watcher:
         deadline = watcher.view["turn_deadline"]
-        assert deadline is not None and 0 < deadline - time.time() <= 0.3
+        assert deadline is not None and before + 0.3 <= deadline <= time.time() + 0.3
         opening = watcher.until(lambda message: message["type"] == "event")
         assert opening["event"]["action"] == "place"  # the opening scoring most
         with served.viewer(code, tokens[opening["event"]["player"]]) as opener:
@@ -421,9 +432,10 @@ def test_the_turn_clock_starts_when_the_last_seat_is_taken(served_sqlite: Served
     with served_sqlite.viewer(code) as watcher:
         assert watcher.view["turn_deadline"] is None  # waiting: no clock
         time.sleep(0.7)
+        joining = time.time()
         served_sqlite.join(code, "Bob")
         started = watcher.until(lambda message: message["type"] == "presence")
-        joined_at = time.time()
+        joined = time.time()
         deadline = started["view"]["turn_deadline"]
-        assert deadline is not None and joined_at < deadline <= joined_at + 0.5
+        assert deadline is not None and joining + 0.5 <= deadline <= joined + 0.5
         assert started["view"]["version"] == 0

@@ -811,10 +811,11 @@ class Pad:
         }
 
     def to_csv(self) -> str:
-        """One row an entry, then each hand's total: for a spreadsheet."""
+        """One row an entry, then each hand's total: for a spreadsheet. Every text cell
+        is written so that a spreadsheet shows it as text (:func:`spreadsheet_text`)."""
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(["hand", "entry", "player", "detail", *self.players])
+        writer.writerow(["hand", "entry", "player", "detail", *map(spreadsheet_text, self.players)])
         for hand in self.hands:
             for number, scored in enumerate(hand.entries, start=1):
                 entry = scored.entry
@@ -823,14 +824,24 @@ class Pad:
                     [
                         hand.number,
                         number,
-                        "" if player is None else self.players[player],
-                        _describe(scored),
+                        "" if player is None else spreadsheet_text(self.players[player]),
+                        spreadsheet_text(_describe(scored)),
                         *scored.points,
                     ]
                 )
             writer.writerow([hand.number, "", "", "hand total", *hand.points])
         writer.writerow(["", "", "", "match total", *self.running_totals])
         return buffer.getvalue()
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_text(text: str) -> str:
+    """``text`` as a spreadsheet will not run it: a cell that starts like a formula
+    (``=HYPERLINK(...)``, ``+``, ``-``, ``@``, a tab or a carriage return) gets a leading
+    apostrophe, which spreadsheets read as "this is text" (OWASP's CSV injection)."""
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
 
 
 def _describe(scored: Scored) -> str:

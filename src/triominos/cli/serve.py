@@ -23,16 +23,36 @@ FULL_COLLECTION_EVERY = 1000
     metavar="URL",
     help="sqlite:///FILE or postgresql://… (default: a SQLite file in the user's data directory).",
 )
+@click.option(
+    "--allowed-origin",
+    "allowed_origins",
+    multiple=True,
+    metavar="URL",
+    help="An origin browsers reach the service at, e.g. https://triominos.example "
+    "(repeatable). The addresses it is served on, as IP addresses, are always allowed.",
+)
 @click.pass_context
-def serve(context: click.Context, host: str, port: int, database: str | None) -> None:
+def serve(
+    context: click.Context,
+    host: str,
+    port: int,
+    database: str | None,
+    allowed_origins: tuple[str, ...],
+) -> None:
     """Serve the web app: play in the browser, with friends and bots."""
     try:
         import uvicorn
         from sqlalchemy.exc import SQLAlchemyError
 
         from triominos.server.app import create_app
+        from triominos.server.guard import OriginError
         from triominos.server.protocol import MAX_MESSAGE_BYTES
-        from triominos.server.store import Store, StoreError, default_database_url
+        from triominos.server.store import (
+            StorageFault,
+            Store,
+            StoreError,
+            default_database_url,
+        )
     except ImportError as error:
         stop(context, f"the server needs its extras: pip install 'triominos[server]' ({error})")
     url = database or default_database_url()
@@ -41,10 +61,15 @@ def serve(context: click.Context, host: str, port: int, database: str | None) ->
         # that cannot be used is one line of error, not a failed start.
         store = Store(url)
         store.upgrade()
+        store.check_writable()  # a read-only disk is found now, not at the first move
         store.dispose()
-        app = create_app(url)
+        app = create_app(url, allowed_origins=allowed_origins)
+    except OriginError as error:
+        stop(context, f"--allowed-origin: {error}")
     except StoreError as error:
         stop(context, f"--database: {error}")
+    except StorageFault as error:
+        stop(context, f"--database: cannot write to {url}: {error}")
     except SQLAlchemyError as error:
         reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
         stop(context, f"--database: cannot use {url}: {reason}")

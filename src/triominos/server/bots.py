@@ -12,6 +12,7 @@ server asks the same question with the same seed.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import multiprocessing
 import os
@@ -21,7 +22,8 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
 
 from triominos.bots import Budget, make_bot
 from triominos.bots.hint import Hint, hint
@@ -51,15 +53,20 @@ def best_placements(pickled: bytes) -> list[Hint]:
     return hint(observation, HINT_COUNT)
 
 
+def pool_size() -> int:
+    """The bot worker processes: env ``TRIOMINOS_BOT_WORKERS``, else 2."""
+    return int(os.environ.get("TRIOMINOS_BOT_WORKERS", "2"))
+
+
 def process_pool(workers: int | None = None) -> ProcessPoolExecutor:
-    """The pool bots think in: ``workers`` processes (env ``TRIOMINOS_BOT_WORKERS``, 2).
+    """The pool bots think in: ``workers`` processes (:func:`pool_size`).
 
     Spawned, not forked: a fork of a process running an event loop and threads
     inherits their locks in whatever state they were. Each worker leaves when the
     server dies, even by SIGKILL (:func:`follow_parent`).
     """
     if workers is None:
-        workers = int(os.environ.get("TRIOMINOS_BOT_WORKERS", "2"))
+        workers = pool_size()
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),
@@ -83,28 +90,137 @@ def follow_parent(parent: int, every: float = 0.5) -> None:
     threading.Thread(target=watch, name="follow-parent", daemon=True).start()
 
 
-class BotWorker:
-    """Asks the pool for bot moves and hints without blocking the event loop.
+THINKING_BOTS = frozenset({"sim"})
+"""The bots that search for as long as they are let (``think`` seconds): the others answer
+in milliseconds."""
+USAGE_HALF_LIFE = 60.0
+"""Seconds over which a table's use of the workers counts half as much: the measure of
+fairness between tables."""
 
-    A pool whose process died (killed, out of memory) is replaced once per request by
-    ``replace``, when given, so one lost worker does not stop every bot of the server.
+Kind = Literal["quick", "think", "hint"]
+"""A job's kind, in the order they are served: a bot that does not search, one that does,
+a hint (hints wait for moves)."""
+_ORDER: dict[Kind, int] = {"quick": 0, "think": 1, "hint": 2}
+
+
+@dataclass(eq=False)
+class Job:
+    kind: Kind
+    table: str
+    function: Callable[..., Any]
+    arguments: tuple[object, ...]
+    future: asyncio.Future[Any]
+    number: int
+
+
+class BotWorker:
+    """Asks the pool for bot moves and hints without blocking the event loop, fairly.
+
+    The pool's own queue is first come, first served: ten tables of searching bots
+    would make everyone else's bot wait for all their thinking. So jobs wait here and
+    go to the pool only when one of its ``slots`` is free, the next one chosen by kind
+    (quick bots, then searching bots, then hints), then by how much of the workers its
+    table used lately (:data:`USAGE_HALF_LIFE`), then by age. Searching jobs never hold
+    every slot: with two or more, one is always left for quick bots and hints.
+
+    A pool whose process died (killed, out of memory) is replaced by ``replace``, when
+    given, so one lost worker does not stop every bot of the server.
     """
 
-    def __init__(self, executor: Executor, replace: Callable[[], Executor] | None = None) -> None:
+    def __init__(
+        self,
+        executor: Executor,
+        *,
+        slots: int,
+        replace: Callable[[], Executor] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.executor = executor
+        self.slots = slots
         self._replace = replace
+        self._clock = clock
+        self._waiting: list[Job] = []
+        self._running: dict[Kind, int] = {"quick": 0, "think": 0, "hint": 0}
+        self._usage: dict[str, tuple[float, float]] = {}
+        self._numbers = itertools.count()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def waiting(self) -> int:
+        """Jobs waiting for a slot (the bot queue)."""
+        return len(self._waiting)
 
     async def action(
-        self, observation: Observation, bot: str, think: float | None, seed: int
+        self, observation: Observation, bot: str, think: float | None, seed: int, table: str
     ) -> Action:
         pickled = pickle.dumps(observation)
-        return await self._run(choose_action, pickled, bot, think, seed)
+        kind: Kind = "think" if bot in THINKING_BOTS else "quick"
+        result: Action = await self._run(kind, table, choose_action, pickled, bot, think, seed)
+        return result
 
-    async def hints(self, observation: Observation) -> list[Hint]:
+    async def hints(self, observation: Observation, table: str) -> list[Hint]:
         pickled = pickle.dumps(observation)
-        return await self._run(best_placements, pickled)
+        result: list[Hint] = await self._run("hint", table, best_placements, pickled)
+        return result
 
-    async def _run(self, function: Callable[..., Result], *arguments: object) -> Result:
+    async def _run(
+        self, kind: Kind, table: str, function: Callable[..., Any], *arguments: object
+    ) -> Any:
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        job = Job(kind, table, function, arguments, future, next(self._numbers))
+        self._waiting.append(job)
+        self._dispatch()
+        try:
+            return await future
+        finally:
+            if job in self._waiting:  # the asker gave up before its turn came
+                self._waiting.remove(job)
+
+    def usage(self, table: str) -> float:
+        """Seconds of worker time the table used, the older the less."""
+        used, then = self._usage.get(table, (0.0, 0.0))
+        decay: float = 0.5 ** ((self._clock() - then) / USAGE_HALF_LIFE)
+        return used * decay
+
+    def _dispatch(self) -> None:
+        while self._waiting and sum(self._running.values()) < self.slots:
+            thinking_full = self._running["think"] >= max(1, self.slots - 1)
+            ready = [job for job in self._waiting if not (job.kind == "think" and thinking_full)]
+            if not ready:
+                return
+            job = min(ready, key=lambda job: (_ORDER[job.kind], self.usage(job.table), job.number))
+            self._waiting.remove(job)
+            self._running[job.kind] += 1
+            task = asyncio.create_task(self._execute(job))
+            self._tasks.add(task)  # the loop keeps only weak references to tasks
+            task.add_done_callback(self._tasks.discard)
+
+    async def _execute(self, job: Job) -> None:
+        started = self._clock()
+        try:
+            result = await self._in_pool(job.function, *job.arguments)
+        except BaseException as error:  # the asker hears of it
+            if not job.future.done():
+                job.future.set_exception(error)
+        else:
+            if not job.future.done():
+                job.future.set_result(result)
+        finally:
+            self._usage[job.table] = (
+                self.usage(job.table) + self._clock() - started,
+                self._clock(),
+            )
+            self._running[job.kind] -= 1
+            self._forget_idle()
+            self._dispatch()
+
+    def _forget_idle(self) -> None:
+        if len(self._usage) > 10_000:
+            self._usage = {
+                table: entry for table, entry in self._usage.items() if self.usage(table) > 0.01
+            }
+
+    async def _in_pool(self, function: Callable[..., Result], *arguments: object) -> Result:
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self.executor, function, *arguments)
@@ -118,4 +234,7 @@ class BotWorker:
 
     def shutdown(self) -> None:
         """Stop the workers; one still thinking ends with the server (follow_parent)."""
+        for job in self._waiting:
+            job.future.cancel()
+        self._waiting.clear()
         self.executor.shutdown(wait=False, cancel_futures=True)

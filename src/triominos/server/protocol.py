@@ -19,12 +19,23 @@ MAX_MESSAGE_BYTES = 16 * 1024
 """A WebSocket message larger than this closes the connection (code 1009)."""
 MESSAGES_PER_SECOND = 20
 """More messages than this in one second on one connection are refused."""
+MAX_BODY_BYTES = 64 * 1024
+"""An HTTP request body larger than this is refused (413) before it is read whole."""
+MAX_THINK_SECONDS = 10.0
+"""The most a bot may think about one move: a table's bots share the workers with every
+other table's."""
+DEFAULT_GRACE_SECONDS = 60.0
+"""How long a person must be away before another player may give their seat to a bot."""
+
+CODE_PATTERN = re.compile(r"[A-Za-z0-9]{1,12}")
+"""What may be a table's code (the store makes six of CODE_ALPHABET's letters)."""
 
 ClientId = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
 Token = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
 Seconds = Annotated[float, msgspec.Meta(gt=0, le=3600)]
-Think = Annotated[float, msgspec.Meta(gt=0, le=60)]
+Think = Annotated[float, msgspec.Meta(gt=0, le=MAX_THINK_SECONDS)]
+Grace = Annotated[float, msgspec.Meta(ge=10, le=3600)]
 
 
 class BadMessageError(ValueError):
@@ -39,17 +50,27 @@ class ApiError(ValueError):
     """An HTTP request refused: the status, the protocol's error code and the message,
     answered as ``{"error": {"code", "message", "field"}}`` (PROTOCOL.md)."""
 
-    def __init__(self, status: int, code: str, message: str, field: str | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        field: str | None = None,
+        *,
+        retry_after: int | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.field = field
+        self.retry_after = retry_after
 
     def response(self) -> JSONResponse:
         body: dict[str, Any] = {"code": self.code, "message": str(self)}
         if self.field is not None:
             body["field"] = self.field
-        return JSONResponse({"error": body}, status_code=self.status)
+        headers = None if self.retry_after is None else {"Retry-After": str(self.retry_after)}
+        return JSONResponse({"error": body}, status_code=self.status, headers=headers)
 
 
 # --- WebSocket: client to server --------------------------------------------------------
@@ -102,6 +123,9 @@ class CreateTable(msgspec.Struct):
     options: dict[str, Any] = msgspec.field(default_factory=dict)
     turn_seconds: Seconds | None = None
     take: list[int] = msgspec.field(default_factory=list)
+    grace_seconds: Grace = DEFAULT_GRACE_SECONDS
+    listed: bool = False
+    """Shown in the list of open tables (``GET /api/tables``); else only its link finds it."""
 
 
 class JoinTable(msgspec.Struct):

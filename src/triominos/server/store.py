@@ -17,9 +17,10 @@ thread so the event loop never waits on the disk, and stores accepted actions th
 from __future__ import annotations
 
 import asyncio
+import functools
 import secrets
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,18 +32,22 @@ from alembic.config import Config
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     Float,
     ForeignKey,
     Integer,
     String,
     UniqueConstraint,
     create_engine,
+    delete,
     event,
+    func,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import URL, Engine, make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError
+from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import (
     DeclarativeBase,
     Mapped,
@@ -67,8 +72,55 @@ CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 6
 
 
+BUSY_SECONDS = 5.0
+"""The longest a statement waits for a lock held by another connection: then it fails
+(503 with Retry-After) instead of holding its table, or a request, for longer."""
+STATEMENT_SECONDS = 15.0
+"""The longest any statement may run on PostgreSQL."""
+
+
 class StoreError(ValueError):
     """A database URL this service cannot use, said in words."""
+
+
+class StorageFault(RuntimeError):
+    """The database cannot be used now: locked, read-only, gone, full or unreachable.
+
+    Never the fault of a player or a bot: the service answers 503 (or ``unavailable``)
+    and tries again later. ``kind`` groups faults for the log, which says each kind
+    once while it lasts (:class:`triominos.server.service.FaultLog`).
+    """
+
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(f"{kind}: {detail}")
+        self.kind = kind
+        self.detail = detail
+
+
+_FAULT_KINDS = (
+    ("locked", ("database is locked", "lock timeout", "canceling statement due to lock")),
+    ("read_only", ("readonly database", "read-only", "read only")),
+    ("full", ("disk is full", "no space left", "could not extend")),
+    ("gone", ("no such table", "disk i/o error", "unable to open database")),
+    ("timeout", ("statement timeout", "canceling statement due to statement timeout")),
+)
+
+
+def storage_fault(error: BaseException) -> StorageFault:
+    """The :class:`StorageFault` a database error means."""
+    if isinstance(error, StorageFault):
+        return error
+    original = getattr(error, "orig", None) or error
+    detail = (str(original).strip().splitlines() or [type(original).__name__])[0]
+    lowered = detail.lower()
+    for kind, phrases in _FAULT_KINDS:
+        if any(phrase in lowered for phrase in phrases):
+            return StorageFault(kind, detail)
+    if isinstance(error, DBAPIError) and error.connection_invalidated:
+        return StorageFault("unreachable", detail)
+    if "connect" in lowered or "server closed" in lowered or "terminating" in lowered:
+        return StorageFault("unreachable", detail)
+    return StorageFault("error", detail)
 
 
 def default_database_url() -> str:
@@ -110,6 +162,9 @@ class TableRow(Base):
     players: Mapped[int] = mapped_column(Integer)
     seed: Mapped[int] = mapped_column(BigInteger)
     turn_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    grace_seconds: Mapped[float] = mapped_column(Float, default=60.0)
+    listed: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_by: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     status: Mapped[str] = mapped_column(String(16), index=True)
     created_at: Mapped[float] = mapped_column(Float)
     started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
@@ -174,6 +229,9 @@ class TableInfo:
     ``started_at``: when the table began to play (its last seat was taken, or its
     creation when no seat was free); the turn timer's first turn runs from it. None while
     waiting, and for a table that began before this was stored (migration 0003).
+    ``grace_seconds``: how long a person is away before another player may give their
+    seat to a bot. ``listed``: shown among the open tables. ``created_by``: a hash of
+    the creator's address, which caps how many tables one address keeps waiting.
     """
 
     id: int
@@ -189,6 +247,9 @@ class TableInfo:
     rematch_of: int | None
     seats: tuple[SeatInfo, ...]
     started_at: float | None = None
+    grace_seconds: float = 60.0
+    listed: bool = False
+    created_by: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,6 +277,9 @@ def _table_info(row: TableRow) -> TableInfo:
         finished_at=row.finished_at,
         rematch_of=row.rematch_of,
         started_at=row.started_at,
+        grace_seconds=row.grace_seconds,
+        listed=row.listed,
+        created_by=row.created_by,
         seats=tuple(
             SeatInfo(
                 seat.seat,
@@ -259,12 +323,23 @@ class Store:
                         f"{error.strerror or error}"
                     ) from None
             self.engine: Engine = create_engine(
-                url, connect_args={"check_same_thread": False, "timeout": 30}
+                url, connect_args={"check_same_thread": False, "timeout": BUSY_SECONDS}
             )
             event.listen(self.engine, "connect", _sqlite_pragmas)
         else:
-            self.engine = create_engine(url, pool_pre_ping=True)
+            lock, statement = int(BUSY_SECONDS * 1000), int(STATEMENT_SECONDS * 1000)
+            self.engine = create_engine(
+                url,
+                pool_pre_ping=True,
+                pool_timeout=BUSY_SECONDS,
+                connect_args={
+                    "connect_timeout": int(BUSY_SECONDS),
+                    "options": f"-c lock_timeout={lock} -c statement_timeout={statement}",
+                },
+            )
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._file = self._database_file()
+        self._identity: tuple[int, int] | None = None
 
     def __repr__(self) -> str:
         return f"<Store {self.url.render_as_string(hide_password=True)}>"
@@ -288,10 +363,61 @@ class Store:
     def dispose(self) -> None:
         self.engine.dispose()
 
+    def _database_file(self) -> Path | None:
+        database = self.url.database
+        if self.url.get_backend_name() != "sqlite" or not database or database == ":memory:":
+            return None
+        return Path(database).expanduser().resolve()
+
+    def _check_file(self) -> None:
+        """A SQLite file that was removed or replaced under the server is a fault.
+
+        SQLite keeps writing to a deleted file through the connections that have it
+        open, and every commit "succeeds" into a file nobody will ever open again: so
+        the file must still be the one the server started on, before and after a write.
+        """
+        if self._file is None:
+            return
+        try:
+            stat = self._file.stat()
+        except OSError as error:
+            if self._identity is None:
+                return  # not made yet: the first connection makes it
+            raise StorageFault(
+                "gone", f"the database file {self._file}: {error.strerror}"
+            ) from None
+        identity = (stat.st_dev, stat.st_ino)
+        if self._identity is None:
+            self._identity = identity
+        elif identity != self._identity:
+            raise StorageFault("gone", f"the database file {self._file} was replaced")
+
     @contextmanager
     def _session(self) -> Iterator[Session]:
-        with self._sessions() as session, session.begin():
-            yield session
+        """A transaction; a database error leaves it as a :class:`StorageFault`, except
+        the constraint violations that callers act on (:class:`IntegrityError`)."""
+        self._check_file()
+        try:
+            with self._sessions() as session, session.begin():
+                yield session
+        except IntegrityError:
+            raise
+        except SQLAlchemyError as error:
+            raise storage_fault(error) from None
+        self._check_file()
+
+    def check_writable(self) -> None:
+        """Write, commit and read back, or raise StorageFault: the start-up check and
+        the readiness probe. Also: the schema is the newest migration's."""
+        with self._session() as session:
+            version = session.execute(
+                text("UPDATE alembic_version SET version_num = version_num")
+            ).rowcount  # type: ignore[attr-defined]
+            if version != 1:
+                raise StorageFault("schema", "the database has no migration applied")
+            current = session.scalar(text("SELECT version_num FROM alembic_version"))
+        if current != head_revision():
+            raise StorageFault("schema", f"the schema is at {current}, not {head_revision()}")
 
     # --- tables ---------------------------------------------------------------------
 
@@ -305,6 +431,9 @@ class Store:
         turn_seconds: float | None,
         seats: Sequence[SeatInfo],
         rematch_of: int | None = None,
+        grace_seconds: float = 60.0,
+        listed: bool = False,
+        created_by: str | None = None,
     ) -> TableInfo:
         """A new table with a fresh short code (retried on the rare collision); it starts
         playing at once when no person seat is free."""
@@ -330,6 +459,9 @@ class Store:
                 players=players,
                 seed=seed,
                 turn_seconds=turn_seconds,
+                grace_seconds=grace_seconds,
+                listed=listed,
+                created_by=created_by,
                 status=status,
                 created_at=now,
                 started_at=now if status == "playing" else None,
@@ -354,19 +486,48 @@ class Store:
             return None if row is None else _table_info(row)
 
     def tables(self, *, open_only: bool, limit: int = 50) -> list[TableInfo]:
-        """The newest tables first; ``open_only``: those with a free person seat."""
+        """The newest listed tables first (their creators listed them; the codes of the
+        others are secrets); ``open_only``: those with a free person seat."""
         query = select(TableRow).options(selectinload(TableRow.seats))
+        query = query.where(TableRow.listed.is_(True))
         if open_only:
             query = query.where(TableRow.status == "waiting")
         query = query.order_by(TableRow.created_at.desc(), TableRow.id.desc()).limit(limit)
         with self._session() as session:
             return [_table_info(row) for row in session.scalars(query)]
 
-    def unfinished_codes(self) -> list[str]:
-        """The codes of the tables whose match is not over: a start resumes them."""
-        query = select(TableRow.code).where(TableRow.status != "finished")
+    def playing_codes(self) -> list[str]:
+        """The codes of the tables being played: a start resumes their bots and timers.
+        (A waiting table has neither, and is loaded when someone asks for it.)"""
+        query = select(TableRow.code).where(TableRow.status == "playing")
         with self._session() as session:
             return list(session.scalars(query))
+
+    def waiting_counts(self, created_by: str) -> tuple[int, int]:
+        """Tables waiting for players: those ``created_by`` made, and all of them."""
+        waiting = select(func.count()).select_from(TableRow).where(TableRow.status == "waiting")
+        with self._session() as session:
+            mine = session.scalar(waiting.where(TableRow.created_by == created_by)) or 0
+            every = session.scalar(waiting) or 0
+        return mine, every
+
+    def expire_waiting(self, created_before: float, keep: Collection[str] = ()) -> list[str]:
+        """Delete the tables still waiting for players that were made before the time
+        given, but those in ``keep``, and return their codes: nobody played at them (a
+        waiting table has no actions), and nothing of them is lost but the code."""
+        old = (TableRow.status == "waiting") & (TableRow.created_at < created_before)
+        if keep:
+            old = old & TableRow.code.not_in(list(keep))
+        with self._session() as session:
+            rows = session.execute(select(TableRow.id, TableRow.code).where(old)).all()
+            ids = [row.id for row in rows]
+            if ids:
+                session.execute(
+                    update(TableRow).where(TableRow.rematch_of.in_(ids)).values(rematch_of=None)
+                )
+                session.execute(delete(SeatRow).where(SeatRow.table_id.in_(ids)))
+                session.execute(delete(TableRow).where(TableRow.id.in_(ids)))
+        return [row.code for row in rows]
 
     def rematch_code(self, table_id: int) -> str | None:
         """The code of the table created as this one's rematch, if any."""
@@ -409,16 +570,52 @@ class Store:
         return None
 
     def give_seat_to_bot(
-        self, table_id: int, seat: int, bot: str, think: float | None
-    ) -> TableInfo:
-        """A bot plays the seat from now on; its person's token still shows that seat."""
+        self, table_id: int, seat: int, bot: str, think: float | None, token_hash: str | None
+    ) -> TableInfo | None:
+        """A bot plays the person seat from now on, if its person is still the one
+        ``token_hash`` names (None: nobody sat there yet); None when that changed.
+
+        The update is conditional, so a join racing the handover and the handover
+        cannot both win. The person's token still shows the seat, and takes it back
+        (:meth:`reclaim_seat`).
+        """
+        person = (
+            SeatRow.token_hash.is_(None)
+            if token_hash is None
+            else (SeatRow.token_hash == token_hash)
+        )
         with self._session() as session:
-            session.execute(
+            changed = session.execute(
                 update(SeatRow)
-                .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                .where(
+                    SeatRow.table_id == table_id,
+                    SeatRow.seat == seat,
+                    SeatRow.kind == "person",
+                    person,
+                )
                 .values(kind="bot", bot=bot, think=think)
             )
+            if changed.rowcount != 1:  # type: ignore[attr-defined]
+                return None
             self._refresh_status(session, table_id)
+            return self._info(session, table_id)
+
+    def reclaim_seat(self, table_id: int, seat: int, token_hash: str) -> TableInfo | None:
+        """The person whose token sits at a seat a bot plays takes it back; None when
+        the seat is not such a seat (any more)."""
+        with self._session() as session:
+            changed = session.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.table_id == table_id,
+                    SeatRow.seat == seat,
+                    SeatRow.kind == "bot",
+                    SeatRow.token_hash == token_hash,
+                )
+                .values(kind="person", bot=None, think=None)
+            )
+            if changed.rowcount != 1:  # type: ignore[attr-defined]
+                return None
             return self._info(session, table_id)
 
     def _refresh_status(self, session: Session, table_id: int) -> None:
@@ -551,6 +748,18 @@ class ActionWriter:
                         stored.set_exception(error)
         finally:
             self._writing = None
+
+
+@functools.cache
+def head_revision() -> str:
+    """The newest migration's revision: what :meth:`Store.upgrade` brings a schema to."""
+    from alembic.script import ScriptDirectory
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    head = ScriptDirectory.from_config(config).get_current_head()
+    assert head is not None
+    return head
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:

@@ -114,11 +114,30 @@ def first_turn_started(info: TableInfo) -> float:
 class LiveTable:
     """The state of one table in memory, rebuilt from the database."""
 
-    def __init__(self, info: TableInfo, actions: Sequence[StoredAction]) -> None:
+    def __init__(
+        self, info: TableInfo, actions: Sequence[StoredAction], now: float | None = None
+    ) -> None:
         self.lock = asyncio.Lock()
         self.viewers: set[Viewer] = set()
         self.bot_task: asyncio.Task[None] | None = None
         self.timer_task: asyncio.Task[None] | None = None
+        self.retry_task: asyncio.Task[None] | None = None
+        self.retry_delay = 0.0
+        """Seconds before storage is tried again after a fault (0: no fault now)."""
+        self.stale = False
+        """The match in memory is ahead of the database (a write failed and the table
+        could not be replayed since): nothing is shown or accepted until it is."""
+        self.reclaims: set[int] = set()
+        """Seats whose person came back while their bot thought: theirs at its move."""
+        self.bot_choice: tuple[int, Action] | None = None
+        """The bot's action for a version, kept when storing it failed: the retry plays
+        it without thinking again."""
+        # When each person who sat down went away; a table loaded from the database has
+        # everyone away since then, so a restart gives nobody's seat away early.
+        moment = time.time() if now is None else now
+        self.away_since: dict[int, float] = {
+            seat.seat: moment for seat in info.seats if seat.token_hash is not None
+        }
         self.replay(info, actions)
 
     def replay(self, info: TableInfo, actions: Sequence[StoredAction]) -> None:
@@ -138,6 +157,13 @@ class LiveTable:
                 )
             action = parse_action(stored.action, info.rules, self.match.hand.board)
             self.apply(stored.seat, action, stored.client_id, stored.created_at)
+        self.stale = False
+        self.stored()
+
+    def stored(self) -> None:
+        """Everything in memory is in the database now: what anyone may be told."""
+        self.durable_version = self.version
+        self.durable_totals = tuple(self.match.totals)
 
     def __repr__(self) -> str:
         return f"<LiveTable {self.info.code} v{self.version} {self.info.status}>"
@@ -172,12 +198,41 @@ class LiveTable:
     def connected(self) -> set[int]:
         return {viewer.seat for viewer in self.viewers if viewer.seat is not None}
 
+    def arrive(self, viewer: Viewer) -> bool:
+        """Add a viewer; whether its seat's person was away until now."""
+        arrived = viewer.seat is not None and viewer.seat not in self.connected
+        self.viewers.add(viewer)
+        if viewer.seat is not None:
+            self.away_since.pop(viewer.seat, None)
+        return arrived
+
+    def leave(self, viewer: Viewer, now: float) -> bool:
+        """Remove a viewer; whether its seat's person is away from now on."""
+        self.viewers.discard(viewer)
+        if viewer.seat is None or viewer.seat in self.connected:
+            return False
+        self.away_since[viewer.seat] = now
+        return True
+
+    def bot_allowed_at(self, number: int) -> float | None:
+        """From when another player may give this seat to a bot (None: not at all now,
+        its person is here or a bot plays it); a seat nobody sat at, at once."""
+        seat = self.seat(number)
+        if seat.kind == "bot" or number in self.connected:
+            return None
+        if seat.token_hash is None:
+            return 0.0
+        return self.away_since.get(number, time.time()) + self.info.grace_seconds
+
     @property
     def turn_deadline(self) -> float | None:
         """When the turn timer runs out (Unix time), or None without a timer."""
         if self.info.turn_seconds is None or not self.playing:
             return None
         return self.turn_started + self.info.turn_seconds
+
+    def bots_allowed_at(self) -> list[float | None]:
+        return [self.bot_allowed_at(seat.seat) for seat in self.info.seats]
 
     def to_move_is_bot(self) -> bool:
         return self.playing and self.seat(self.match.to_move).kind == "bot"
@@ -257,10 +312,15 @@ class LiveTable:
         """The legal actions of the player to move (the server's own use: timer, bots)."""
         return self.match.legal_actions()
 
-    def reseat(self, info: TableInfo) -> None:
-        """The table after a seat changed; the clock starts when the last seat fills."""
+    def reseat(self, info: TableInfo, now: float) -> None:
+        """The table after a seat changed; the clock starts when the last seat fills.
+        Someone who just sat down and is not connected yet is away from now."""
         if self.info.status == "waiting" and info.status == "playing":
             self.turn_started = first_turn_started(info)
+        for before, after in zip(self.info.seats, info.seats, strict=True):
+            sat_down = after.token_hash not in (None, before.token_hash)
+            if sat_down and after.seat not in self.connected:
+                self.away_since[after.seat] = now
         self.info = info
 
     def finish(self, at: float) -> None:
@@ -288,6 +348,7 @@ class LiveTable:
             seat=seat,
             version=self.version,
             connected=self.connected,
+            bot_allowed_at=self.bots_allowed_at(),
             may_act=may_act,
             turn_deadline=self.turn_deadline,
             cache=self.views,
@@ -348,7 +409,7 @@ class LiveTable:
     def broadcast_presence(self, skip: Viewer | None = None) -> None:
         """Who is here and who plays where, with a fresh view (what may be done changed);
         ``skip`` is a viewer that has just been greeted with all this."""
-        seats = seats_json(self.info.seats, self.connected)
+        seats = seats_json(self.info.seats, self.connected, self.bots_allowed_at())
         self.broadcast(
             lambda seat: {"type": "presence", "seats": seats, "view": self.view(seat)}, skip=skip
         )

@@ -196,16 +196,25 @@ def event_json(logged: LoggedEvent, seat: int | None, rules: Rules) -> JsonObjec
 # --- views ------------------------------------------------------------------------------
 
 
-def seats_json(seats: Sequence[SeatInfo], connected: Collection[int]) -> list[JsonObject]:
-    """Who sits where and who is here; a bot is always connected."""
+def seats_json(
+    seats: Sequence[SeatInfo],
+    connected: Collection[int],
+    bot_allowed_at: Sequence[float | None],
+) -> list[JsonObject]:
+    """Who sits where and who is here; a bot is always connected. ``bot_allowed_at``:
+    from when (Unix time) another player may give each seat to a bot, or None; a seat
+    whose person left shows the end of the grace period, for the page's countdown.
+    ``returns``: a bot plays the seat of a person who can take it back."""
     return [
         {
             "name": seat.name,
             "kind": seat.kind,
             "bot": seat.bot,
             "connected": seat.kind == "bot" or seat.seat in connected,
+            "bot_allowed_at": allowed,
+            "returns": seat.kind == "bot" and seat.token_hash is not None,
         }
-        for seat in seats
+        for seat, allowed in zip(seats, bot_allowed_at, strict=True)
     ]
 
 
@@ -285,6 +294,7 @@ def build_view(
     seat: int | None,
     version: int,
     connected: Collection[int],
+    bot_allowed_at: Sequence[float | None],
     may_act: bool,
     turn_deadline: float | None,
     cache: ViewCache | None = None,
@@ -310,7 +320,7 @@ def build_view(
         "preset": info.preset,
         "rules": cache.rules(info.rules),
         "players": info.players,
-        "seats": seats_json(info.seats, connected),
+        "seats": seats_json(info.seats, connected, bot_allowed_at),
         "hand": observation.hand_number,
         "phase": observation.phase,
         "to_move": observation.to_move,
@@ -365,6 +375,7 @@ def table_summary(
     link: str,
     version: int,
     connected: Collection[int],
+    bot_allowed_at: Sequence[float | None],
     totals: Sequence[int],
     rematch: str | None,
 ) -> JsonObject:
@@ -385,10 +396,13 @@ def table_summary(
                 "think": seat.think,
                 "taken": seat.taken,
                 "connected": seat.kind == "bot" or seat.seat in connected,
+                "bot_allowed_at": allowed,
             }
-            for seat in info.seats
+            for seat, allowed in zip(info.seats, bot_allowed_at, strict=True)
         ],
         "turn_seconds": info.turn_seconds,
+        "grace_seconds": info.grace_seconds,
+        "listed": info.listed,
         "version": version,
         "totals": list(totals),
         "created": info.created_at,

@@ -1,0 +1,337 @@
+"""What every request passes before a route sees it: its Host and Origin, its size, and
+its sender's rate.
+
+Each check answers an attack (PROTOCOL.md, "Limits"):
+
+- **DNS rebinding.** A page on ``evil.example`` whose name later resolves to 127.0.0.1
+  reaches a server on loopback with ``Host: evil.example`` and a matching Origin, so an
+  Origin compared with the Host proves nothing. The Host must be one the server was told
+  to answer (``--allowed-origin``) or an address it is served on, written as an IP
+  address (or ``localhost`` on loopback): names that an attacker controls never are.
+- **Cross-site requests.** A form on another site can post ``text/plain`` or form data
+  without the browser asking first; it cannot send ``application/json``. Every request
+  that changes something must be JSON, and an Origin or ``Sec-Fetch-Site`` that says
+  "another site" is refused.
+- **Huge bodies.** The body's size is checked against ``Content-Length`` before it is
+  read, and counted while it is read (a client may lie or stream without a length).
+- **Floods.** Each client address (an IPv6 client by its /64, which one host owns) has a
+  token bucket per kind of route (:data:`LIMITS`); past it, 429 with ``Retry-After``.
+
+The guard is plain ASGI middleware, so a refusal costs no routing and no body.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import re
+import time
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from triominos.server.protocol import MAX_BODY_BYTES, ApiError
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+# --- hosts and origins ------------------------------------------------------------------
+
+
+class OriginError(ValueError):
+    """An ``--allowed-origin`` that is not ``scheme://host[:port]``."""
+
+
+def _host_port(netloc: str, scheme: str) -> tuple[str, int] | None:
+    """``(host, port)`` of a Host header or an origin's netloc, lower case; None if it
+    is not one."""
+    try:
+        parts = urlsplit(f"//{netloc}")
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return None
+    if not host or parts.username is not None or parts.path:
+        return None
+    default = 443 if scheme in ("https", "wss") else 80
+    return host.lower(), default if port is None else port
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@dataclass(frozen=True)
+class Origins:
+    """The hosts and origins this server answers.
+
+    ``allowed``: the origins given with ``--allowed-origin`` (``https://example.org``),
+    the public addresses behind a proxy. Beside them, the server always answers the
+    address a connection reached it on, as an IP address, and ``localhost`` when that
+    address is loopback.
+    """
+
+    allowed: frozenset[tuple[str, str, int]] = frozenset()
+
+    @classmethod
+    def parse(cls, origins: Iterable[str]) -> Origins:
+        allowed = set()
+        for origin in origins:
+            parts = urlsplit(origin.strip())
+            scheme = parts.scheme.lower()
+            found = _host_port(parts.netloc, scheme) if scheme in ("http", "https") else None
+            if found is None or parts.path not in ("", "/") or parts.query:
+                raise OriginError(
+                    f"not an origin: {origin!r}; write scheme://host[:port], "
+                    "e.g. https://triominos.example"
+                )
+            allowed.add((scheme, *found))
+        return cls(frozenset(allowed))
+
+    def host_allowed(self, host: str, port: int, server: tuple[str, int] | None) -> bool:
+        if any((host, port) == (name, number) for _, name, number in self.allowed):
+            return True
+        if server is None:
+            return False
+        served_host, served_port = server
+        if port != served_port:
+            return False
+        if _is_ip(host):
+            return ipaddress.ip_address(host) == ipaddress.ip_address(served_host)
+        return host == "localhost" and _is_loopback(served_host)
+
+    def check(self, scope: Scope) -> ApiError | None:
+        """Why this request is refused for its Host or Origin, or None."""
+        headers = _headers(scope)
+        server = scope.get("server")
+        scheme = scope.get("scheme", "http")
+        found = _host_port(headers.get("host", ""), scheme)
+        if found is None or not self.host_allowed(*found, server):
+            return ApiError(
+                421,
+                "bad_host",
+                "this server does not answer to that Host; see --allowed-origin",
+            )
+        origin = headers.get("origin")
+        if origin is not None:
+            parts = urlsplit(origin)
+            found = _host_port(parts.netloc, parts.scheme)
+            if parts.scheme not in ("http", "https") or found is None:
+                return ApiError(403, "bad_origin", f"requests from {origin!r} are refused")
+            if not self.host_allowed(*found, server):
+                return ApiError(403, "bad_origin", f"requests from {origin!r} are refused")
+        elif headers.get("sec-fetch-site") == "cross-site":
+            return ApiError(403, "bad_origin", "requests from other sites are refused")
+        return None
+
+
+def _headers(scope: Scope) -> dict[str, str]:
+    return {name.decode("latin-1"): value.decode("latin-1") for name, value in scope["headers"]}
+
+
+# --- rates ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A token bucket: ``burst`` requests at once, refilled at ``per_minute``."""
+
+    name: str
+    per_minute: int
+    burst: int
+    routes: str
+    """The routes it counts, in words (PROTOCOL.md's table of limits)."""
+
+
+LIMITS = (
+    Limit("create", 10, 5, "POST /api/tables, POST /api/pad/games"),
+    Limit("join", 30, 10, "POST /api/tables/CODE/join"),
+    Limit("change", 60, 20, "the other POSTs of /api/tables: a seat to a bot, a rematch"),
+    Limit("look_up", 120, 30, "GET /api/tables/CODE, WebSocket connections to /ws/CODE"),
+    Limit("list", 60, 20, "GET /api/tables"),
+    Limit("record", 30, 10, "GET /api/tables/CODE/record"),
+    Limit("pad", 300, 60, "the rest of /api/pad"),
+    Limit("page", 1200, 300, "pages, static files and everything else"),
+)
+"""Every HTTP route's limit per client address, declared once (PROTOCOL.md's table)."""
+LIMIT = {limit.name: limit for limit in LIMITS}
+
+_ROUTES = (
+    ("POST", re.compile(r"/api/tables/?"), "create"),
+    ("POST", re.compile(r"/api/pad/games/?"), "create"),
+    ("POST", re.compile(r"/api/tables/[^/]+/join"), "join"),
+    ("POST", re.compile(r"/api/tables/.*"), "change"),
+    ("GET", re.compile(r"/api/tables/?"), "list"),
+    ("GET", re.compile(r"/api/tables/[^/]+/record"), "record"),
+    ("GET", re.compile(r"/api/tables/[^/]+"), "look_up"),
+    ("WEBSOCKET", re.compile(r"/ws/.*"), "look_up"),
+    (None, re.compile(r"/api/pad(/.*)?"), "pad"),
+)
+
+
+def limit_of(method: str, path: str) -> Limit:
+    """The limit a request counts against."""
+    for route_method, pattern, name in _ROUTES:
+        if route_method in (None, method) and pattern.fullmatch(path):
+            return LIMIT[name]
+    return LIMIT["page"]
+
+
+def client_key(scope: Scope) -> str:
+    """Whom a request is counted for: its address, an IPv6 address by its /64."""
+    client = scope.get("client")
+    if not client:
+        return "unknown"
+    address: str = client[0]
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+    return str(parsed)
+
+
+class RateLimiter:
+    """Token buckets per (limit, client), forgotten once full again: memory stays in
+    proportion to the clients of the last few minutes."""
+
+    MAX_BUCKETS = 100_000
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._buckets: dict[tuple[str, str], tuple[float, float]] = {}
+
+    def wait(self, limit: Limit, client: str) -> float:
+        """0 when the request may go (and it is counted), else seconds until it may."""
+        now = self._clock()
+        rate = limit.per_minute / 60
+        key = (limit.name, client)
+        tokens, then = self._buckets.get(key, (float(limit.burst), now))
+        tokens = min(float(limit.burst), tokens + (now - then) * rate)
+        if tokens < 1:
+            self._buckets[key] = (tokens, now)
+            return (1 - tokens) / rate
+        self._buckets[key] = (tokens - 1, now)
+        if len(self._buckets) > self.MAX_BUCKETS:
+            self._forget_full(now)
+        return 0.0
+
+    def _forget_full(self, now: float) -> None:
+        for key, (tokens, then) in list(self._buckets.items()):
+            limit = LIMIT[key[0]]
+            if tokens + (now - then) * limit.per_minute / 60 >= limit.burst:
+                del self._buckets[key]
+
+
+def rate_limited(wait: float, limit: Limit) -> ApiError:
+    return ApiError(
+        429,
+        "rate_limited",
+        f"too many requests of this kind ({limit.name}: {limit.per_minute} a minute); "
+        f"try again in {math.ceil(wait)} s",
+        retry_after=math.ceil(wait),
+    )
+
+
+# --- the middleware ---------------------------------------------------------------------
+
+
+class BodyTooLarge(ApiError):
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, "too_large", f"a request body is at most {limit} bytes")
+
+
+class Guard:
+    """The ASGI middleware in front of the whole app."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        origins: Origins,
+        limiter: RateLimiter | None,
+        max_body: int = MAX_BODY_BYTES,
+    ) -> None:
+        self.app = app
+        self.origins = origins
+        self.limiter = limiter
+        self.max_body = max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        refusal = self.refusal(scope)
+        if refusal is not None:
+            await refuse(scope, receive, send, refusal)
+            return
+        if scope["type"] == "http":
+            receive = self.counted(receive)
+        await self.app(scope, receive, send)
+
+    def refusal(self, scope: Scope) -> ApiError | None:
+        method = "WEBSOCKET" if scope["type"] == "websocket" else scope["method"]
+        if self.limiter is not None:
+            limit = limit_of(method, scope["path"])
+            wait = self.limiter.wait(limit, client_key(scope))
+            if wait > 0:
+                return rate_limited(wait, limit)
+        refusal = self.origins.check(scope)
+        if refusal is not None:
+            return refusal
+        if method not in CHANGING_METHODS:
+            return None
+        headers = _headers(scope)
+        length = headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_body):
+            return BodyTooLarge(self.max_body)
+        media_type = headers.get("content-type", "").split(";")[0].strip().lower()
+        if media_type != "application/json":
+            return ApiError(
+                415, "bad_content_type", "a request that changes something is application/json"
+            )
+        return None
+
+    def counted(self, receive: Receive) -> Receive:
+        """``receive`` that refuses the body once it grows past the limit."""
+        size = 0
+
+        async def receive_counted() -> Message:
+            nonlocal size
+            message = await receive()
+            if message["type"] == "http.request":
+                size += len(message.get("body", b""))
+                if size > self.max_body:
+                    raise BodyTooLarge(self.max_body)
+            return message
+
+        return receive_counted
+
+
+async def refuse(scope: Scope, receive: Receive, send: Send, error: ApiError) -> None:
+    """Answer ``error`` without the app: JSON for HTTP, 403 before a WebSocket opens."""
+    if scope["type"] == "websocket":
+        await receive()  # websocket.connect
+        await send({"type": "websocket.close", "code": 1008, "reason": error.code})
+        return
+    await error.response()(scope, receive, send)

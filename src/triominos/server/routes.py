@@ -1,0 +1,356 @@
+"""The HTTP routes of PROTOCOL.md: presets, tables, seats, rematches, records, pages,
+health.
+
+A read never waits for a table's lock, which a write to a slow database can hold: it
+shows what is durable (:meth:`LiveTable.stored`), which is what anyone may be told. A
+storage fault is a 503 with ``Retry-After`` (the app's handler for
+:class:`~triominos.server.store.StorageFault`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import secrets
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import FileResponse, JSONResponse, Response
+
+from triominos.bots import BOTS
+from triominos.rules import OPTION_NAMES, PRESETS, RuleOptionError
+from triominos.server.bots import THINKING_BOTS
+from triominos.server.guard import client_key
+from triominos.server.protocol import (
+    ApiError,
+    BadMessageError,
+    CreateTable,
+    Decoded,
+    GiveSeatToBot,
+    JoinTable,
+    TokenRequest,
+    decode,
+)
+from triominos.server.service import Service
+from triominos.server.store import SeatInfo, TableInfo
+from triominos.server.table import LiveTable, token_hash
+from triominos.server.views import JsonObject, table_summary
+
+log = logging.getLogger("triominos.server")
+
+STATIC = Path(__file__).resolve().parent / "static"
+TOKEN_BYTES = 32
+
+
+def bad_request(field: str | None, message: str) -> ApiError:
+    return ApiError(400, "bad_request", message, field)
+
+
+def new_token() -> str:
+    """A seat token: 32 random bytes, URL-safe; the database keeps only its hash."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def service_of(connection: HTTPConnection) -> Service:
+    service: Service = connection.app.state.service
+    return service
+
+
+def table_link(connection: HTTPConnection, code: str) -> str:
+    return str(connection.base_url).rstrip("/") + f"/t/{code}"
+
+
+async def request_body(request: Request, kind: type[Decoded]) -> Decoded:
+    """The request's JSON body as ``kind``; 400 naming the field. (Its size was
+    checked while it was read: :class:`triominos.server.guard.Guard`.)"""
+    try:
+        return decode(await request.body(), kind)
+    except BadMessageError as error:
+        raise bad_request(error.field, str(error)) from None
+
+
+def seat_number(request: Request, table: LiveTable) -> int:
+    try:
+        number = int(request.path_params["seat"])
+    except ValueError:
+        raise bad_request("seat", "a seat is a number") from None
+    if not 0 <= number < table.info.players:
+        raise bad_request("seat", f"seats are numbered 0 to {table.info.players - 1}")
+    return number
+
+
+def seated(table: LiveTable, token: str) -> int:
+    """The seat of a token at this table, or 403 ``bad_token``."""
+    seat = table.authenticate(token)
+    if seat is None:
+        raise ApiError(403, "bad_token", "this token sits at no seat of this table")
+    return seat
+
+
+# --- presets and tables ----------------------------------------------------------------
+
+
+async def presets(request: Request) -> JSONResponse:
+    """The presets, their options and player counts, and the bots: the home page form."""
+    return JSONResponse(
+        {
+            "presets": [
+                {
+                    "name": preset.name,
+                    "summary": preset.summary,
+                    "seeds": list(preset.seeds),
+                    "players": list(range(preset.rules.min_players, preset.rules.max_players + 1)),
+                    "rules": preset.rules.to_dict(),
+                }
+                for preset in PRESETS.values()
+            ],
+            "options": list(OPTION_NAMES),
+            "bots": [
+                {"name": name, "level": level, "thinks": name in THINKING_BOTS}
+                for level, name in enumerate(BOTS, 1)
+            ],
+        }
+    )
+
+
+async def create_table(request: Request) -> JSONResponse:
+    service = service_of(request)
+    body = await request_body(request, CreateTable)
+    if body.preset not in PRESETS:
+        raise bad_request("preset", f"must be one of {', '.join(map(repr, PRESETS))}")
+    rules = PRESETS[body.preset].rules
+    try:
+        rules = rules.replace(**body.options)
+        rules.check_players(body.players)
+    except RuleOptionError as error:
+        field = "players" if error.option == "players" else f"options.{error.option}"
+        raise bad_request(field, str(error)) from None
+    except (TypeError, ValueError) as error:
+        raise bad_request("options", f"not a set of rule options: {error}") from None
+    if len(body.seats) != body.players:
+        raise bad_request("seats", f"a table of {body.players} players has {body.players} seats")
+    seats: list[SeatInfo] = []
+    for number, seat in enumerate(body.seats):
+        if seat.kind == "bot":
+            if seat.bot not in BOTS:
+                raise bad_request(f"seats[{number}].bot", f"must be one of {', '.join(BOTS)}")
+            seats.append(SeatInfo(number, "bot", seat.name or seat.bot, seat.bot, seat.think))
+        else:
+            seats.append(SeatInfo(number, "person", seat.name or f"Player {number + 1}"))
+    taken = sorted(set(body.take))
+    for number in taken:
+        if not 0 <= number < body.players or seats[number].kind != "person":
+            raise bad_request("take", f"seat {number} is not a person seat of this table")
+    tokens = {number: new_token() for number in taken}
+    for number, token in tokens.items():
+        seats[number] = SeatInfo(number, "person", seats[number].name, token_hash=token_hash(token))
+    waits = any(seat.kind == "person" and seat.token_hash is None for seat in seats)
+    creator = await service.may_create(client_key(request.scope)) if waits else None
+    info = await asyncio.to_thread(
+        lambda: service.store.create_table(
+            preset=body.preset,
+            rules=rules,
+            players=body.players,
+            seed=secrets.randbits(63),
+            turn_seconds=body.turn_seconds,
+            seats=seats,
+            grace_seconds=body.grace_seconds,
+            listed=body.listed,
+            created_by=creator,
+        )
+    )
+    await service.table(info.code)  # live from now: bots may start at once
+    log.info("table %s created: %s, %d players", info.code, body.preset, body.players)
+    return JSONResponse(
+        {
+            "code": info.code,
+            "link": table_link(request, info.code),
+            "seats": [{"seat": number, "token": token} for number, token in tokens.items()],
+        },
+        status_code=201,
+    )
+
+
+async def list_tables(request: Request) -> JSONResponse:
+    """The tables their creators listed (``?open=1``: those waiting for players)."""
+    service = service_of(request)
+    open_only = request.query_params.get("open") in ("1", "true")
+    infos = await asyncio.to_thread(lambda: service.store.tables(open_only=open_only))
+    return JSONResponse({"tables": [await summary(request, info.code) for info in infos]})
+
+
+async def summary(connection: HTTPConnection, code: str) -> JsonObject:
+    """What anyone may know of a table, as stored: never an action still being
+    written, and never waiting for one."""
+    service = service_of(connection)
+    table = await service.fresh(await service.existing(code))
+    rematch = await asyncio.to_thread(service.store.rematch_code, table.info.id)
+    return table_summary(
+        table.info,
+        link=table_link(connection, table.code),
+        version=table.durable_version,
+        connected=table.connected,
+        bot_allowed_at=table.bots_allowed_at(),
+        totals=table.durable_totals,
+        rematch=rematch,
+    )
+
+
+async def get_table(request: Request) -> JSONResponse:
+    return JSONResponse(await summary(request, request.path_params["code"]))
+
+
+async def join_table(request: Request) -> JSONResponse:
+    service = service_of(request)
+    table = await service.existing(request.path_params["code"])
+    body = await request_body(request, JoinTable)
+    if body.seat is not None and not 0 <= body.seat < table.info.players:
+        raise bad_request("seat", f"seats are numbered 0 to {table.info.players - 1}")
+    if table.match.is_over:
+        raise ApiError(409, "over", "the match is over")
+    token = new_token()
+    async with table.lock:
+        taken = await asyncio.to_thread(
+            service.store.take_seat, table.info.id, body.seat, body.name, token_hash(token)
+        )
+        if taken is None:
+            which = "every seat is" if body.seat is None else f"seat {body.seat} is"
+            raise ApiError(409, "taken", f"{which} taken or played by a bot")
+        seat, info = taken
+        service.reseated(table, info)
+    service.changed(table)
+    log.info("table %s: seat %d taken", table.code, seat)
+    return JSONResponse({"seat": seat, "token": token})
+
+
+async def give_seat_to_bot(request: Request) -> JSONResponse:
+    """A seated player lets a bot play a seat: their own at once, another only once its
+    person has been away for the table's grace period (RULES.md §13)."""
+    service = service_of(request)
+    table = await service.existing(request.path_params["code"])
+    body = await request_body(request, GiveSeatToBot)
+    mine = seated(table, body.token)
+    number = seat_number(request, table)
+    if body.bot not in BOTS:
+        raise bad_request("bot", f"must be one of {', '.join(BOTS)}")
+    async with table.lock:
+        if table.match.is_over:
+            raise ApiError(409, "over", "the match is over")
+        seat = table.seat(number)
+        if seat.kind == "bot":
+            raise ApiError(409, "taken", f"a bot already plays seat {number}")
+        if number != mine:
+            allowed = table.bot_allowed_at(number)
+            if allowed is None:
+                raise ApiError(409, "connected", f"seat {number}'s player is still connected")
+            wait = allowed - service.clock()
+            if wait > 0:
+                raise ApiError(
+                    409,
+                    "away_grace",
+                    f"seat {number}'s player may still come back: a bot may take the seat "
+                    f"in {math.ceil(wait)} s",
+                    retry_after=math.ceil(wait),
+                )
+        info = await asyncio.to_thread(
+            service.store.give_seat_to_bot,
+            table.info.id,
+            number,
+            body.bot,
+            body.think,
+            seat.token_hash,
+        )
+        if info is None:  # someone sat down (or another handover won) meanwhile
+            raise ApiError(409, "taken", f"seat {number} changed hands; look again")
+        service.reseated(table, info)
+    service.changed(table)
+    log.info("table %s: seat %d given to %s", table.code, number, body.bot)
+    return JSONResponse(await summary(request, table.code))
+
+
+def rematch_seats(info: TableInfo) -> list[SeatInfo]:
+    """The seats of a rematch: the people of the original table, each with their token,
+    even where a bot played for them at the end; the bots it was made with."""
+    return [
+        SeatInfo(seat.seat, "person", seat.name, token_hash=seat.token_hash)
+        if seat.token_hash is not None
+        else seat
+        for seat in info.seats
+    ]
+
+
+async def rematch(request: Request) -> JSONResponse:
+    service = service_of(request)
+    table = await service.existing(request.path_params["code"])
+    body = await request_body(request, TokenRequest)
+    seated(table, body.token)
+    async with table.lock:
+        if table.info.status != "finished":
+            raise ApiError(409, "playing", "a rematch follows a finished match")
+        existing = await asyncio.to_thread(service.store.rematch_code, table.info.id)
+        if existing is not None:
+            return JSONResponse({"code": existing, "link": table_link(request, existing)})
+        info: TableInfo = table.info
+        created = await asyncio.to_thread(
+            lambda: service.store.create_table(
+                preset=info.preset,
+                rules=info.rules,
+                players=info.players,
+                seed=secrets.randbits(63),
+                turn_seconds=info.turn_seconds,
+                seats=rematch_seats(info),
+                rematch_of=info.id,
+                grace_seconds=info.grace_seconds,
+                listed=info.listed,
+                created_by=info.created_by,
+            )
+        )
+        link = table_link(request, created.code)
+        table.send_all({"type": "rematch", "code": created.code, "link": link})
+    await service.table(created.code)
+    log.info("table %s: rematch %s", table.code, created.code)
+    return JSONResponse({"code": created.code, "link": link}, status_code=201)
+
+
+async def record(request: Request) -> JSONResponse:
+    """A finished match's record. Finished means stored as finished, so this never
+    waits for the table's lock."""
+    table = await service_of(request).existing(request.path_params["code"])
+    if table.info.status != "finished":
+        raise ApiError(409, "playing", "the record is shown once the match is over")
+    return JSONResponse(table.record())
+
+
+# --- health -----------------------------------------------------------------------------
+
+
+async def healthz(request: Request) -> JSONResponse:
+    """Alive: the process answers."""
+    return JSONResponse({"alive": True})
+
+
+async def readyz(request: Request) -> JSONResponse:
+    """Ready: storage takes a write and its schema is current (503 with why, if not)."""
+    fault = await service_of(request).ready()
+    if fault is None:
+        return JSONResponse({"ready": True})
+    return JSONResponse(
+        {"ready": False, "storage": fault.kind, "reason": fault.detail},
+        status_code=503,
+        headers={"Retry-After": "5"},
+    )
+
+
+# --- pages ------------------------------------------------------------------------------
+
+
+def page(relative: str) -> Any:
+    async def serve(request: Request) -> Response:
+        path = STATIC / relative
+        if not path.is_file():
+            raise ApiError(404, "not_found", f"the page {relative} is not installed")
+        return FileResponse(path)
+
+    return serve

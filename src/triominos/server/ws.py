@@ -1,0 +1,213 @@
+"""The WebSocket of one viewer: hello, then actions, hints and pings (PROTOCOL.md).
+
+Each connection reads in one task and writes in another from its
+:class:`~triominos.server.table.Viewer` outbox, so a slow client delays only itself.
+Its Host and Origin were checked before it opened (:mod:`triominos.server.guard`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from triominos.server.protocol import (
+    MAX_MESSAGE_BYTES,
+    MESSAGES_PER_SECOND,
+    ActionMessage,
+    BadMessageError,
+    Hello,
+    HintRequest,
+    Ping,
+    decode_client_message,
+)
+from triominos.server.service import Service
+from triominos.server.store import StorageFault
+from triominos.server.table import LiveTable, Refused, Viewer, token_hash
+from triominos.server.views import hints_json
+
+log = logging.getLogger("triominos.server")
+
+
+class RateLimit:
+    """At most ``per_second`` messages in any second."""
+
+    def __init__(self, per_second: int) -> None:
+        self.per_second = per_second
+        self.times: deque[float] = deque(maxlen=per_second)
+
+    def allow(self) -> bool:
+        moment = time.monotonic()
+        if len(self.times) == self.per_second and moment - self.times[0] < 1.0:
+            return False
+        self.times.append(moment)
+        return True
+
+
+async def play(websocket: WebSocket) -> None:
+    service: Service = websocket.app.state.service
+    await websocket.accept()
+    try:
+        table = await service.table(websocket.path_params["code"])
+    except StorageFault as fault:
+        service.faults.failed(fault)
+        await websocket.send_json(
+            Refused("unavailable", "storage is unavailable; try again soon").to_message()
+        )
+        await websocket.close(code=1013)  # try again later
+        return
+    if table is None:
+        await websocket.send_json(Refused("not_found", "no table has this code").to_message())
+        await websocket.close(code=1008)
+        return
+    viewer = Viewer()
+    writer = asyncio.create_task(write(websocket, viewer))
+    greeted = False
+    limit = RateLimit(MESSAGES_PER_SECOND)
+    try:
+        while True:
+            text = await receive_text(websocket)
+            if text is None:
+                break
+            if len(text.encode()) > MAX_MESSAGE_BYTES:
+                viewer.send(
+                    Refused(
+                        "too_large", f"a message is at most {MAX_MESSAGE_BYTES} bytes"
+                    ).to_message()
+                )
+                viewer.close(1009)
+                await writer
+                break
+            if not limit.allow():
+                viewer.send(
+                    Refused(
+                        "rate_limited", f"at most {MESSAGES_PER_SECOND} messages a second"
+                    ).to_message()
+                )
+                continue
+            try:
+                message = decode_client_message(text)
+            except BadMessageError as error:
+                viewer.send(Refused("bad_message", str(error), field=error.field).to_message())
+                continue
+            if not greeted:
+                if not isinstance(message, Hello):
+                    viewer.send(Refused("bad_message", "the first message is a hello").to_message())
+                    continue
+                greeted = await hello(service, table, viewer, message)
+                if not greeted:
+                    await writer
+                    break
+                continue
+            await handle(service, table, viewer, message)
+    finally:
+        if greeted:
+            async with table.lock:
+                if table.leave(viewer, service.clock()):
+                    table.broadcast_presence()
+            service.forget_idle_tables()
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await writer
+
+
+async def receive_text(websocket: WebSocket) -> str | None:
+    """The next message's text (bytes read as UTF-8), or None once the client left."""
+    try:
+        message = await websocket.receive()
+    except WebSocketDisconnect:
+        return None
+    if message["type"] == "websocket.disconnect":
+        return None
+    if message.get("text") is not None:
+        text: str = message["text"]
+        return text
+    data: bytes = message.get("bytes") or b""
+    return data.decode("utf-8", errors="replace")
+
+
+async def write(websocket: WebSocket, viewer: Viewer) -> None:
+    """Send the viewer's outbox in order until a close code comes or the client is gone."""
+    while True:
+        message = await viewer.outbox.get()
+        try:
+            if isinstance(message, int):
+                await websocket.close(code=message)
+                return
+            await websocket.send_text(message)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            return
+
+
+async def hello(service: Service, table: LiveTable, viewer: Viewer, message: Hello) -> bool:
+    """Seat the viewer (or make it a spectator) and greet it; False (and the
+    connection closing) for a bad token, or while storage cannot show the table.
+
+    A person whose seat a bot plays takes it back by coming back (RULES.md §13).
+    """
+    if message.token is not None:
+        seat = table.authenticate(message.token)
+        if seat is None:
+            viewer.send(
+                Refused("bad_token", "this token sits at no seat of this table").to_message()
+            )
+            viewer.close(1008)
+            return False
+        viewer.seat = seat
+    async with table.lock:
+        if table.stale and not await service.replayed(table):
+            viewer.send(
+                Refused("unavailable", "storage is unavailable; try again soon").to_message()
+            )
+            viewer.close(1013)
+            return False
+        if viewer.seat is not None and message.token is not None:
+            await service.reclaim(table, viewer.seat, token_hash(message.token))
+        arrived = table.arrive(viewer)
+        viewer.send(table.greeting(viewer.seat, message.version))
+        if arrived:
+            table.broadcast_presence(skip=viewer)
+    service.changed(table)
+    return True
+
+
+async def handle(
+    service: Service,
+    table: LiveTable,
+    viewer: Viewer,
+    message: ActionMessage | HintRequest | Ping | Hello,
+) -> None:
+    if isinstance(message, Ping):
+        viewer.send({"type": "pong"})
+    elif isinstance(message, Hello):
+        viewer.send(Refused("bad_message", "hello is sent once, first").to_message())
+    elif isinstance(message, ActionMessage):
+        await service.submit(
+            table,
+            viewer.seat,
+            message.version,
+            message.action,
+            client_id=message.id,
+            sender=viewer,
+        )
+    else:
+        await send_hints(service, table, viewer, message.id)
+
+
+async def send_hints(service: Service, table: LiveTable, viewer: Viewer, client_id: str) -> None:
+    """Hints wait behind every bot's move in the worker (:class:`BotWorker`)."""
+    seat = viewer.seat
+    if seat is None:
+        viewer.send(Refused("spectator", "a spectator gets no hints").to_message(client_id))
+        return
+    async with table.lock:  # the position as stored, never one still being written
+        observation = table.match.observe(seat)
+        legal = observation.legal_actions() if table.playing else []
+    hints = await service.worker.hints(observation, table.code) if legal else []
+    viewer.send(
+        {"type": "hint", "id": client_id, "hints": hints_json(hints, legal, observation.board)}
+    )
