@@ -3,15 +3,16 @@ client that keeps every message it received (the secrecy test reads them all).""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import uvicorn
@@ -22,6 +23,7 @@ from triominos.server.protocol import MAX_MESSAGE_BYTES, MESSAGES_PER_SECOND
 from triominos.server.service import Service
 
 Message = dict[str, Any]
+Result = TypeVar("Result")
 WAIT_SECONDS = 20.0
 BURST = MESSAGES_PER_SECOND - 2
 """A test client sends at most this many messages in any 1.05 s: under the server's rate
@@ -42,6 +44,10 @@ class Served:
         """The running service (a test moves its clock to see limits that need time)."""
         service: Service = self.app.state.service
         return service
+
+    def run(self, coroutine: Coroutine[Any, Any, Result]) -> Result:
+        """Run a coroutine on the service's event loop (in the server's thread)."""
+        return asyncio.run_coroutine_threadsafe(coroutine, self.service.loop).result(WAIT_SECONDS)
 
     def later(self, seconds: float) -> None:
         """Move the service's clock ``seconds`` ahead."""

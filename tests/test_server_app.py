@@ -341,4 +341,3 @@ def test_a_broken_database_is_a_json_error_without_a_trace(sqlite_url: str) -> N
         answer = served.http.get("/api/tables")
         error = error_of(answer, 503)
         assert error["code"] == "unavailable" and answer.headers["Retry-After"] == "5"
-        assert served.http.get("/readyz").status_code == 503

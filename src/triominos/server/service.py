@@ -110,6 +110,7 @@ class Service:
     async def start(self) -> None:
         """Upgrade the schema, check that it can be written, then resume every table
         being played: bots, timers. Waiting tables load when someone asks for them."""
+        self.loop = asyncio.get_running_loop()
         await asyncio.to_thread(self.store.upgrade)
         await asyncio.to_thread(self.store.check_writable)
         for code in await asyncio.to_thread(self.store.playing_codes):

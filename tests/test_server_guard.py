@@ -1,0 +1,225 @@
+"""The guard in front of every route, tried as an attacker would (issue 13): a lying Host
+or Origin, cross-site posts, huge bodies, floods from one address, private codes."""
+
+from __future__ import annotations
+
+import http.client
+import json
+from typing import Any
+
+import pytest
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+from server_games import Served, serve_app
+from triominos.server.guard import LIMIT, LIMITS, OriginError, Origins, RateLimiter, limit_of
+from triominos.server.protocol import MAX_BODY_BYTES
+
+
+def error_of(response: Any, status: int) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    error: dict[str, Any] = response.json()["error"]
+    return error
+
+
+# --- Host and Origin --------------------------------------------------------------------
+
+
+def test_a_host_the_server_was_not_told_is_refused(served_sqlite: Served) -> None:
+    """DNS rebinding: evil.example now resolves to 127.0.0.1, the browser sends its name."""
+    http = served_sqlite.http
+    answer = http.get("/api/presets", headers={"Host": "evil.example"})
+    assert error_of(answer, 421)["code"] == "bad_host"
+    assert http.get("/api/presets").status_code == 200  # 127.0.0.1:port, as served
+    port = served_sqlite.base_url.rsplit(":", 1)[1]
+    assert http.get("/api/presets", headers={"Host": f"localhost:{port}"}).status_code == 200
+    assert error_of(http.get("/", headers={"Host": "127.0.0.1:1"}), 421)["code"] == "bad_host"
+
+
+def test_a_websocket_from_a_rebound_name_or_another_origin_never_opens(
+    served_sqlite: Served,
+) -> None:
+    code = served_sqlite.create()["code"]
+    url = f"{served_sqlite.ws_url}/ws/{code}"
+    for headers in (
+        {"Host": "evil.example", "Origin": "http://evil.example"},
+        {"Origin": "http://evil.example"},
+        {"Origin": "null"},
+    ):
+        with pytest.raises(InvalidStatus) as refused:
+            connect(url, additional_headers=headers, open_timeout=10)
+        assert refused.value.response.status_code == 403
+    with connect(url, additional_headers={"Origin": served_sqlite.base_url}) as allowed:
+        allowed.send(json.dumps({"type": "hello"}))
+        assert json.loads(allowed.recv(timeout=10))["type"] == "welcome"
+
+
+def test_a_cross_site_form_cannot_create_a_table(served_sqlite: Served) -> None:
+    http = served_sqlite.http
+    body = json.dumps({"preset": "classic", "players": 2, "seats": []})
+    plain = http.post("/api/tables", content=body, headers={"Content-Type": "text/plain"})
+    assert error_of(plain, 415)["code"] == "bad_content_type"
+    other = http.post(
+        "/api/tables",
+        content=body,
+        headers={"Content-Type": "application/json", "Origin": "https://evil.example"},
+    )
+    assert error_of(other, 403)["code"] == "bad_origin"
+    fetched = http.post(
+        "/api/pad/games",
+        json={"preset": "classic", "players": ["A", "B"]},
+        headers={"Sec-Fetch-Site": "cross-site"},
+    )
+    assert error_of(fetched, 403)["code"] == "bad_origin"
+    assert http.get("/api/tables").json() == {"tables": []}
+
+
+def test_allowed_origins_are_what_the_operator_says() -> None:
+    origins = Origins.parse(["https://triominos.example", "http://10.1.2.3:8080/"])
+    assert origins.host_allowed("triominos.example", 443, None)
+    assert origins.host_allowed("10.1.2.3", 8080, None)
+    assert not origins.host_allowed("triominos.example", 80, None)
+    assert origins.host_allowed("127.0.0.1", 8000, ("127.0.0.1", 8000))
+    assert origins.host_allowed("localhost", 8000, ("127.0.0.1", 8000))
+    assert not origins.host_allowed("localhost", 8000, ("192.0.2.7", 8000))
+    assert not origins.host_allowed("rebound.example", 8000, ("127.0.0.1", 8000))
+    for wrong in ("triominos.example", "ftp://x.example", "https://x.example/path"):
+        with pytest.raises(OriginError, match="not an origin"):
+            Origins.parse([wrong])
+
+
+# --- bodies -----------------------------------------------------------------------------
+
+
+def raw_post(
+    served: Served, path: str, head: dict[str, str], chunks: list[bytes]
+) -> tuple[int, dict[str, Any]]:
+    """A POST written by hand: a length that lies, or a body streamed in chunks."""
+    host, port = served.base_url.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=20)
+    try:
+        connection.putrequest("POST", path)
+        for name, value in {"Content-Type": "application/json", **head}.items():
+            connection.putheader(name, value)
+        connection.endheaders()
+        for chunk in chunks:
+            try:
+                connection.send(chunk)
+            except OSError:
+                break  # the server answered and closed: it read no further
+        response = connection.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize("path", ["/api/tables", "/api/pad/games", "/api/tables/ABCDEF/join"])
+def test_a_body_over_the_limit_is_refused_before_it_is_read(
+    served_sqlite: Served, path: str
+) -> None:
+    status, body = raw_post(served_sqlite, path, {"Content-Length": str(200 * 1024 * 1024)}, [b"{"])
+    assert status == 413 and body["error"]["code"] == "too_large"
+
+
+def test_a_streamed_body_is_counted_while_it_is_read(served_sqlite: Served) -> None:
+    chunk = b" " * 8192
+    chunks = [b"%x\r\n" % len(chunk) + chunk + b"\r\n"] * (MAX_BODY_BYTES // len(chunk) + 2)
+    status, body = raw_post(
+        served_sqlite, "/api/pad/games", {"Transfer-Encoding": "chunked"}, [*chunks, b"0\r\n\r\n"]
+    )
+    assert status == 413 and body["error"]["code"] == "too_large"
+
+
+# --- rates ------------------------------------------------------------------------------
+
+
+def test_every_route_counts_against_its_limit() -> None:
+    assert limit_of("POST", "/api/tables").name == "create"
+    assert limit_of("POST", "/api/pad/games").name == "create"
+    assert limit_of("POST", "/api/tables/ABC/join").name == "join"
+    assert limit_of("POST", "/api/tables/ABC/seats/1/bot").name == "change"
+    assert limit_of("GET", "/api/tables").name == "list"
+    assert limit_of("GET", "/api/tables/ABC").name == "look_up"
+    assert limit_of("WEBSOCKET", "/ws/ABC").name == "look_up"
+    assert limit_of("GET", "/api/tables/ABC/record").name == "record"
+    assert limit_of("POST", "/api/pad/games/x/entries").name == "pad"
+    assert limit_of("GET", "/static/app.js").name == "page"
+
+
+def test_a_bucket_refills_at_its_rate() -> None:
+    now = [0.0]
+    limiter = RateLimiter(clock=lambda: now[0])
+    create = LIMIT["create"]
+    assert all(limiter.wait(create, "a") == 0 for _ in range(create.burst))
+    assert limiter.wait(create, "a") == pytest.approx(60 / create.per_minute)
+    assert limiter.wait(create, "b") == 0  # another address has its own
+    now[0] += 60 / create.per_minute
+    assert limiter.wait(create, "a") == 0
+
+
+def test_guessing_codes_is_rate_limited_per_address(served_sqlite: Served) -> None:
+    """Code guessing ran at 660 look-ups a second: now a burst, then 429."""
+    look_up = LIMIT["look_up"]
+    answers = [served_sqlite.http.get("/api/tables/ZZZZZZ") for _ in range(look_up.burst + 5)]
+    codes = [answer.status_code for answer in answers]
+    assert codes[: look_up.burst] == [404] * look_up.burst and codes[-1] == 429
+    refused = answers[-1]
+    assert error_of(refused, 429)["code"] == "rate_limited"
+    assert int(refused.headers["Retry-After"]) >= 1
+    other = {"X-Forwarded-For": "198.51.100.7"}  # another client behind the proxy
+    assert served_sqlite.http.get("/api/tables/ZZZZZZ", headers=other).status_code == 404
+
+
+def test_the_limits_are_in_protocol_md() -> None:
+    from pathlib import Path
+
+    protocol = (Path(__file__).resolve().parent.parent / "PROTOCOL.md").read_text()
+    for limit in LIMITS:
+        assert f"| `{limit.name}` | {limit.per_minute} | {limit.burst} |" in protocol, limit
+
+
+# --- waiting tables ---------------------------------------------------------------------
+
+
+def test_one_address_cannot_fill_the_server_with_waiting_tables(sqlite_url: str) -> None:
+    """2,000 six-seat waiting tables in 12 s grew the server by 526 MB: now one address
+    keeps a few waiting, and the server a bounded number in all."""
+    with serve_app(sqlite_url, waiting_per_address=3, waiting_in_all=5) as served:
+
+        def create(address: str) -> Any:
+            return served.http.post(
+                "/api/tables",
+                json={"preset": "classic", "players": 2, "seats": [{"kind": "person"}] * 2},
+                headers={"X-Forwarded-For": address},
+            )
+
+        assert [create("192.0.2.1").status_code for _ in range(3)] == [201] * 3
+        mine = create("192.0.2.1")
+        assert error_of(mine, 429)["code"] == "too_many_tables"
+        assert [create("192.0.2.2").status_code for _ in range(2)] == [201] * 2
+        full = create("192.0.2.3")
+        assert error_of(full, 503)["code"] == "busy" and full.headers["Retry-After"]
+        played = served.http.post(  # a table that starts at once waits for nobody
+            "/api/tables",
+            json={
+                "preset": "classic",
+                "players": 2,
+                "seats": [{"kind": "bot", "bot": "greedy"}] * 2,
+            },
+            headers={"X-Forwarded-For": "192.0.2.3"},
+        )
+        assert played.status_code == 201
+
+
+def test_abandoned_waiting_tables_expire_and_leave_memory(sqlite_url: str) -> None:
+    with serve_app(sqlite_url, waiting_seconds=3600) as served:
+        old = served.create()["code"]
+        watched = served.create()["code"]
+        with served.viewer(watched):
+            served.later(3601)
+            expired = served.run(served.service.sweep())
+        assert expired == [old]  # the watched one is not abandoned
+        assert error_of(served.http.get(f"/api/tables/{old}"), 404)["code"] == "not_found"
+        assert served.http.get(f"/api/tables/{watched}").status_code == 200
+        served.run(served.service.sweep())  # nobody watches it now: it leaves memory
+        assert watched not in served.service.tables
