@@ -102,28 +102,33 @@ def test_the_rematch_seats_the_people_of_the_table(served: Served) -> None:
     assert refused.status_code == 409
 
 
+def race_a_join_and_a_handover(served: Served) -> dict[str, int]:
+    """Eve joins seat 2 while Ann gives it to a bot, both at once: their answers."""
+    created = served.create(seats=[*TWO_PEOPLE, {"kind": "person"}], players=3, take=[0, 1])
+    code, ann = created["code"], created["seats"][0]["token"]
+    answers: dict[str, int] = {}
+    start = threading.Barrier(2)
+
+    def join() -> None:
+        start.wait()
+        body = {"name": "Eve", "seat": 2}
+        answers["join"] = served.http.post(f"/api/tables/{code}/join", json=body).status_code
+
+    def hand_over() -> None:
+        start.wait()
+        answers["bot"] = to_bot(served, code, 2, ann).status_code
+
+    threads = [threading.Thread(target=join), threading.Thread(target=hand_over)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    seat: Message = served.http.get(f"/api/tables/{code}").json()["seats"][2]
+    assert seat["kind"] == ("person" if answers["join"] == 200 else "bot")
+    return answers
+
+
 def test_a_join_and_a_handover_of_one_seat_never_both_win(served: Served) -> None:
     for _ in range(5):
-        created = served.create(seats=[*TWO_PEOPLE, {"kind": "person"}], players=3, take=[0, 1])
-        code, ann = created["code"], created["seats"][0]["token"]
-        answers: dict[str, int] = {}
-        start = threading.Barrier(2)
-
-        def join() -> None:
-            start.wait()
-            answers["join"] = served.http.post(
-                f"/api/tables/{code}/join", json={"name": "Eve", "seat": 2}
-            ).status_code
-
-        def hand_over() -> None:
-            start.wait()
-            answers["bot"] = to_bot(served, code, 2, ann).status_code
-
-        threads = [threading.Thread(target=join), threading.Thread(target=hand_over)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        answers = race_a_join_and_a_handover(served)
         assert sorted(answers.values()) == [200, 409], answers
-        seat: Message = served.http.get(f"/api/tables/{code}").json()["seats"][2]
-        assert seat["kind"] == ("person" if answers["join"] == 200 else "bot")

@@ -1,0 +1,195 @@
+"""Storage that fails under a running server (issue 13): nothing is acknowledged that is
+not durable, nobody is blamed, the log says it once, and every table, its timer and its
+bots included, goes on once storage works again."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from server_games import WAIT_SECONDS, Served, serve_app
+from triominos.server.store import Store
+
+TWO_PEOPLE = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}]
+BOTS = [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
+
+
+@contextlib.contextmanager
+def full_disk(sqlite_url: str) -> Iterator[None]:
+    """Every new action fails as on a full disk, until the block ends."""
+    database = sqlite3.connect(sqlite_url.removeprefix("sqlite:///"))
+    try:
+        database.execute(
+            "CREATE TRIGGER full_disk BEFORE INSERT ON actions "
+            "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
+        )
+        database.commit()
+        yield
+        database.execute("DROP TRIGGER full_disk")
+        database.commit()
+    finally:
+        database.close()
+
+
+def version(served: Served, code: str) -> int:
+    answer: int = served.http.get(f"/api/tables/{code}").json()["version"]
+    return answer
+
+
+def wait_for_version(served: Served, code: str, at_least: int) -> int:
+    deadline = time.monotonic() + WAIT_SECONDS
+    while (seen := version(served, code)) < at_least:
+        assert time.monotonic() < deadline, f"table {code} stayed at version {seen}"
+        time.sleep(0.05)
+    return seen
+
+
+def test_the_turn_timer_and_the_bots_outlive_a_failed_write(
+    sqlite_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """One failed write used to stop a table's timer for good."""
+    caplog.set_level(logging.INFO, logger="triominos.server")
+    with serve_app(sqlite_url) as served:
+        with full_disk(sqlite_url):
+            timed = served.create(seats=TWO_PEOPLE, take=[0, 1], turn_seconds=0.2)["code"]
+            bots = served.create(preset="classic-children", seats=BOTS)["code"]
+            time.sleep(1.5)  # the timer and the bots try, fail, and try again
+            assert version(served, timed) == 0
+            stuck = version(served, bots)
+        wait_for_version(served, timed, 2)
+        wait_for_version(served, bots, stuck + 2)
+    failures = [record for record in caplog.records if "storage failed" in record.message]
+    assert len(failures) == 1 and "full" in failures[0].message  # one line, not one a try
+    assert not any("illegal" in record.message for record in caplog.records)
+    assert any("storage works again" in record.message for record in caplog.records)
+
+
+def test_a_locked_database_answers_503_soon_and_reads_do_not_wait(sqlite_url: str) -> None:
+    with serve_app(sqlite_url) as served:
+        code = served.create(seats=TWO_PEOPLE, take=[0, 1])["code"]
+        holder = sqlite3.connect(sqlite_url.removeprefix("sqlite:///"), timeout=0)
+        try:
+            holder.execute("BEGIN EXCLUSIVE")
+            created = served.http.post(
+                "/api/tables", json={"preset": "classic", "players": 2, "seats": BOTS}
+            )
+            assert created.status_code == 503, created.text
+            assert created.json()["error"]["code"] == "unavailable"
+            assert created.headers["Retry-After"] == "5"
+        finally:
+            holder.rollback()
+            holder.close()
+        assert served.http.get(f"/api/tables/{code}").status_code == 200
+        assert served.http.get("/readyz").json() == {"ready": True}
+
+
+def test_a_read_during_a_slow_write_shows_what_is_stored_without_waiting(
+    sqlite_url: str,
+) -> None:
+    """A write waits on a lock held elsewhere; the table look-up answers meanwhile."""
+    with serve_app(sqlite_url) as served:
+        created = served.create(seats=TWO_PEOPLE, take=[0, 1])
+        code, tokens = created["code"], [seat["token"] for seat in created["seats"]]
+        mover = served.viewer(code, tokens[0])
+        if not mover.view["legal"]:
+            mover.close()
+            mover = served.viewer(code, tokens[1])
+        holder = sqlite3.connect(sqlite_url.removeprefix("sqlite:///"), timeout=0)
+        with mover:
+            holder.execute("BEGIN EXCLUSIVE")
+            try:
+                mover.act(mover.view["legal"][0]["action"], "held")
+                time.sleep(0.3)  # the write is waiting for the lock now
+                looked = served.http.get(f"/api/tables/{code}")
+                assert looked.status_code == 200 and looked.json()["version"] == 0
+            finally:
+                holder.rollback()
+                holder.close()
+            answer = mover.answer("held")
+            assert answer["type"] in ("event", "error")
+
+
+def test_a_removed_database_file_acknowledges_nothing(sqlite_url: str) -> None:
+    """After its files were removed, the server accepted 117 actions that a restart lost."""
+    path = Path(sqlite_url.removeprefix("sqlite:///"))
+    with serve_app(sqlite_url) as served:
+        created = served.create(seats=TWO_PEOPLE, take=[0, 1])
+        code, tokens = created["code"], [seat["token"] for seat in created["seats"]]
+        viewers = [served.viewer(code, token) for token in tokens]
+        mover = next(viewer for viewer in viewers if viewer.view["legal"])
+        for name in (path.name, f"{path.name}-wal", f"{path.name}-shm"):
+            (path.parent / name).unlink(missing_ok=True)
+        mover.act(mover.view["legal"][0]["action"], "lost")
+        error = mover.answer("lost")
+        assert error["type"] == "error" and error["code"] == "unavailable"
+        ready = served.http.get("/readyz")
+        assert ready.status_code == 503 and ready.json()["storage"] == "gone"
+        for viewer in viewers:
+            viewer.close()
+
+
+def read_only_mount(folder: Path) -> contextlib.AbstractContextManager[Path]:
+    @contextlib.contextmanager
+    def mounted() -> Iterator[Path]:
+        target = folder.parent / f"{folder.name}-ro"
+        target.mkdir()
+        bind = subprocess.run(["mount", "--bind", str(folder), str(target)], capture_output=True)
+        if bind.returncode != 0:
+            pytest.skip(f"cannot bind-mount here: {bind.stderr.decode().strip()}")
+        try:
+            remount = subprocess.run(
+                ["mount", "-o", "remount,bind,ro", str(target)], capture_output=True
+            )
+            if remount.returncode != 0:
+                pytest.skip(f"cannot remount read-only: {remount.stderr.decode().strip()}")
+            yield target
+        finally:
+            subprocess.run(["umount", "--lazy", str(target)], check=True)
+
+    return mounted()
+
+
+def test_a_read_only_database_is_found_at_start_and_by_the_readiness_probe(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    Store(f"sqlite:///{folder / 'games.db'}").upgrade()
+    with read_only_mount(folder) as mounted:
+        url = f"sqlite:///{mounted / 'games.db'}"
+        started = subprocess.run(
+            [str(Path(sys.executable).parent / "triominos"), "serve", "--database", url],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert started.returncode == 2
+        assert "--database: cannot" in started.stderr and "Traceback" not in started.stderr
+        store = Store(url)
+        with pytest.raises(Exception, match="read"):
+            store.check_writable()
+        store.dispose()
+
+
+def test_a_postgresql_table_lock_answers_503_within_the_bound(postgres_url: str) -> None:
+    with serve_app(postgres_url) as served:
+        code = served.create(seats=TWO_PEOPLE, take=[0, 1])["code"]
+        store = Store(postgres_url)
+        with store.engine.connect() as holder:
+            holder.execute(text("LOCK TABLE tables IN ACCESS EXCLUSIVE MODE"))
+            created = served.http.post(
+                "/api/tables", json={"preset": "classic", "players": 2, "seats": BOTS}
+            )
+            assert created.status_code == 503 and created.json()["error"]["code"] == "unavailable"
+            holder.rollback()
+        store.dispose()
+        assert served.http.get(f"/api/tables/{code}").status_code == 200
