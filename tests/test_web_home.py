@@ -159,6 +159,7 @@ def test_the_form_follows_the_edition_and_lists_open_tables(
             "players": 2,
             "seats": [{"kind": "person", "name": "Zoe"}, {"kind": "person"}],
             "take": [0],
+            "listed": True,
         },
     ).json()
     open_in(page, f"{server.base_url}/")
@@ -167,6 +168,7 @@ def test_the_form_follows_the_edition_and_lists_open_tables(
     page.get_by_test_id("preset-junior").locator("..").click()
     expect(page.locator("[data-testid^=players-]")).to_have_count(3)
     page.get_by_test_id("house-rules").click()
+    expect(page.get_by_test_id("listed")).not_to_be_checked()  # private unless asked
     expect(page.get_by_test_id("rule-joker")).to_be_checked()
     expect(page.get_by_test_id("rule-two_sides_bonus")).to_have_count(0)
     page.get_by_test_id("players-3").locator("..").click()

@@ -14,7 +14,7 @@ def test_a_friend_joins_by_code_and_each_sees_the_others_move(
     live_server: LiveServerFactory, page: Page, browser: Browser
 ) -> None:
     server = live_server(**FAST_BOTS)
-    code = create_game(page, server, seats=("invite",))
+    code = create_game(page, server, seats=("invite",), grace_seconds=10)
     expect(page.get_by_test_id("invite")).to_contain_text(code)
     expect(page.get_by_test_id("turn")).to_contain_text("Waiting for players")
 
@@ -60,9 +60,12 @@ def test_a_friend_joins_by_code_and_each_sees_the_others_move(
             )
         assert played == 3
 
-    # Bob has gone: his seat shows it, and Ann may hand it to a bot so the match goes on.
+    # Bob has gone: his seat shows it, with the countdown of the table's grace period (10 s)
+    # before Ann may hand it to a bot so the match goes on.
     bob = page.locator(".player[data-seat='1']")
     expect(bob.locator(".presence")).to_have_class("presence away")
+    expect(bob.get_by_test_id("away-countdown")).to_contain_text("A bot may play in")
+    expect(bob.get_by_test_id("give-to-bot")).to_be_visible(timeout=30_000)
     bob.get_by_test_id("give-to-bot").click()
     expect(bob.locator(".badge")).to_contain_text("bot")
     expect(bob.locator(".presence")).to_have_class("presence here")

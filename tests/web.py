@@ -52,6 +52,7 @@ def create_game(
     seats: tuple[str, ...] = ("bot:greedy",),
     rules: dict[str, str] | None = None,
     turn_seconds: int | None = None,
+    grace_seconds: int | None = None,
     language: str = "en",
 ) -> str:
     """Start a game through the home page's form; returns the table's code.
@@ -66,12 +67,14 @@ def create_game(
     page.get_by_test_id("your-name").fill(name)
     for index, seat in enumerate(seats, start=1):
         page.get_by_test_id(f"seat-{index}").select_option(seat)
-    if rules or turn_seconds:
+    if rules or turn_seconds or grace_seconds:
         page.get_by_test_id("house-rules").click()
     for option, value in (rules or {}).items():
         page.get_by_test_id(f"rule-{option}").fill(value)
     if turn_seconds:
         page.get_by_test_id("turn-seconds").select_option(str(turn_seconds))
+    if grace_seconds:
+        page.get_by_test_id("grace-seconds").select_option(str(grace_seconds))
     page.get_by_test_id("create").click()
     page.wait_for_url(re.compile(r"/t/[A-Z0-9]+$"))
     code = page.url.rsplit("/", 1)[1]

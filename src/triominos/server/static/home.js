@@ -13,6 +13,8 @@ const LEVELS = [
   { id: "sim-slow", bot: "sim", think: 3.0 },
 ];
 const TURN_TIMES = [null, 30, 60, 120, 300];
+/** How long a player who left is waited for before a bot may take the seat (RULES.md §14). */
+const GRACE_TIMES = [10, 30, 60, 300, 900];
 const OPEN_TABLES_EVERY = 5000;
 
 /**
@@ -65,6 +67,8 @@ export class HomePage {
       house: {},
       houseOpen: false,
       turnSeconds: null,
+      graceSeconds: 60,
+      listed: false,
     };
   }
 
@@ -292,11 +296,27 @@ export class HomePage {
         ),
       ),
     );
+    const grace = h(
+      "label",
+      { class: "field" },
+      h("span", { i18n: "grace_time" }),
+      h(
+        "select",
+        { "data-testid": "grace-seconds", on: { change: (event) => (form.graceSeconds = Number(event.target.value)) } },
+        ...GRACE_TIMES.map((seconds) => h("option", { value: seconds, selected: seconds === form.graceSeconds, i18n: ["seconds", { count: seconds }] })),
+      ),
+    );
+    const listed = h(
+      "label",
+      { class: "field check" },
+      h("input", { type: "checkbox", checked: form.listed, "data-testid": "listed", on: { change: (event) => (form.listed = event.target.checked) } }),
+      h("span", { i18n: "listed_table" }),
+    );
     return h(
       "details",
       { class: "house-rules", open: form.houseOpen, on: { toggle: (event) => (form.houseOpen = event.target.open) } },
       h("summary", { "data-testid": "house-rules", i18n: "house_rules" }),
-      h("div", { class: "fields" }, ...controls, timer),
+      h("div", { class: "fields" }, ...controls, timer, grace, listed),
     );
   }
 
@@ -331,6 +351,8 @@ export class HomePage {
         seats,
         turn_seconds: form.turnSeconds,
         take,
+        grace_seconds: form.graceSeconds,
+        listed: form.listed,
       });
       for (const { seat, token } of answer.seats) holdSeat(answer.code, seat, token);
       location.assign(`/t/${answer.code}`);

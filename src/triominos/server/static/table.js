@@ -646,10 +646,14 @@ export class TablePage {
         if (seat.kind === "bot") details.unshift(h("span", { class: "badge", i18n: ["bot_badge", { bot: t(`bot_${seat.bot}`) }] }));
         if (!junior) details.push(h("span", { class: "hand-points", i18n: ["hand_points", { points: signed(view.hand_points[index]) }] }));
         const openRack = view.open_racks?.[index];
-        const takeOver =
-          !view.match_over && held.size && !mine && seat.kind === "person" && seat.name && seat.connected === false
+        const away = !view.match_over && held.size && !mine && seat.kind === "person" && seat.name && seat.connected === false;
+        // The server lets a bot take the seat only after the grace period (RULES.md §14):
+        // until then a countdown, which renderClock keeps up to date.
+        const takeOver = !away
+          ? null
+          : (seat.bot_allowed_at ?? 0) <= Date.now() / 1000
             ? h("button", { type: "button", class: "small", "data-testid": "give-to-bot", i18n: "give_to_bot", on: { click: () => this.giveToBot(index) } })
-            : null;
+            : h("span", { class: "away-countdown", "data-testid": "away-countdown", "data-until": seat.bot_allowed_at });
         return h(
           "div",
           {
@@ -846,6 +850,11 @@ export class TablePage {
     for (const clock of this.element.querySelectorAll(".clock")) {
       clock.textContent = text;
       clock.classList.toggle("low", text !== "" && view.turn_deadline - Date.now() / 1000 < 10);
+    }
+    for (const countdown of this.element.querySelectorAll(".away-countdown")) {
+      const left = Math.ceil(Number(countdown.dataset.until) - Date.now() / 1000);
+      if (left <= 0) this.renderPlayers(view);  // the button to give the seat to a bot
+      else countdown.textContent = t("bot_may_play_in", { seconds: left });
     }
   }
 
