@@ -161,10 +161,19 @@ def best_action(legal: Sequence[Json]) -> Json:
 
 @dataclass(frozen=True)
 class TablePlan:
-    """A table the clients play: its code and one token per seat."""
+    """A table the clients play: its code, one token per seat, and the address its
+    family plays from (``X-Forwarded-For``, which the server trusts from loopback): the
+    service limits each address as it would a household, never the whole benchmark."""
 
     code: str
     tokens: tuple[str, ...]
+    address: str
+
+
+def family_address(number: int) -> str:
+    """The ``number``-th family's address, in 198.18.0.0/15 (RFC 2544, for benchmarks);
+    it is only a header's text, never a destination."""
+    return f"198.18.{number // 250}.{number % 250 + 1}"
 
 
 class Seat:
@@ -211,7 +220,10 @@ class TablePlay:
         for number, token in enumerate(self.plan.tokens):
             async with connecting:
                 connection = await connect(
-                    f"{ws_url}/ws/{self.plan.code}", ping_interval=None, max_size=None
+                    f"{ws_url}/ws/{self.plan.code}",
+                    ping_interval=None,
+                    max_size=None,
+                    additional_headers={"X-Forwarded-For": self.plan.address},
                 )
                 await connection.send(
                     json.dumps({"type": "hello", "token": token, "version": None})
@@ -428,7 +440,7 @@ def answer(response: httpx.Response, expected: int) -> Json:
 
 
 async def create_table(
-    client: httpx.AsyncClient, seats: int, preset: str, target: int
+    client: httpx.AsyncClient, seats: int, preset: str, target: int, address: str
 ) -> TablePlan:
     names = [f"Load {number + 1}" for number in range(seats)]
     request = {
@@ -438,14 +450,15 @@ async def create_table(
         "seats": [{"kind": "person", "name": name} for name in names],
         "turn_seconds": None,
     }
-    code: str = answer(await client.post("/api/tables", json=request), 201)["code"]
+    family = {"X-Forwarded-For": address}
+    created = await client.post("/api/tables", json=request, headers=family)
+    code: str = answer(created, 201)["code"]
     tokens = []
     for number, name in enumerate(names):
-        joined = answer(
-            await client.post(f"/api/tables/{code}/join", json={"name": name, "seat": number}), 200
-        )
-        tokens.append(joined["token"])
-    return TablePlan(code, tuple(tokens))
+        body = {"name": name, "seat": number}
+        joined = await client.post(f"/api/tables/{code}/join", json=body, headers=family)
+        tokens.append(answer(joined, 200)["token"])
+    return TablePlan(code, tuple(tokens), address)
 
 
 async def create_tables(
@@ -453,12 +466,14 @@ async def create_tables(
 ) -> list[TablePlan]:
     at_once = asyncio.Semaphore(HTTP_AT_ONCE)
 
-    async def create(seats: int) -> TablePlan:
+    async def create(number: int, seats: int) -> TablePlan:
         async with at_once:
-            return await create_table(client, seats, preset, target)
+            return await create_table(client, seats, preset, target, family_address(number))
 
     async with httpx.AsyncClient(base_url=base_url, timeout=30.0) as client:
-        return list(await asyncio.gather(*(create(seats) for seats in sizes)))
+        return list(
+            await asyncio.gather(*(create(number, seats) for number, seats in enumerate(sizes)))
+        )
 
 
 @dataclass(frozen=True)
@@ -468,13 +483,15 @@ class RecordCheck:
     failures: list[str]
 
 
-async def check_records(base_url: str, codes: Sequence[str]) -> RecordCheck:
+async def check_records(base_url: str, plans: Sequence[TablePlan]) -> RecordCheck:
     """Download every finished match's record and verify it against the rules."""
     finished = 0
     failures: list[str] = []
     async with httpx.AsyncClient(base_url=base_url, timeout=30.0) as client:
-        for code in codes:
-            response = await client.get(f"/api/tables/{code}/record")
+        for plan in plans:
+            code = plan.code
+            family = {"X-Forwarded-For": plan.address}
+            response = await client.get(f"/api/tables/{code}/record", headers=family)
             if response.status_code == 409:
                 continue
             finished += 1
@@ -590,7 +607,7 @@ def run(arguments: argparse.Namespace) -> int:
                 play_worker, f"ws://{HOST}:{port}", groups, arguments.think, arguments.seconds
             )
             server_cpu = (cpu_seconds(server) - cpu_before) / (time.monotonic() - wall_before)
-            records = asyncio.run(check_records(base_url, [plan.code for plan in plans]))
+            records = asyncio.run(check_records(base_url, plans))
         port = free_port()
         echo = [sys.executable, str(ECHO_SERVER), "--host", HOST, "--port", str(port)]
         with server_process(echo, f"http://{HOST}:{port}/", Path(scratch) / "echo.log"):
