@@ -493,3 +493,12 @@ def test_house_rules_replayed_into_the_pad(options: dict[str, object]) -> None:
         match = play_by(Match(rules, players, seed), table_bots(players, seed))
         sheet = replay_into_pad(match, "classic", random.Random(seed))
         assert Pad.from_json(json.loads(json.dumps(sheet.to_json()))).sheet() == sheet.sheet()
+
+
+def test_the_csv_never_hands_a_spreadsheet_a_formula() -> None:
+    """A player named ``=HYPERLINK(...)`` is text in the export, not a link to click."""
+    names = ['=HYPERLINK("http://x.example")', "+1", "@Bob", "-x"]
+    sheet = Pad(preset("classic").rules, names, "classic")
+    enter(sheet, Lay(0, "5-5-5"))
+    header = next(csv.reader(io.StringIO(sheet.to_csv())))
+    assert header[4:] == ['\'=HYPERLINK("http://x.example")', "'+1", "'@Bob", "'-x"]

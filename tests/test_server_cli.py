@@ -15,7 +15,7 @@ from triominos.cli.serve import FULL_COLLECTION_EVERY, settle_garbage_collector
 def test_serve_has_help() -> None:
     result = CliRunner().invoke(main, ["serve", "--help"])
     assert result.exit_code == 0
-    for option in ("--host", "--port", "--database"):
+    for option in ("--host", "--port", "--database", "--allowed-origin"):
         assert option in result.output
 
 
@@ -59,3 +59,13 @@ def test_serving_hides_what_lives_forever_from_the_collector_and_makes_full_pass
     finally:
         gc.unfreeze()
         gc.set_threshold(*threshold)
+
+
+@pytest.mark.parametrize("origin", ["triominos.example", "ftp://x.example", "https://x.example/a"])
+def test_an_allowed_origin_that_is_not_one_is_one_line_and_status_2(
+    origin: str, tmp_path: Path
+) -> None:
+    database = f"sqlite:///{tmp_path / 'games.db'}"
+    result = CliRunner().invoke(main, ["serve", "--database", database, "--allowed-origin", origin])
+    assert result.exit_code == 2 and "--allowed-origin: not an origin" in result.output
+    assert len(result.output.strip().splitlines()) == 1

@@ -193,3 +193,35 @@ def test_a_postgresql_table_lock_answers_503_within_the_bound(postgres_url: str)
             holder.rollback()
         store.dispose()
         assert served.http.get(f"/api/tables/{code}").status_code == 200
+
+
+def test_on_postgresql_a_failed_write_is_retried_and_nothing_blamed(
+    postgres_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="triominos.server")
+    store = Store(postgres_url)
+    with serve_app(postgres_url) as served:
+        with store.engine.begin() as connection:
+            connection.execute(
+                text(
+                    "CREATE FUNCTION full_disk() RETURNS trigger LANGUAGE plpgsql AS "
+                    "$$ BEGIN RAISE EXCEPTION 'could not extend file: No space left on device'; "
+                    "END $$"
+                )
+            )
+            connection.execute(
+                text(
+                    "CREATE TRIGGER full_disk BEFORE INSERT ON actions "
+                    "FOR EACH ROW EXECUTE FUNCTION full_disk()"
+                )
+            )
+        bots = served.create(preset="classic-children", seats=BOTS)["code"]
+        time.sleep(1.0)
+        assert version(served, bots) == 0
+        with store.engine.begin() as connection:
+            connection.execute(text("DROP TRIGGER full_disk ON actions"))
+        wait_for_version(served, bots, 2)
+    store.dispose()
+    failures = [record for record in caplog.records if "storage failed" in record.message]
+    assert len(failures) == 1 and "full" in failures[0].message
+    assert not any("illegal" in record.message for record in caplog.records)

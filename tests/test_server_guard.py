@@ -223,3 +223,37 @@ def test_abandoned_waiting_tables_expire_and_leave_memory(sqlite_url: str) -> No
         assert served.http.get(f"/api/tables/{watched}").status_code == 200
         served.run(served.service.sweep())  # nobody watches it now: it leaves memory
         assert watched not in served.service.tables
+
+
+def test_two_thousand_tables_from_one_address_make_a_handful(served_sqlite: Served) -> None:
+    """The attack of the issue, as it was made: 2,000 creations in a row."""
+    body = {"preset": "classic", "players": 6, "seats": [{"kind": "person"}] * 6}
+    answers = [served_sqlite.http.post("/api/tables", json=body).status_code for _ in range(2000)]
+    assert answers.count(201) == LIMIT["create"].burst
+    assert set(answers) == {201, 429}
+    assert len(served_sqlite.service.tables) <= LIMIT["create"].burst
+
+
+def test_waiting_tables_are_not_loaded_at_start(sqlite_url: str) -> None:
+    """2,000 waiting tables were all replayed into memory at every start."""
+    with serve_app(sqlite_url) as served:
+        waiting = served.create()["code"]
+        playing = served.create(seats=[{"kind": "person"}] * 2, take=[0, 1])["code"]
+    with serve_app(sqlite_url) as served:
+        assert set(served.service.tables) == {playing}  # its turn timer and bots resume
+        assert served.http.get(f"/api/tables/{waiting}").status_code == 200  # loaded now
+
+
+def test_a_bot_thinks_at_most_ten_seconds_a_move(served_sqlite: Served) -> None:
+    body = {
+        "preset": "classic",
+        "players": 2,
+        "seats": [{"kind": "person"}, {"kind": "bot", "bot": "sim", "think": 60}],
+    }
+    refused = error_of(served_sqlite.http.post("/api/tables", json=body), 400)
+    assert refused["field"] == "seats[1].think"
+
+
+def test_health_and_readiness(served: Served) -> None:
+    assert served.http.get("/healthz").json() == {"alive": True}
+    assert served.http.get("/readyz").json() == {"ready": True}

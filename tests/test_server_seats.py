@@ -82,7 +82,9 @@ def test_a_player_may_give_their_own_seat_to_a_bot_at_once(served: Served) -> No
 
 
 def test_the_rematch_seats_the_people_of_the_table(served: Served) -> None:
-    created = served.create(seats=TWO_PEOPLE, take=[0, 1], preset="classic-children")
+    created = served.create(
+        seats=TWO_PEOPLE, take=[0, 1], preset="classic-children", options={"target_score": 30}
+    )
     code = created["code"]
     ann, bob = (seat["token"] for seat in created["seats"])
     served.later(DEFAULT_GRACE_SECONDS + 1)
