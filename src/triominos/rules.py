@@ -608,6 +608,21 @@ class Preset:
     seeds: tuple[str, ...]
     summary: str
 
+    def to_json(self) -> dict[str, Any]:
+        """The preset with every option's declaration and value: what ``triominos rules
+        PRESET --json`` prints and ``/api/presets`` sends for each preset."""
+        values = self.rules.to_dict()
+        return {
+            "name": self.name,
+            "summary": self.summary,
+            "seeds": list(self.seeds),
+            "players": list(range(self.rules.min_players, self.rules.max_players + 1)),
+            "rules": values,
+            "options": [
+                {**option.to_json(), "value": values[name]} for name, option in OPTIONS.items()
+            ],
+        }
+
 
 CHILDREN_SCORING: dict[str, Any] = {
     "tile_points": "one",
@@ -671,25 +686,6 @@ PRESETS: dict[str, Preset] = {
             "56 tiles; the highest triple opens; a hand ends when a player goes out.",
         ),
         Preset(
-            "classic-002",
-            Rules(draw_when="unable", two_sides_bonus=40, match_end="gong"),
-            (SEED_CLASSIC_NL,),
-            "Seed 002 exactly: draw only when no tile fits, 40 for a tile against two sides, "
-            "the gong at 400 makes that hand the last.",
-        ),
-        Preset(
-            "classic-003",
-            Rules(
-                max_players=4,
-                rack_sizes=((2, 9), (3, 7), (4, 7)),
-                draw_when="drawn_unfit",
-                match_end="first_to_target",
-            ),
-            (SEED_CLASSIC_FR,),
-            "Seed 003 exactly: 2 to 4 players, draw again only when the drawn tile does not "
-            "fit, the first to reach 400 wins at once.",
-        ),
-        Preset(
             "extended",
             Rules(tile_set="extended", opening="starter_draw", going_out="finish_round"),
             (SEED_EXTENDED_NL_DE, SEED_EXTENDED_ES_PT),
@@ -715,6 +711,25 @@ PRESETS: dict[str, Preset] = {
             ),
             (SEED_EXTENDED_NL_DE, SEED_EXTENDED_ES_PT),
             "The extended game with the simple children's scoring of seeds 001 and 004.",
+        ),
+        Preset(
+            "classic-002",
+            Rules(draw_when="unable", two_sides_bonus=40, match_end="gong"),
+            (SEED_CLASSIC_NL,),
+            "Seed 002 exactly: draw only when no tile fits, 40 for a tile against two sides, "
+            "the gong at 400 makes that hand the last.",
+        ),
+        Preset(
+            "classic-003",
+            Rules(
+                max_players=4,
+                rack_sizes=((2, 9), (3, 7), (4, 7)),
+                draw_when="drawn_unfit",
+                match_end="first_to_target",
+            ),
+            (SEED_CLASSIC_FR,),
+            "Seed 003 exactly: 2 to 4 players, draw again only when the drawn tile does not "
+            "fit, the first to reach 400 wins at once.",
         ),
     )
 }
