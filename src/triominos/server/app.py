@@ -33,9 +33,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from triominos.bots import BOTS
 from triominos.game import Action
-from triominos.rules import OPTION_NAMES, PRESETS, RuleOptionError
+from triominos.rules import PRESETS, RuleOptionError
 from triominos.server.bots import BotWorker, bot_seed, process_pool
 from triominos.server.pad_api import pad_routes
+from triominos.server.presets import presets_payload
 from triominos.server.protocol import (
     MAX_MESSAGE_BYTES,
     MESSAGES_PER_SECOND,
@@ -320,17 +321,7 @@ async def presets(request: Request) -> JSONResponse:
     """The presets, their options and player counts, and the bots: the home page form."""
     return JSONResponse(
         {
-            "presets": [
-                {
-                    "name": preset.name,
-                    "summary": preset.summary,
-                    "seeds": list(preset.seeds),
-                    "players": list(range(preset.rules.min_players, preset.rules.max_players + 1)),
-                    "rules": preset.rules.to_dict(),
-                }
-                for preset in PRESETS.values()
-            ],
-            "options": list(OPTION_NAMES),
+            **presets_payload(),
             "bots": [
                 {"name": name, "level": level, "thinks": name == "sim"}
                 for level, name in enumerate(BOTS, 1)
