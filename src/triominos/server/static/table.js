@@ -630,6 +630,10 @@ export class TablePage {
       turn = h("strong", { class: "your-turn", i18n: view.phase === "starter_draw" ? "your_turn_starter" : "your_turn" });
     } else turn = h("span", { i18n: ["to_move", { name: names[view.to_move] }] });
     parts.push(h("span", { class: "turn", "data-testid": "turn" }, turn, h("span", { class: "clock", "data-testid": "clock" })));
+    // Seed 002's gong: a total reached the target during this hand, which is the last.
+    if (view.gong !== null && view.gong !== undefined && !view.match_over) {
+      parts.push(h("strong", { class: "gong", "data-testid": "gong", i18n: ["gong", { name: names[view.gong] }] }));
+    }
     this.status.replaceChildren(...parts);
   }
 
