@@ -112,11 +112,11 @@ def check_end(hand: Hand, rules: Rules) -> None:
     out = [seat for seat in range(hand.players) if not hand.racks[seat]]
     if end.reason == "target":
         # Seed 003: the placement that reached the target ended the hand, unsettled.
-        last = hand.events[-1]
-        assert rules.match_end == "first_to_target" and last.action == "place"
-        assert end.player == hand.gong == last.player and rules.target_score is not None
-        total = hand.totals[last.player]
-        assert total >= rules.target_score > total - last.points
+        reaching = hand.events[-1]
+        assert rules.match_end == "first_to_target" and reaching.action == "place"
+        assert end.player == hand.gong == reaching.player and rules.target_score is not None
+        total = hand.totals[reaching.player]
+        assert total >= rules.target_score > total - reaching.points
         assert end.settlement == (0,) * hand.players
         return
     if end.reason == "out":
