@@ -25,6 +25,7 @@ from test_game import (
 )
 from test_junior import junior_hand
 from triominos.bots import GreedyBot
+from triominos.explain import describe_end
 from triominos.game import Draw, Hand, Match, Pass, settle
 from triominos.record import match_record, verify
 from triominos.rules import (
@@ -243,11 +244,27 @@ def test_parse_reads_the_command_line_words() -> None:
         OPTIONS["target_score"].parse("0")
 
 
-def test_a_record_without_the_new_options_reads_as_before() -> None:
-    old = {name: value for name, value in CLASSIC.to_dict().items()}
-    for name in ("draw_when", "blocked_difference", "blocked_tie", "last_round_ends", "match_end"):
-        del old[name]
-    assert Rules.from_dict(old) == CLASSIC
+NEW_OPTIONS = ("draw_when", "blocked_difference", "blocked_tie", "last_round_ends", "match_end")
+
+
+def test_a_record_without_the_new_options_reads_and_verifies_as_before() -> None:
+    match = Match(CLASSIC.replace(target_score=100), players=3, seed=5)
+    while not match.is_over:
+        match.apply(GreedyBot().act(match.observe(match.to_move)))
+    record = match_record(match)
+    for name in NEW_OPTIONS:
+        del record["rules"][name]
+    assert verify(record).totals == match.totals
+
+
+def test_the_target_end_in_words() -> None:
+    match = gong_match("first_to_target")
+    play(match, "5-5-5@0,0,u:555")
+    end = match.hand.end
+    assert end is not None
+    assert describe_end(end, ["Ann", "Bob"], match.rules).startswith(
+        "Ann reaches the target and wins"
+    )
 
 
 def test_the_seed_presets_follow_their_one_rulebook() -> None:
