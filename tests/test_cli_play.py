@@ -292,10 +292,9 @@ def test_a_joker_placement_may_be_typed() -> None:
     assert any(line.startswith(f"{number:>4}. {typed} ") for line in menu.lines())
 
 
-def test_open_racks_show_every_rack(monkeypatch: pytest.MonkeyPatch) -> None:
-    open_rules = JUNIOR_RULES.replace(open_racks=True)
-    monkeypatch.setattr(play_command, "match_rules", lambda preset, target, players: open_rules)
-    result = play(["--preset", "junior", "--seed", "5", "--name", "Ann"], JUNIOR_CYCLE * 400)
+def test_open_racks_show_every_rack() -> None:
+    arguments = ["--preset", "junior", "--seed", "5", "--name", "Ann", "--rule", "open_racks=true"]
+    result = play(arguments, JUNIOR_CYCLE * 400)
     assert result.exit_code == 0, result.output
     turn = result.output[result.output.index("--- Hand 1: your turn ---") :]
     assert "Pot: 23 cards. Open racks:" in turn

@@ -394,16 +394,19 @@ def replay_into_pad(match: Match, name: str, rng: random.Random) -> Pad:
         assert hand.end is not None
         end = hand.end
         remaining = tuple(sum(tile.value for tile in rack) for rack in end.remaining)
-        final: Entry
+        final: Entry | None = None
         if end.reason == "out":
             assert end.player is not None
             final = GoOut(end.player, remaining)
         elif end.reason == "blocked":
             final = Blocked(remaining)
-        else:
+        elif end.reason == "last_round":
             final = LastRound()
-        assert sheet.add(final).points == end.settlement
+        # A total at the target ends the hand by itself (match_end="first_to_target").
+        if final is not None:
+            assert sheet.add(final).points == end.settlement
         finished = sheet.hands[hand.number - 1]
+        assert finished.gong == hand.gong
         assert finished.points == hand.points, f"hand {hand.number}"
         assert finished.end is not None and finished.end.player == end.player
     assert sheet.totals == match.totals
@@ -485,6 +488,8 @@ def test_random_matches_replayed_into_the_pad_give_the_engines_totals(
         {"blocked": "each_loses_own", "max_draws": None, "empty_pool_pass_penalty": 10},
         {"two_sides_bonus": 40, "max_draws": 0, "target_score": 100},
         {"going_out": "finish_round", "opening": "starter_draw", "tile_set": "extended"},
+        {"blocked_difference": "each_difference", "blocked_tie": "nobody_scores"},
+        {"draw_when": "unable", "match_end": "gong"},
     ],
 )
 def test_house_rules_replayed_into_the_pad(options: dict[str, object]) -> None:
@@ -502,3 +507,66 @@ def test_the_csv_never_hands_a_spreadsheet_a_formula() -> None:
     enter(sheet, Lay(0, "5-5-5"))
     header = next(csv.reader(io.StringIO(sheet.to_csv())))
     assert header[4:] == ['\'=HYPERLINK("http://x.example")', "'+1", "'@Bob", "'-x"]
+
+
+# --- the end of the match: after the hand, the gong, the first to the target ---------
+
+GONG_RULES = Rules(
+    rack_sizes=((2, 2), (3, 2), (4, 2), (5, 2), (6, 2)),
+    target_score=25,
+    going_out_bonus=0,
+    going_out_collects=False,
+)
+"""Two tiles a rack; seat 0 opens with 5-5-5 for 25, the target, then falls back."""
+
+
+def gong_pad(match_end: str) -> Pad:
+    pad = Pad(GONG_RULES.replace(match_end=match_end), ["Ann", "Bob"])
+    pad.add(Lay(0, tile="5-5-5"))
+    return pad
+
+
+def play_on_below_the_target(pad: Pad) -> None:
+    """Ann draws three and passes (back to 0); Bob goes out on 21."""
+    for entry in (Lay(1, tile="0-5-5"), DrawTiles(0, 3), PassTurn(0), Lay(1, tile="1-5-5")):
+        pad.add(entry)
+    pad.add(GoOut(1))
+
+
+def test_pad_after_hand_takes_the_gong_back_when_the_total_falls() -> None:
+    pad = gong_pad("after_hand")
+    assert pad.final_hand and pad.hand.gong is None
+    play_on_below_the_target(pad)
+    assert pad.totals == [0, 21] and not pad.is_over and len(pad.hands) == 2
+
+
+def test_pad_gong_makes_the_hand_the_last_for_good() -> None:
+    pad = gong_pad("gong")
+    assert pad.hand.gong == 0 and pad.sheet()["hands"][0]["gong"] == 0
+    pad.add(Lay(1, tile="0-5-5"))
+    pad.add(DrawTiles(0, 3))
+    assert pad.running_totals == [10, 10] and pad.final_hand  # below, the gong stands
+    pad.add(PassTurn(0))
+    pad.add(Lay(1, tile="1-5-5"))
+    pad.add(GoOut(1))
+    assert pad.is_over and pad.totals == [0, 21] and pad.winners == [1]
+
+
+def test_pad_first_to_target_ends_the_match_at_once() -> None:
+    pad = gong_pad("first_to_target")
+    end = pad.hands[0].end
+    assert end is not None and (end.reason, end.player) == ("target", 0)
+    assert pad.is_over and pad.winners == [0] and pad.totals == [25, 0]
+    with pytest.raises(PadError, match="the match is over"):
+        pad.add(Lay(1, tile="0-5-5"))
+    pad.undo()  # back before the opening: the end goes with it
+    assert not pad.is_over and pad.hand.end is None
+
+
+def test_junior_last_round_before_the_taker_replayed_into_the_pad() -> None:
+    rules = PRESETS["junior"].rules.replace(last_round_ends="before_taker")
+    for seed, players in [(1, 2), (2, 3), (3, 4)]:
+        match = play_by(Match(rules, players, seed), table_bots(players, seed))
+        end = match.hands[0].end
+        assert end is not None and end.reason == "last_round"
+        replay_into_pad(match, "junior", random.Random(seed))

@@ -15,7 +15,9 @@ from triominos.lattice import ORIGIN
 from triominos.rules import Rules, preset
 from triominos.tiles import Tile
 
-PRESET_NAMES = ("classic", "extended")
+PRESET_NAMES = ("classic", "extended", "classic-002", "classic-003")
+"""The presets whose matches run to a target (the others are one hand: test_pad,
+test_junior, test_children)."""
 examples = settings(
     max_examples=40,
     deadline=None,
@@ -108,6 +110,15 @@ def check_end(hand: Hand, rules: Rules) -> None:
     ]
     stuck = not hand.pool_size and not any(map(hand.board.can_place, hand.racks))
     out = [seat for seat in range(hand.players) if not hand.racks[seat]]
+    if end.reason == "target":
+        # Seed 003: the placement that reached the target ended the hand, unsettled.
+        reaching = hand.events[-1]
+        assert rules.match_end == "first_to_target" and reaching.action == "place"
+        assert end.player == hand.gong == reaching.player and rules.target_score is not None
+        total = hand.totals[reaching.player]
+        assert total >= rules.target_score > total - reaching.points
+        assert end.settlement == (0,) * hand.players
+        return
     if end.reason == "out":
         # Only the first player out collects (RULES.md 5.5 and decision 12).
         assert out and end.player == hand.out[0] and sorted(hand.out) == out
@@ -130,9 +141,14 @@ def check_end(hand: Hand, rules: Rules) -> None:
             assert list(end.settlement) == [-total for total in left]
         else:
             lowest = min(left)
+            tied = left.count(lowest) > 1
+            if tied and rules.blocked_tie == "nobody_scores":
+                assert end.player is None and not any(end.settlement)
+                return
             assert end.player == left.index(lowest)
+            times = 1 if rules.blocked_difference == "others_minus_own" else hand.players - 1
             assert list(end.settlement) == [
-                sum(left) - 2 * total if total == lowest else 0 for total in left
+                sum(left) - total - times * total if total == lowest else 0 for total in left
             ]
 
 
@@ -172,6 +188,7 @@ def play_match(
     name: str, players: int, seed: int, kinds: Sequence[str], target: int, *, checked: bool
 ) -> tuple[list[list[Event]], list[Deal], list[int]]:
     rules = preset(name).rules.replace(target_score=target, hand_limit=2)
+    players = min(players, rules.max_players)
     match = Match(rules, players, seed)
     bots = make_bots(kinds, seed)
     steps = 0
@@ -204,8 +221,10 @@ def play_match(
                 sum(done.points[seat] for done in match.hands if done.is_over)
                 for seat in range(players)
             ]
-            reached = max(match.totals) >= target
+            reached = max(match.totals) >= target or hand.gong is not None
             assert match.is_over == (reached or hand.number == 2)
+            if rules.match_end == "after_hand":
+                assert hand.gong is None
         else:
             running = match.observe(None).totals
             banked = [

@@ -163,14 +163,14 @@ def test_the_form_follows_the_edition_and_lists_open_tables(
         },
     ).json()
     open_in(page, f"{server.base_url}/")
-    # Classic: 2 to 6 players; Junior: 2 to 4, with the joker among its house rules.
+    # Classic: 2 to 6 players; Junior: 2 to 4, with its joker among the house rules.
     expect(page.locator("[data-testid^=players-]")).to_have_count(5)
     page.get_by_test_id("preset-junior").locator("..").click()
     expect(page.locator("[data-testid^=players-]")).to_have_count(3)
     page.get_by_test_id("house-rules").click()
     expect(page.get_by_test_id("listed")).not_to_be_checked()  # private unless asked
     expect(page.get_by_test_id("rule-joker")).to_be_checked()
-    expect(page.get_by_test_id("rule-two_sides_bonus")).to_have_count(0)
+    expect(page.get_by_test_id("rule-bank")).to_have_value("60")
     page.get_by_test_id("players-3").locator("..").click()
     expect(page.locator("[data-testid^=seat-]")).to_have_count(2)
 
@@ -192,7 +192,8 @@ def test_a_wrong_house_rule_is_refused_in_the_players_language(
     house rule as the form does, keeps the server's English reason as a small detail, and
     stays on the form."""
     texts = messages(language)
-    expected = texts["error_option"].format(option=texts["rule_target_score"])
+    labels = json.loads((LOCALES / "rules" / f"{language}.json").read_text(encoding="utf-8"))
+    expected = texts["error_option"].format(option=labels["rule.target_score"])
     server = live_server()
     with watched_page(browser, "status of 400") as page:
         missing = watch_texts(page)

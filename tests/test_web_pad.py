@@ -40,7 +40,8 @@ def test_a_short_match_entered_on_a_phone(
     page = phone_page
     open_in(page, f"{server.base_url}/pad")
     page.get_by_test_id("preset").select_option("classic")
-    page.get_by_test_id("option-target_score").fill("60")
+    page.get_by_test_id("house-rules").click()
+    page.get_by_test_id("rule-target_score").fill("60")
     page.get_by_test_id("name-0").fill("Ann")
     page.get_by_test_id("name-1").fill("Bob")
     tap(page, "add-player")
@@ -155,8 +156,9 @@ def test_every_locale_has_every_text_the_page_uses() -> None:
 
 
 def test_every_refusal_the_page_can_meet_has_a_text() -> None:
-    """The refusals' texts are chosen by code, field and house rule (pad.js's
-    REFUSED_CODES, REFUSED_FIELDS and HOUSE_OPTION_KEYS); each has its message."""
+    """The refusals' texts are chosen by code and field (pad.js's REFUSED_CODES and
+    REFUSED_FIELDS); each has its message. A house rule is named by its label
+    (test_web_rules.py)."""
     english = assert_locales_agree(LOCALES, ("nl", "fr", "de", "es", "pt"))
     script = (STATIC / "pad" / "pad.js").read_text()
 
@@ -166,8 +168,7 @@ def test_every_refusal_the_page_can_meet_has_a_text() -> None:
         return re.findall(r'"([\w.]+)"', found.group(1))
 
     keys = {f"error.{name}" for name in listed("REFUSED_CODES") + listed("REFUSED_FIELDS")}
-    keys |= {f"option.{key}" for key in listed("HOUSE_OPTION_KEYS")}
-    assert {"error.not_found", "error.tile", "option.unlimited_draws"} <= keys
+    assert {"error.not_found", "error.tile"} <= keys
     assert sorted(keys - set(english)) == []
 
 

@@ -97,6 +97,8 @@ def describe_end(end: HandEnd, names: Sequence[str], rules: Rules | None = None)
         opening = f"{names[end.player]} goes out"
     elif end.reason == "last_round":
         opening = f"the {terms.pool} is empty and the last round is over"
+    elif end.reason == "target" and end.player is not None:
+        opening = f"{names[end.player]} reaches the target and wins"
     else:
         opening = "the hand is blocked"
     changes = ", ".join(

@@ -24,7 +24,7 @@ from triominos.rules import PRESETS, RuleOptionError, Rules, preset
 from triominos.tiles import WILD, Corners, Joker, Tile, TileSet, indices
 
 Phase = Literal["starter_draw", "opening", "play", "over"]
-EndReason = Literal["out", "blocked", "last_round"]
+EndReason = Literal["out", "blocked", "last_round", "target"]
 
 
 class IllegalActionError(ValueError):
@@ -270,12 +270,14 @@ def legal_actions(
     pool_size: int,
     balance: int | None = None,
     bank: int | None = None,
+    drawn: int | None = None,
 ) -> list[LegalAction]:
     """Every action the player to move may take, from what that player can see.
 
     ``balance`` (the player's counters) and ``bank`` matter only when the rules pay in
     counters (``bank`` option): buying a card needs a counter, and the bank pays no more
-    than it holds.
+    than it holds. ``drawn`` is the tile index the player drew last this turn, which
+    decides another draw under ``draw_when="drawn_unfit"``.
     """
     if phase == "over":
         return []
@@ -300,7 +302,7 @@ def legal_actions(
         )
     for index, corners in board.joker_swaps(rack):
         found.append(LegalAction(TakeJoker(tiles[index], corners), 0, {}))
-    if may_draw(rules, draws, pool_size, balance):
+    if may_draw(rules, draws, pool_size, balance, fit_forbids_draw(rules, board, rack, drawn)):
         found.append(LegalAction(Draw(), -rules.draw_penalty, {}))
     elif not any(isinstance(option.action, Placement) for option in found):
         found.append(LegalAction(Pass(), -pass_penalty(rules, draws), {}))
@@ -324,11 +326,27 @@ def placement_points(
     return (points if bank is None else min(points, bank)), bonuses
 
 
-def may_draw(rules: Rules, draws: int, pool_size: int, balance: int | None) -> bool:
-    """Whether the player to move may take a tile from the pool now."""
-    if not pool_size or (rules.max_draws is not None and draws >= rules.max_draws):
+def may_draw(
+    rules: Rules, draws: int, pool_size: int, balance: int | None, fit_forbids: bool = False
+) -> bool:
+    """Whether the player to move may take a tile from the pool now.
+
+    ``fit_forbids`` is :func:`fit_forbids_draw`'s answer; the score pad, which sees no
+    tiles, leaves it to the table.
+    """
+    if fit_forbids or not pool_size or (rules.max_draws is not None and draws >= rules.max_draws):
         return False
     return rules.bank is None or balance is None or balance >= rules.draw_penalty
+
+
+def fit_forbids_draw(rules: Rules, board: Board, rack: int, drawn: int | None) -> bool:
+    """Whether a tile that fits rules out a draw (``draw_when``): any tile of the rack
+    (``unable``, seed 002), or the tile just drawn this turn (``drawn_unfit``, seed 003)."""
+    if rules.draw_when == "unable":
+        return board.can_place(rack)
+    if rules.draw_when == "drawn_unfit" and drawn is not None:
+        return board.can_place(1 << drawn)
+    return False
 
 
 def opening_points(rules: Rules, tile: Tile) -> tuple[int, dict[str, int]]:
@@ -376,6 +394,8 @@ class Observation(NamedTuple):
     seen_count: int
     open_racks: tuple[int, ...] | None
     """Every rack, when the rules play with open racks (Junior for young children)."""
+    gong: int | None = None
+    """The seat whose total rang the gong in this hand (Hand.gong), known to all."""
 
     @property
     def bank(self) -> int | None:
@@ -386,6 +406,14 @@ class Observation(NamedTuple):
     def history(self) -> tuple[Event, ...]:
         """This hand's events as the seat saw them (other seats' drawn tiles hidden)."""
         return tuple(self.seen[: self.seen_count])
+
+    @property
+    def drawn(self) -> int | None:
+        """The tile index the player to move drew last this turn, if this seat saw it."""
+        if not self.draws:
+            return None
+        tile = self.seen[self.seen_count - 1].tile
+        return None if tile is None else self.board.tile_set.index(tile)
 
     @property
     def rack_tiles(self) -> list[Tile]:
@@ -407,6 +435,7 @@ class Observation(NamedTuple):
             self.pool_size,
             self.totals[self.seat],
             self.bank,
+            self.drawn,
         )
 
 
@@ -442,6 +471,7 @@ def observe(hand: Hand, seat: int | None, totals: Sequence[int] | None = None) -
             seen,
             len(hand.events),
             tuple(hand.racks) if hand.rules.open_racks else None,
+            hand.gong,
         ),
     )
 
@@ -469,10 +499,13 @@ def settle(
         settlement = [-total for total in left]
     elif reason == "blocked" and rules.blocked == "lowest_scores_difference":
         lowest = min(left)
-        player = left.index(lowest)
-        for seat, total in enumerate(left):
-            if total == lowest:
-                settlement[seat] = sum(left) - 2 * total
+        tied = [seat for seat, total in enumerate(left) if total == lowest]
+        if len(tied) == 1 or rules.blocked_tie == "each_scores":
+            player = tied[0]
+            # Less one's own once, or once for each other rack (the sum of differences).
+            times = 1 if rules.blocked_difference == "others_minus_own" else players - 1
+            for seat in tied:
+                settlement[seat] = sum(left) - lowest - times * lowest
     return tuple(settlement), player
 
 
@@ -578,6 +611,11 @@ class Hand:
         self._shown = {}
         self._last_round_by = None  # who took the pool's last card (Junior)
         self._last_round_armed = False
+        self.drawn: int | None = None
+        """The tile index drawn last in this turn (``draw_when="drawn_unfit"``)."""
+        self.gong: int | None = None
+        """The seat whose total reached the target first in this hand, when the target
+        ends the match during a hand (``match_end`` ``gong`` or ``first_to_target``)."""
 
     def __repr__(self) -> str:
         return (
@@ -600,6 +638,7 @@ class Hand:
         number: int = 1,
         totals: Sequence[int] | None = None,
         last_round_by: int | None = None,
+        drawn: int | None = None,
     ) -> Hand:
         """A hand in play from a position instead of a deal: how a search plays out a world.
 
@@ -613,7 +652,8 @@ class Hand:
         ``last_round_by`` the seat that took the pool's last tile when the last round has
         begun (``pool_empty="last_round"``, Junior). That round counts from the end of the
         taker's turn: a position inside it (the taker to move, having drawn) has not
-        started counting yet.
+        started counting yet. ``drawn`` is the tile the player to move drew last this
+        turn (``draw_when="drawn_unfit"``).
         """
         tile_set = rules.tiles
         deal = Deal(
@@ -623,6 +663,7 @@ class Hand:
         hand = cls.__new__(cls)
         hand._set_up(rules, deal, list(racks), list(pool), board, number=number, totals=totals)
         hand.draws = draws
+        hand.drawn = drawn
         hand.starter = starter
         hand.out = list(out)
         hand.to_move = to_move
@@ -692,6 +733,7 @@ class Hand:
             self.pool_size,
             self._totals[player],
             self.bank,
+            self.drawn,
         )
 
     # --- applying actions ---------------------------------------------------------
@@ -776,6 +818,10 @@ class Hand:
             seen.append(event)
         if not rack:
             self.out.append(player)
+        reached = rules.match_end != "after_hand" and self._reaches_target(player)
+        if reached and rules.match_end == "first_to_target":
+            self._finish("target")  # seed 003: the first to reach the target wins at once
+            return event
         self._end_turn()
         return event
 
@@ -800,9 +846,17 @@ class Hand:
             raise IllegalActionError(
                 "pay_to_buy", f"buying a card costs {rules.draw_penalty} counter(s); none left"
             )
+        if fit_forbids_draw(rules, self.board, self.racks[player], self.drawn):
+            raise IllegalActionError(
+                "draw_when",
+                "a tile of the rack fits: a player may draw only when none does"
+                if rules.draw_when == "unable"
+                else "the tile just drawn fits: it may be laid, but no other tile drawn",
+            )
         index = self._pool[self._drawn]
         self._drawn += 1
         self.draws += 1
+        self.drawn = index
         self.racks[player] |= 1 << index
         self.points[player] -= rules.draw_penalty  # _score written out: a third of all actions
         self._totals[player] -= rules.draw_penalty
@@ -824,7 +878,8 @@ class Hand:
         if self.phase != "play":
             raise IllegalActionError("opening", "the opening tile must be placed")
         balance = self._totals[player]
-        if may_draw(rules, self.draws, self.pool_size, balance):
+        fits = fit_forbids_draw(rules, self.board, self.racks[player], self.drawn)
+        if may_draw(rules, self.draws, self.pool_size, balance, fits):
             raise IllegalActionError(
                 "draw_before_pass",
                 "a player who does not place draws from the pool; passing comes only after "
@@ -907,6 +962,7 @@ class Hand:
 
     def _end_turn(self) -> None:
         self.draws = 0
+        self.drawn = None
         rules = self.rules
         following = (self.to_move + 1) % self.players
         if self.out and (
@@ -917,8 +973,9 @@ class Hand:
             return
         if self._last_round_by is not None:
             # Junior: after the pool's last card, the round ends with the turn of the
-            # player who took it (RULES.md).
-            if self.to_move == self._last_round_by and self._last_round_armed:
+            # player who took it, or just before it (``last_round_ends``, RULES.md).
+            ends_at = self.to_move if rules.last_round_ends == "after_taker" else following
+            if ends_at == self._last_round_by and self._last_round_armed:
                 self._finish("last_round")
                 return
             self._last_round_armed = True
@@ -947,11 +1004,25 @@ class Hand:
             return False
         return not any(next(board.joker_swaps(rack), None) for rack in self.racks)
 
+    def _reaches_target(self, seat: int) -> bool:
+        """Whether ``seat``'s total now rings the gong: the first to reach the target in
+        this hand (``match_end`` other than ``after_hand``)."""
+        target = self.rules.target_score
+        if self.gong is None and target is not None and self._totals[seat] >= target:
+            self.gong = seat
+            return True
+        return False
+
     def _finish(self, reason: EndReason) -> None:
         left = [self.tile_set.value_of(rack) for rack in self.racks]
         settlement, player = settle(self.rules, reason, left, self.out)
+        if reason == "target":
+            player = self.gong
         for seat, change in enumerate(settlement):
             self._score(seat, change)
+        if self.rules.match_end != "after_hand":
+            for seat in sorted(range(self.players), key=self._totals.__getitem__, reverse=True):
+                self._reaches_target(seat)
         self.end = HandEnd(
             reason,
             player,
@@ -961,11 +1032,14 @@ class Hand:
         self.phase = "over"
 
 
-def match_ends(rules: Rules, totals: Sequence[int], hands: int) -> bool:
+def match_ends(rules: Rules, totals: Sequence[int], hands: int, gong: bool = False) -> bool:
     """Whether a match ends after ``hands`` finished hands with these ``totals``: a total
-    reached the target score, or the hand limit is reached. Shared with the score pad."""
+    reached the target score, the last hand rang the gong (a total reached the target
+    during it, ``match_end="gong"``), or the hand limit is reached. Shared with the score
+    pad."""
     target, limit = rules.target_score, rules.hand_limit
-    return (target is not None and max(totals) >= target) or (limit is not None and hands >= limit)
+    reached = target is not None and (gong or max(totals) >= target)
+    return reached or (limit is not None and hands >= limit)
 
 
 # --- the match ----------------------------------------------------------------------
@@ -1033,7 +1107,10 @@ class Match:
 
     @property
     def is_over(self) -> bool:
-        return self.hand.is_over and match_ends(self.rules, self.totals, len(self.hands))
+        hand = self.hand
+        return hand.is_over and match_ends(
+            self.rules, self.totals, len(self.hands), hand.gong is not None
+        )
 
     @property
     def winners(self) -> list[int]:

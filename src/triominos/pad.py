@@ -261,6 +261,9 @@ class HandSheet:
     """The settlement the hand is waiting for: the rules have ended it."""
     last_round_by: int | None = None
     last_round_armed: bool = False
+    gong: int | None = None
+    """The seat whose running total reached the target first in this hand, when that
+    ends the match (``match_end`` ``gong`` or ``first_to_target``), as ``Hand.gong``."""
     end: PadHandEnd | None = None
 
     @property
@@ -273,6 +276,7 @@ class HandSheet:
             "starter": self.starter,
             "points": list(self.points),
             "entries": [scored.to_json() for scored in self.entries],
+            "gong": self.gong,
             "end": None if self.end is None else self.end.to_json(),
         }
 
@@ -299,9 +303,9 @@ class Pad:
 
     ``totals`` are the totals after the finished hands; ``running_totals`` include the
     hand being played. Like :class:`triominos.game.Match`, a finished hand is followed at
-    once by the next, and the match ends after the hand in which a total reaches the
-    target (seed 002's "gong") or after ``hand_limit`` hands. :meth:`stop` ends a match
-    early where it stands.
+    once by the next, and the match ends as ``match_end`` says when a total reaches the
+    target (after the hand, seed 002's "gong", or at once) or after ``hand_limit`` hands.
+    :meth:`stop` ends a match early where it stands.
     """
 
     def __init__(self, rules: Rules, players: Sequence[str], preset: str | None = None) -> None:
@@ -350,7 +354,10 @@ class Pad:
     def is_over(self) -> bool:
         if self.stopped:
             return True
-        return self.hand.is_over and match_ends(self.rules, self.totals, len(self.hands))
+        hand = self.hand
+        return hand.is_over and match_ends(
+            self.rules, self.totals, len(self.hands), hand.gong is not None
+        )
 
     @property
     def winners(self) -> list[int]:
@@ -362,13 +369,17 @@ class Pad:
 
     @property
     def final_hand(self) -> bool:
-        """Whether the hand being played is the last as things stand: a running total
-        has reached the target (the "gong" of seed 002), or it is the last hand allowed."""
+        """Whether the hand being played is the last as things stand: the gong rang in it
+        (``match_end="gong"``: for good), a running total is at the target (after the
+        hand, it may fall back), or it is the last hand allowed."""
         if self.is_over:
             return False
         target, limit = self.rules.target_score, self.rules.hand_limit
-        return (target is not None and max(self.running_totals) >= target) or (
-            limit is not None and self.hand.number >= limit
+        reached = target is not None and max(self.running_totals) >= target
+        return (
+            self.hand.gong is not None
+            or reached
+            or (limit is not None and self.hand.number >= limit)
         )
 
     # --- entering -----------------------------------------------------------------
@@ -443,12 +454,27 @@ class Pad:
         if hand.end is None:
             for seat, change in enumerate(points):
                 hand.points[seat] += change
-        else:
+            if self._ring_gong(hand) and self.rules.match_end == "first_to_target":
+                zeros = (0,) * len(self.players)  # seed 003: the match ends at once
+                hand.end = PadHandEnd("target", hand.gong, zeros, zeros)
+        if hand.end is not None:
             for seat, change in enumerate(hand.points):
                 self.totals[seat] += change
             if not self.is_over:
                 self._start_hand()
         return scored
+
+    def _ring_gong(self, hand: HandSheet) -> bool:
+        """Whether the totals with this hand's points ring the engine's gong now: the
+        highest seat at the target rings it (``Hand.gong``), once a hand."""
+        rules, target = self.rules, self.rules.target_score
+        if rules.match_end == "after_hand" or target is None or hand.gong is not None:
+            return False
+        totals = [total + points for total, points in zip(self.totals, hand.points, strict=True)]
+        if max(totals) < target:
+            return False
+        hand.gong = totals.index(max(totals))
+        return True
 
     def _awaiting_message(self, awaiting: Awaiting) -> str:
         if awaiting == "out":
@@ -626,7 +652,8 @@ class Pad:
         ):
             hand.awaiting = "out"
         elif hand.last_round_by is not None:
-            if player == hand.last_round_by and hand.last_round_armed:
+            ends_at = player if rules.last_round_ends == "after_taker" else following
+            if ends_at == hand.last_round_by and hand.last_round_armed:
                 hand.awaiting = "last_round"
             hand.last_round_armed = True
 
@@ -674,6 +701,7 @@ class Pad:
         hand.end = PadHandEnd(reason, player_named, settlement, tuple(left))
         for seat, change in enumerate(settlement):
             hand.points[seat] += change
+        self._ring_gong(hand)
         return settlement
 
     def _rack_totals(self, reason: EndReason, remaining: tuple[int, ...]) -> list[int]:

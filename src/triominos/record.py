@@ -60,7 +60,8 @@ Triominos Junior (rule ``opening="pool_card"``, counters from a ``bank``):
   that takes the joker's place, ``cell`` where the joker lay, ``corners`` the card's
   numbers there; the joker goes to the player's rack.
 - ``end.reason`` may be ``last_round``: the pool ran out and the round that followed
-  is over.
+  is over; or ``target`` (``match_end="first_to_target"``): ``player`` reached the target
+  score and the match ends at once, with no settlement.
 - The hand's and the match's ``scores`` are the players' counters: they start at the
   rule ``starting_score`` (4), and the bank holds the rest of the rule ``bank`` (60),
   so they never add up to more than it and none is below 0.
@@ -72,7 +73,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple, cast, get_args
 
 from triominos.board import Placement
 from triominos.game import (
@@ -117,7 +118,7 @@ FORMAT = "triominos-record/1"
 
 PLAYER_KINDS = ("human", "bot")
 ACTION_NAMES = ("place", "draw", "pass", "starter_draw", "buy", "take_joker")
-END_REASONS: tuple[EndReason, ...] = ("out", "blocked", "last_round")
+END_REASONS: tuple[EndReason, ...] = get_args(EndReason)
 
 
 # --- errors -------------------------------------------------------------------------
@@ -778,6 +779,8 @@ def _ending(end: HandEnd) -> str:
         return f"player {end.player} went out"
     if end.reason == "last_round":
         return "the pool is empty and the last round is over"
+    if end.reason == "target":
+        return f"player {end.player} reached the target score"
     return "it is blocked"
 
 

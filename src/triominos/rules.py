@@ -1,30 +1,40 @@
 """Rule options and the named presets.
 
-Every difference between editions and every house rule is one field of :class:`Rules`;
-a preset is a value of it with the rulebooks (seeds) it comes from. RULES.md explains
-each option in words and cites its source.
+Every difference between editions and every house rule is one field of :class:`Rules`,
+declared once in :data:`OPTIONS` (what it means, its values, its seeds); a preset is a
+value of :class:`Rules` with the rulebooks (seeds) it comes from. RULES.md explains each
+option in words and cites its source.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from triominos.tiles import TILE_SETS, Joker, Tile, TileSet
 
 Opening = Literal["highest_triple", "starter_draw", "pool_card"]
+DrawWhen = Literal["always", "drawn_unfit", "unable"]
 GoingOut = Literal["ends_hand", "finish_round", "plays_on"]
 Blocked = Literal["lowest_scores_difference", "each_loses_own", "no_settlement"]
+BlockedDifference = Literal["others_minus_own", "each_difference"]
+BlockedTie = Literal["each_scores", "nobody_scores"]
 TilePoints = Literal["value", "one"]
 PoolEmpty = Literal["plays_on", "last_round"]
+LastRoundEnds = Literal["after_taker", "before_taker"]
+MatchEnd = Literal["after_hand", "gong", "first_to_target"]
+OptionKind = Literal["choice", "flag", "whole", "rack_sizes"]
 
-OPENINGS: tuple[Opening, ...] = ("highest_triple", "starter_draw", "pool_card")
-GOING_OUT: tuple[GoingOut, ...] = ("ends_hand", "finish_round", "plays_on")
-BLOCKED: tuple[Blocked, ...] = ("lowest_scores_difference", "each_loses_own", "no_settlement")
-TILE_POINTS: tuple[TilePoints, ...] = ("value", "one")
-POOL_EMPTY: tuple[PoolEmpty, ...] = ("plays_on", "last_round")
+SEED_JUNIOR = "000_06eafe67cd733af6.txt"
+SEED_EXTENDED_NL_DE = "001_1b09aa5bbd6db9b8.txt"
+SEED_CLASSIC_NL = "002_de32dbffb4f2dbcb.txt"
+SEED_CLASSIC_FR = "003_e03a3318ce0c58e6.txt"
+SEED_EXTENDED_ES_PT = "004_c724ba1986690f37.txt"
+ADULT_SEEDS = (SEED_EXTENDED_NL_DE, SEED_CLASSIC_NL, SEED_CLASSIC_FR, SEED_EXTENDED_ES_PT)
+ALL_SEEDS = (SEED_JUNIOR, *ADULT_SEEDS)
 
 
 class RuleOptionError(ValueError):
@@ -36,8 +46,103 @@ class RuleOptionError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
+class RuleOption:
+    """The one declaration of a rule option, from which every door is derived.
+
+    Validation, ``triominos rules``, ``--rule NAME=VALUE``, ``/api/presets``, the web
+    forms and RULES.md's table all read these; the default is the :class:`Rules` field's.
+    A form shows ``label_key``/``help_key`` (and ``value_key`` for each choice) from
+    the option texts of the six languages (``server/static/locales/rules/``).
+    """
+
+    name: str
+    kind: OptionKind
+    meaning: str
+    seeds: tuple[str, ...]
+    choices: tuple[str, ...] = ()
+    minimum: int = 0
+    optional: bool = False
+    """Whether None is allowed ("none": no limit, no target, no bank)."""
+
+    @property
+    def label_key(self) -> str:
+        return f"rule.{self.name}"
+
+    @property
+    def help_key(self) -> str:
+        return f"rule.{self.name}.help"
+
+    def value_key(self, choice: str) -> str:
+        return f"rule.{self.name}.{choice}"
+
+    @property
+    def allowed(self) -> str:
+        """The values allowed, in words: what every error about this option says."""
+        if self.kind == "choice":
+            words = f"one of {_names(self.choices)}"
+        elif self.kind == "flag":
+            words = "true or false"
+        elif self.kind == "whole":
+            words = f"a whole number of at least {self.minimum}"
+        else:
+            words = "player counts mapped to rack sizes, like 2:9,3:7 or {'2': 9}"
+        return words + (", or none" if self.optional else "")
+
+    def check(self, value: object) -> None:
+        """Raise RuleOptionError naming the option unless ``value`` is of its kind."""
+        if value is None and self.optional:
+            return
+        if self.kind == "choice":
+            fits = value in self.choices
+        elif self.kind == "flag":
+            fits = isinstance(value, bool)
+        elif self.kind == "whole":
+            fits = isinstance(value, int) and not isinstance(value, bool) and value >= self.minimum
+        else:  # rack_sizes: checked against the player counts by Rules
+            fits = True
+        if not fits:
+            raise RuleOptionError(self.name, f"must be {self.allowed}, not {value!r}")
+
+    def parse(self, text: str) -> object:
+        """The value of a command line's ``NAME=VALUE``, checked."""
+        word = text.strip()
+        value: object = word
+        if self.optional and word.lower() == "none":
+            value = None
+        elif self.kind == "flag":
+            value = {"true": True, "false": False}.get(word.lower(), word)
+        elif self.kind == "whole":
+            value = int(word) if re.fullmatch(r"-?[0-9]+", word) else word
+        elif self.kind == "rack_sizes":
+            word = word.replace(" ", "")
+            if not re.fullmatch(r"[0-9]+:[0-9]+(,[0-9]+:[0-9]+)*", word):
+                raise RuleOptionError(self.name, f"must be {self.allowed}, not {text!r}")
+            pairs = (pair.split(":") for pair in word.split(","))
+            value = {int(players): int(size) for players, size in pairs}
+        self.check(value)
+        return value
+
+    def to_json(self) -> dict[str, Any]:
+        """The declaration as ``/api/presets`` and ``triominos rules --json`` give it."""
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "choices": list(self.choices),
+            "minimum": self.minimum if self.kind == "whole" else None,
+            "optional": self.optional,
+            "default": Rules().to_dict()[self.name],
+            "allowed": self.allowed,
+            "meaning": self.meaning,
+            "seeds": list(self.seeds),
+            "label": self.label_key,
+            "help": self.help_key,
+            "choice_labels": {choice: self.value_key(choice) for choice in self.choices},
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class Rules:
-    """One immutable set of rule values; see RULES.md for each field."""
+    """One immutable set of rule values; each field is declared in :data:`OPTIONS`."""
 
     tile_set: str = "classic"
     joker: bool = False
@@ -48,6 +153,7 @@ class Rules:
     opening_triple_bonus: int = 10
     opening_zero_bonus: int = 30
     max_draws: int | None = 3
+    draw_when: DrawWhen = "always"
     draw_penalty: int = 5
     failed_draw_penalty: int = 10
     empty_pool_pass_penalty: int = 0
@@ -60,14 +166,18 @@ class Rules:
     going_out: GoingOut = "ends_hand"
     going_out_collects: bool = True
     blocked: Blocked = "lowest_scores_difference"
+    blocked_difference: BlockedDifference = "others_minus_own"
+    blocked_tie: BlockedTie = "each_scores"
     tile_points: TilePoints = "value"
     last_tile_bonus: int = 0
     draw_ends_turn: bool = False
     pool_empty: PoolEmpty = "plays_on"
+    last_round_ends: LastRoundEnds = "after_taker"
     starting_score: int = 0
     bank: int | None = None
     open_racks: bool = False
     target_score: int | None = 400
+    match_end: MatchEnd = "after_hand"
     hand_limit: int | None = None
     figure_points: tuple[int, ...] = field(init=False, repr=False, compare=False)
     """Bonus points indexed by the board's figure code (board.FIGURES); derived."""
@@ -97,42 +207,12 @@ class Rules:
         object.__setattr__(self, "tile_values", values)
 
     def _validate(self) -> None:
-        if self.tile_set not in TILE_SETS:
-            raise RuleOptionError("tile_set", f"must be one of {_names(TILE_SETS)}")
-        _choice("opening", self.opening, OPENINGS)
-        _choice("going_out", self.going_out, GOING_OUT)
-        _choice("blocked", self.blocked, BLOCKED)
-        _choice("tile_points", self.tile_points, TILE_POINTS)
-        _choice("pool_empty", self.pool_empty, POOL_EMPTY)
-        for name in ("joker", "going_out_collects", "draw_ends_turn", "open_racks"):
-            if not isinstance(getattr(self, name), bool):
-                raise RuleOptionError(name, f"must be true or false, not {getattr(self, name)!r}")
+        for option in OPTIONS.values():
+            option.check(getattr(self, option.name))
         if self.joker and TILE_SETS[self.tile_set].joker is None:
             raise RuleOptionError("joker", f"the {self.tile_set} set has no joker")
-        for name in (
-            "opening_triple_bonus",
-            "opening_zero_bonus",
-            "draw_penalty",
-            "failed_draw_penalty",
-            "empty_pool_pass_penalty",
-            "bridge_bonus",
-            "hexagon_bonus",
-            "double_hexagon_bonus",
-            "triple_hexagon_bonus",
-            "two_sides_bonus",
-            "going_out_bonus",
-            "last_tile_bonus",
-            "starting_score",
-        ):
-            _whole(name, getattr(self, name), minimum=0)
-        _whole("min_players", self.min_players, minimum=2)
+        # What one option's declaration cannot say: bounds set by other options.
         _whole("max_players", self.max_players, minimum=self.min_players)
-        if self.max_draws is not None:
-            _whole("max_draws", self.max_draws, minimum=0)
-        if self.target_score is not None:
-            _whole("target_score", self.target_score, minimum=1)
-        if self.hand_limit is not None:
-            _whole("hand_limit", self.hand_limit, minimum=1)
         if self.bank is not None:
             _whole("bank", self.bank, minimum=self.starting_score * self.max_players)
             # Counters change hands only through the bank: laying earns, buying pays.
@@ -230,16 +310,275 @@ class Rules:
         }
 
 
-OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules) if f.init)
+def _declare(*options: RuleOption) -> dict[str, RuleOption]:
+    return {option.name: option for option in options}
+
+
+_CHILDREN = (SEED_EXTENDED_NL_DE, SEED_EXTENDED_ES_PT)
+_FIGURES = (SEED_CLASSIC_NL, SEED_CLASSIC_FR, *_CHILDREN, SEED_JUNIOR)
+
+OPTIONS: dict[str, RuleOption] = _declare(
+    RuleOption(
+        "tile_set",
+        "choice",
+        "The box: classic has 56 tiles (numbers 0 to 5); extended adds the 20 mirror "
+        "images, 76 tiles in all; junior has 35 picture cards (symbols 1 to 5, each with its "
+        "own colour) and a joker.",
+        ALL_SEEDS,
+        choices=tuple(TILE_SETS),
+    ),
+    RuleOption(
+        "joker",
+        "flag",
+        "Whether the joker of the junior set is played: it fits anywhere, showing the "
+        "numbers around it, and may be taken back with a card that fits exactly.",
+        (SEED_JUNIOR,),
+    ),
+    RuleOption(
+        "min_players",
+        "whole",
+        "The fewest players the rules are written for.",
+        ALL_SEEDS,
+        minimum=2,
+    ),
+    RuleOption(
+        "max_players", "whole", "The most players the rules are written for.", ALL_SEEDS, minimum=2
+    ),
+    RuleOption(
+        "rack_sizes",
+        "rack_sizes",
+        "How many tiles each player is dealt, by the number of players (players: tiles).",
+        ALL_SEEDS,
+    ),
+    RuleOption(
+        "opening",
+        "choice",
+        "Who opens: highest_triple (the holder of the highest triple lays it), "
+        "starter_draw (each draws a tile; the highest opens with any tile) or pool_card (a "
+        "pool card, never the joker, is laid first).",
+        ALL_SEEDS,
+        choices=get_args(Opening),
+    ),
+    RuleOption(
+        "opening_triple_bonus",
+        "whole",
+        "Points besides the tile's value for opening with a triple (only when the highest "
+        "triple opens).",
+        (SEED_CLASSIC_NL, SEED_CLASSIC_FR),
+    ),
+    RuleOption(
+        "opening_zero_bonus",
+        "whole",
+        "Points on top of that for opening with 0-0-0 (likewise).",
+        (SEED_CLASSIC_NL, SEED_CLASSIC_FR),
+    ),
+    RuleOption(
+        "max_draws",
+        "whole",
+        "The most tiles a player draws in one turn before passing (none: as long as the "
+        "pool lasts).",
+        ALL_SEEDS,
+        optional=True,
+    ),
+    RuleOption(
+        "draw_when",
+        "choice",
+        "When a player may draw: always (whenever draws remain), drawn_unfit (a first draw "
+        "at will, another only when the tile just drawn does not fit) or unable (only when no "
+        "tile of the rack fits).",
+        ADULT_SEEDS,
+        choices=get_args(DrawWhen),
+    ),
+    RuleOption(
+        "draw_penalty",
+        "whole",
+        "Points lost for each tile drawn (with a bank: the counters a card costs).",
+        ALL_SEEDS,
+    ),
+    RuleOption(
+        "failed_draw_penalty",
+        "whole",
+        "Points lost for passing after drawing in the same turn.",
+        ADULT_SEEDS,
+    ),
+    RuleOption(
+        "empty_pool_pass_penalty",
+        "whole",
+        "Points lost for passing without drawing, the pool being empty.",
+        (SEED_CLASSIC_NL, *_CHILDREN),
+    ),
+    RuleOption(
+        "bridge_bonus",
+        "whole",
+        "Points for a bridge: a tile touching the board by one edge and by the corner opposite it.",
+        _FIGURES,
+    ),
+    RuleOption(
+        "hexagon_bonus",
+        "whole",
+        "Points for completing a hexagon (six tiles around one corner).",
+        _FIGURES,
+    ),
+    RuleOption(
+        "double_hexagon_bonus",
+        "whole",
+        "Points for completing two hexagons with one tile.",
+        _FIGURES,
+    ),
+    RuleOption(
+        "triple_hexagon_bonus",
+        "whole",
+        "Points for completing three hexagons with one tile.",
+        (SEED_CLASSIC_NL, *_CHILDREN),
+    ),
+    RuleOption(
+        "two_sides_bonus",
+        "whole",
+        "Points for a tile laid in a gap, against two edges at once.",
+        (SEED_CLASSIC_NL,),
+    ),
+    RuleOption(
+        "going_out_bonus",
+        "whole",
+        "Points for going out (emptying the rack), besides the value of the tiles the "
+        "others still hold when going_out_collects.",
+        ADULT_SEEDS,
+    ),
+    RuleOption(
+        "going_out",
+        "choice",
+        "What going out does: ends_hand (the hand ends at once), finish_round (the others "
+        "play until the round of turns is complete) or plays_on (the player draws next turn "
+        "and the hand goes on).",
+        ALL_SEEDS,
+        choices=get_args(GoingOut),
+    ),
+    RuleOption(
+        "going_out_collects",
+        "flag",
+        "Whether the player who goes out also scores the value of the tiles the others still hold.",
+        ADULT_SEEDS,
+    ),
+    RuleOption(
+        "blocked",
+        "choice",
+        "A blocked hand: lowest_scores_difference (the lowest rack scores the others' racks "
+        "minus its own), each_loses_own (each loses its rack's value) or no_settlement "
+        "(nothing is scored or lost).",
+        ALL_SEEDS,
+        choices=get_args(Blocked),
+    ),
+    RuleOption(
+        "blocked_difference",
+        "choice",
+        "What the lowest rack of a blocked hand scores (lowest_scores_difference): "
+        "others_minus_own (the others' racks together, less its own once) or "
+        "each_difference (its difference to each other rack, added up).",
+        ADULT_SEEDS,
+        choices=get_args(BlockedDifference),
+    ),
+    RuleOption(
+        "blocked_tie",
+        "choice",
+        "Two or more racks tied for the lowest in a blocked hand "
+        "(lowest_scores_difference): each_scores (each tied player scores) or "
+        "nobody_scores (nobody scores).",
+        ADULT_SEEDS,
+        choices=get_args(BlockedTie),
+    ),
+    RuleOption(
+        "tile_points",
+        "choice",
+        "What laying a tile scores before bonuses: value (the sum of its numbers) or one "
+        "(1 for every tile, the children's scoring).",
+        ALL_SEEDS,
+        choices=get_args(TilePoints),
+    ),
+    RuleOption(
+        "last_tile_bonus",
+        "whole",
+        "Points for laying the last tile of one's rack, whether or not the hand ends.",
+        (SEED_JUNIOR,),
+    ),
+    RuleOption(
+        "draw_ends_turn",
+        "flag",
+        "Whether drawing (buying) a tile ends the turn at once, without trying to lay it.",
+        (SEED_JUNIOR,),
+    ),
+    RuleOption(
+        "pool_empty",
+        "choice",
+        "What the pool running out does: plays_on (nothing) or last_round (the round of "
+        "turns is played out and ends with the player who took the last tile).",
+        (SEED_JUNIOR,),
+        choices=get_args(PoolEmpty),
+    ),
+    RuleOption(
+        "last_round_ends",
+        "choice",
+        "Where the last round (pool_empty=last_round) ends: after_taker (after the next "
+        "turn of the player who took the pool's last tile) or before_taker (when the turn "
+        "comes back to that player, who does not play again).",
+        (SEED_JUNIOR,),
+        choices=get_args(LastRoundEnds),
+    ),
+    RuleOption(
+        "starting_score",
+        "whole",
+        "Each player's score (counters, with a bank) at the start of the match.",
+        (SEED_JUNIOR,),
+    ),
+    RuleOption(
+        "bank",
+        "whole",
+        "Scores are counters, the players' and the bank's adding up to this: a card is "
+        "bought from the bank, not without counters, and the bank pays what it holds (none: "
+        "points, no limit).",
+        (SEED_JUNIOR,),
+        optional=True,
+    ),
+    RuleOption(
+        "open_racks",
+        "flag",
+        "Whether every rack lies face up for all to see (for young children, so a grown-up "
+        "can help).",
+        (SEED_JUNIOR,),
+    ),
+    RuleOption(
+        "target_score",
+        "whole",
+        "The score that ends the match, as match_end says (none: no target).",
+        ADULT_SEEDS,
+        minimum=1,
+        optional=True,
+    ),
+    RuleOption(
+        "match_end",
+        "choice",
+        "When a total reaching target_score ends the match: after_hand (when a total is at "
+        "the target after a hand's settlement), gong (the hand in which a total reaches it "
+        "is the last, even if the total falls back) or first_to_target (at once: the first "
+        "to reach it wins).",
+        (SEED_CLASSIC_NL, SEED_CLASSIC_FR),
+        choices=get_args(MatchEnd),
+    ),
+    RuleOption(
+        "hand_limit",
+        "whole",
+        "The match ends after this many hands (none: no limit).",
+        (SEED_EXTENDED_NL_DE, SEED_EXTENDED_ES_PT, SEED_JUNIOR),
+        minimum=1,
+        optional=True,
+    ),
+)
+"""Every rule option, declared once, in the order of the fields of :class:`Rules`."""
+
+OPTION_NAMES: tuple[str, ...] = tuple(OPTIONS)
 
 
 def _names(values: Mapping[str, object] | tuple[str, ...]) -> str:
     return ", ".join(repr(v) for v in values)
-
-
-def _choice(option: str, value: object, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise RuleOptionError(option, f"must be one of {_names(allowed)}, not {value!r}")
 
 
 def _whole(option: str, value: object, *, minimum: int) -> None:
@@ -256,7 +595,7 @@ def _rack_sizes(value: object) -> tuple[tuple[int, int], ...]:
         return tuple(sorted((int(players), int(size)) for players, size in pairs))  # type: ignore[attr-defined]
     except (TypeError, ValueError):
         raise RuleOptionError(
-            "rack_sizes", f"must map player counts to rack sizes, like {{'2': 9}}, not {value!r}"
+            "rack_sizes", f"must be {OPTIONS['rack_sizes'].allowed}, not {value!r}"
         ) from None
 
 
@@ -268,6 +607,21 @@ class Preset:
     rules: Rules
     seeds: tuple[str, ...]
     summary: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The preset with every option's declaration and value: what ``triominos rules
+        PRESET --json`` prints and ``/api/presets`` sends for each preset."""
+        values = self.rules.to_dict()
+        return {
+            "name": self.name,
+            "summary": self.summary,
+            "seeds": list(self.seeds),
+            "players": list(range(self.rules.min_players, self.rules.max_players + 1)),
+            "rules": values,
+            "options": [
+                {**option.to_json(), "value": values[name]} for name, option in OPTIONS.items()
+            ],
+        }
 
 
 CHILDREN_SCORING: dict[str, Any] = {
@@ -328,26 +682,26 @@ PRESETS: dict[str, Preset] = {
         Preset(
             "classic",
             Rules(),
-            ("002_de32dbffb4f2dbcb.txt", "003_e03a3318ce0c58e6.txt"),
+            (SEED_CLASSIC_NL, SEED_CLASSIC_FR),
             "56 tiles; the highest triple opens; a hand ends when a player goes out.",
         ),
         Preset(
             "extended",
             Rules(tile_set="extended", opening="starter_draw", going_out="finish_round"),
-            ("001_1b09aa5bbd6db9b8.txt", "004_c724ba1986690f37.txt"),
+            (SEED_EXTENDED_NL_DE, SEED_EXTENDED_ES_PT),
             "76 tiles; a draw decides who starts; going out rings the bell for the last "
             "round of turns.",
         ),
         Preset(
             "junior",
             JUNIOR_RULES,
-            ("000_06eafe67cd733af6.txt",),
+            (SEED_JUNIOR,),
             "Triominos Junior: 36 cards with a joker, paid in counters from a bank of 60.",
         ),
         Preset(
             "classic-children",
             Rules().replace(**CHILDREN_SCORING),
-            ("002_de32dbffb4f2dbcb.txt", "001_1b09aa5bbd6db9b8.txt", "004_c724ba1986690f37.txt"),
+            (SEED_CLASSIC_NL, SEED_EXTENDED_NL_DE, SEED_EXTENDED_ES_PT),
             "The classic game with the simple children's scoring of seeds 001 and 004.",
         ),
         Preset(
@@ -355,8 +709,27 @@ PRESETS: dict[str, Preset] = {
             Rules(tile_set="extended", opening="starter_draw", going_out="finish_round").replace(
                 **CHILDREN_SCORING
             ),
-            ("001_1b09aa5bbd6db9b8.txt", "004_c724ba1986690f37.txt"),
+            (SEED_EXTENDED_NL_DE, SEED_EXTENDED_ES_PT),
             "The extended game with the simple children's scoring of seeds 001 and 004.",
+        ),
+        Preset(
+            "classic-002",
+            Rules(draw_when="unable", two_sides_bonus=40, match_end="gong"),
+            (SEED_CLASSIC_NL,),
+            "Seed 002 exactly: draw only when no tile fits, 40 for a tile against two sides, "
+            "the gong at 400 makes that hand the last.",
+        ),
+        Preset(
+            "classic-003",
+            Rules(
+                max_players=4,
+                rack_sizes=((2, 9), (3, 7), (4, 7)),
+                draw_when="drawn_unfit",
+                match_end="first_to_target",
+            ),
+            (SEED_CLASSIC_FR,),
+            "Seed 003 exactly: 2 to 4 players, draw again only when the drawn tile does not "
+            "fit, the first to reach 400 wins at once.",
         ),
     )
 }

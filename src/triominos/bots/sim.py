@@ -202,6 +202,7 @@ class Simulation:
             to_move=self.seat,
             starter=observation.starter if observation.starter is not None else self.seat,
             draws=observation.draws,
+            drawn=observation.drawn,
             out=self._out,
             number=observation.hand_number,
             totals=observation.totals,

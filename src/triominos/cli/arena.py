@@ -28,9 +28,9 @@ from triominos.cli.main import (
     players_option,
     preset_option,
     progress_bar,
+    rule_options,
     seed_option,
     seed_or_random,
-    target_option,
 )
 from triominos.record import write_records
 
@@ -91,7 +91,7 @@ def results_table(stats: Sequence[EntryStats]) -> Table:
 )
 @click.option("--hands", is_flag=True, help="Play single hands instead of matches.")
 @seed_option("Seed of the first deal group; group g uses seed + g (random if omitted).")
-@target_option
+@rule_options
 @out_option("Save every match's record to FILE.jsonl, each player named after its bot.")
 def arena(
     preset: str,
@@ -103,6 +103,7 @@ def arena(
     hands: bool,
     seed: int | None,
     target: int | None,
+    rule: tuple[str, ...],
     out: Path | None,
 ) -> None:
     """Bots play duplicate deals: win rates with 95% intervals, margins and ratings.
@@ -116,7 +117,7 @@ def arena(
         raise click.BadParameter(
             f"no directory {str(out.parent)!r} to write in", param_hint="--out"
         )
-    rules = match_rules(preset, target, players)
+    rules = match_rules(preset, target, rule, players)
     groups = math.ceil(matches / players)
     first_seed = seed_or_random(seed)
     config = ArenaConfig(rules, tuple(entries), budget, groups, first_seed, hands)

@@ -11,10 +11,10 @@ from triominos.cli.main import (
     parse_bots,
     players_option,
     preset_option,
+    rule_options,
     scores_table,
     seat_bot,
     seed_option,
-    target_option,
 )
 from triominos.explain import describe_end, describe_event
 from triominos.game import Match
@@ -25,11 +25,18 @@ from triominos.game import Match
 @players_option
 @bots_option("greedy")
 @seed_option()
-@target_option
-def demo(preset: str, players: int, bots: str, seed: int | None, target: int | None) -> None:
+@rule_options
+def demo(
+    preset: str,
+    players: int,
+    bots: str,
+    seed: int | None,
+    target: int | None,
+    rule: tuple[str, ...],
+) -> None:
     """Watch bots play one whole match, move by move, with every tile shown."""
     names = parse_bots(bots, players)
-    rules = match_rules(preset, target, players)
+    rules = match_rules(preset, target, rule, players)
     match = Match(rules, players, seed)
     seats = [seat_bot(name, match.seed, seat) for seat, name in enumerate(names)]
     labels = [f"{name} ({seat})" for seat, name in enumerate(names)]

@@ -15,7 +15,7 @@ from rich.table import Table
 
 from triominos.bots import BOTS, Bot, make_bot
 from triominos.record import RecordError, iter_records
-from triominos.rules import PRESETS, RuleOptionError, Rules
+from triominos.rules import OPTIONS, PRESETS, RuleOptionError, Rules
 
 
 def preset_option(function: click.decorators.FC) -> click.decorators.FC:
@@ -77,8 +77,16 @@ def out_option(help_text: str) -> Callable[[FC], FC]:
     )
 
 
-def target_option(function: FC) -> FC:
-    """``--target``: a lower target score than the preset's, for short matches."""
+def rule_options(function: FC) -> FC:
+    """``--target`` and ``--rule NAME=VALUE`` (repeatable): house rules on the preset's."""
+    function = click.option(
+        "--rule",
+        "rule",
+        multiple=True,
+        metavar="NAME=VALUE",
+        help="Set a rule option (repeatable), e.g. --rule max_draws=none; "
+        "`triominos rules PRESET` lists them.",
+    )(function)
     return click.option(
         "--target",
         type=click.IntRange(min=1),
@@ -88,14 +96,32 @@ def target_option(function: FC) -> FC:
     )(function)
 
 
-def match_rules(preset_name: str, target: int | None, players: int) -> Rules:
-    """The preset's rules (with ``--target``), once they are known to suit ``players``.
+def parse_rule(text: str) -> tuple[str, object]:
+    """One ``--rule NAME=VALUE`` as the option's name and checked value."""
+    name, equals, value = text.partition("=")
+    name = name.strip()
+    if not equals or not name:
+        raise RuleOptionError(text, "give NAME=VALUE, like max_draws=none")
+    if name not in OPTIONS:
+        raise RuleOptionError(name, f"is not a rule option; options are {', '.join(OPTIONS)}")
+    return name, OPTIONS[name].parse(value)
 
-    Raises click.BadParameter naming ``--players`` otherwise: Junior is for 2 to 4.
+
+def match_rules(preset_name: str, target: int | None, rule: Sequence[str], players: int) -> Rules:
+    """The preset's rules with ``--target`` and each ``--rule``, known to suit ``players``.
+
+    A wrong ``--rule`` stops the command with one line naming the option and what it
+    allows (status 2); the wrong player count raises click.BadParameter naming
+    ``--players``: Junior is for 2 to 4.
     """
     rules = PRESETS[preset_name].rules
-    if target is not None:
-        rules = rules.replace(target_score=target)
+    try:
+        changes = dict(map(parse_rule, rule))
+        if target is not None:
+            changes["target_score"] = target
+        rules = rules.replace(**changes)
+    except RuleOptionError as error:
+        stop(click.get_current_context(), f"--rule {error}")
     try:
         rules.check_players(players)
     except RuleOptionError:
@@ -180,9 +206,9 @@ __all__ = [
     "parse_bots",
     "players_option",
     "preset_option",
+    "rule_options",
     "rules",
     "scores_table",
     "seat_bot",
     "seed_option",
-    "target_option",
 ]

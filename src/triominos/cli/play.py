@@ -29,10 +29,10 @@ from triominos.cli.main import (
     parse_bots,
     players_option,
     preset_option,
+    rule_options,
     scores_table,
     seat_bot,
     seed_option,
-    target_option,
 )
 from triominos.explain import (
     CLASSIC_TERMS,
@@ -366,7 +366,7 @@ class TerminalGame:
 )
 @seed_option()
 @click.option("--name", default="Player", show_default=True, help="Your name at the table.")
-@target_option
+@rule_options
 @click.pass_context
 def play(
     context: click.Context,
@@ -377,6 +377,7 @@ def play(
     seed: int | None,
     name: str,
     target: int | None,
+    rule: tuple[str, ...],
 ) -> None:
     """Play a match in the terminal against bots.
 
@@ -394,7 +395,7 @@ def play(
         )
     opponents = iter(parse_bots(bots, players - 1))
     bot_names = {other: next(opponents) for other in range(players) if other != seat}
-    rules = match_rules(preset, target, players)
+    rules = match_rules(preset, target, rule, players)
     match = Match(rules, players, seed)
     labels = [
         name if other == seat else f"{bot_names[other]} ({other})" for other in range(players)

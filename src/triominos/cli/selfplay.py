@@ -25,10 +25,10 @@ from triominos.cli.main import (
     players_option,
     preset_option,
     progress_bar,
+    rule_options,
     seat_bot,
     seed_option,
     seed_or_random,
-    target_option,
 )
 from triominos.explain import CLASSIC_TERMS, Terms
 from triominos.game import Match
@@ -117,7 +117,7 @@ def summary_table(
     "--games", type=click.IntRange(min=1), default=10, show_default=True, help="Matches to play."
 )
 @seed_option("Seed of the first match; match i uses seed + i (random if omitted).")
-@target_option
+@rule_options
 @out_option("Save every match's record to FILE.jsonl (JSON Lines, one match a line).")
 def selfplay(
     preset: str,
@@ -126,6 +126,7 @@ def selfplay(
     games: int,
     seed: int | None,
     target: int | None,
+    rule: tuple[str, ...],
     out: Path | None,
 ) -> None:
     """Bots play many matches against each other: wins and scores seat by seat.
@@ -138,7 +139,7 @@ def selfplay(
         raise click.BadParameter(
             f"no directory {str(out.parent)!r} to write in", param_hint="--out"
         )
-    rules = match_rules(preset, target, players)
+    rules = match_rules(preset, target, rule, players)
     first_seed = seed_or_random(seed)
     progress = progress_bar()
     tally = SeriesTally(players)

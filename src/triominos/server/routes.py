@@ -20,9 +20,10 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 
 from triominos.bots import BOTS
-from triominos.rules import OPTION_NAMES, PRESETS, RuleOptionError
+from triominos.rules import PRESETS, RuleOptionError
 from triominos.server.bots import THINKING_BOTS
 from triominos.server.guard import client_key
+from triominos.server.presets import presets_payload
 from triominos.server.protocol import (
     ApiError,
     BadMessageError,
@@ -96,17 +97,7 @@ async def presets(request: Request) -> JSONResponse:
     """The presets, their options and player counts, and the bots: the home page form."""
     return JSONResponse(
         {
-            "presets": [
-                {
-                    "name": preset.name,
-                    "summary": preset.summary,
-                    "seeds": list(preset.seeds),
-                    "players": list(range(preset.rules.min_players, preset.rules.max_players + 1)),
-                    "rules": preset.rules.to_dict(),
-                }
-                for preset in PRESETS.values()
-            ],
-            "options": list(OPTION_NAMES),
+            **presets_payload(),
             "bots": [
                 {"name": name, "level": level, "thinks": name in THINKING_BOTS}
                 for level, name in enumerate(BOTS, 1)
@@ -227,7 +218,7 @@ async def join_table(request: Request) -> JSONResponse:
 
 async def give_seat_to_bot(request: Request) -> JSONResponse:
     """A seated player lets a bot play a seat: their own at once, another only once its
-    person has been away for the table's grace period (RULES.md §13)."""
+    person has been away for the table's grace period (RULES.md §15)."""
     service = service_of(request)
     table = await service.existing(request.path_params["code"])
     body = await request_body(request, GiveSeatToBot)

@@ -339,6 +339,7 @@ def build_view(
         "history": cache.history(observation),
         "hands": cache.hands(match, seat),
         "end": None if observation.end is None else observation.end.to_record(),
+        "gong": observation.gong,
         "match_over": match.is_over,
         "winners": match.winners,
         "legal": legal_json(legal, board),

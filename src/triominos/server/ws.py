@@ -147,7 +147,7 @@ async def hello(service: Service, table: LiveTable, viewer: Viewer, message: Hel
     """Seat the viewer (or make it a spectator) and greet it; False (and the
     connection closing) for a bad token, or while storage cannot show the table.
 
-    A person whose seat a bot plays takes it back by coming back (RULES.md §13).
+    A person whose seat a bot plays takes it back by coming back (RULES.md §15).
     """
     if message.token is not None:
         seat = table.authenticate(message.token)

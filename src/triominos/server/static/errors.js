@@ -23,8 +23,8 @@ const FIELD_KEYS = {
 /**
  * A refusal (an `ApiError`, or a WebSocket `error` message) as `{ text, detail }`: the
  * translated text and the server's English message. `optionLabels` maps a house rule
- * option to the key of its label on the form, so that a refused house rule is named as
- * the player saw it.
+ * option to its label on the form (rule_form.js's `optionLabels`), so that a refused
+ * house rule is named as the player saw it.
  */
 export function describeRefusal(error, optionLabels = {}) {
   const detail = error.code === "network" ? "" : error.message || "";
@@ -42,7 +42,7 @@ function refusalText({ code, rule, field }, optionLabels) {
   const fieldName = String(field ?? "");
   if (fieldName.startsWith("options.")) {
     const option = fieldName.slice("options.".length);
-    return t("error_option", { option: option in optionLabels ? t(optionLabels[option]) : option });
+    return t("error_option", { option: optionLabels[option] ?? option });
   }
   const parts = fieldName.split(/[.[\]]+/).filter(Boolean);
   const fieldKey = FIELD_KEYS[parts.at(-1)] ?? FIELD_KEYS[parts[0]];

@@ -3,6 +3,7 @@
 import { getJson, holdSeat, playerName, postJson, rememberName } from "./api.js";
 import { h, onSubmit, t, toast } from "./dom.js";
 import { describeRefusal, toastRefusal } from "./errors.js";
+import { optionLabels, ruleFields, useRuleTexts } from "./rule_form.js";
 
 /** The bot levels offered for a seat: a bot and its thinking time. */
 const LEVELS = [
@@ -13,46 +14,17 @@ const LEVELS = [
   { id: "sim-slow", bot: "sim", think: 3.0 },
 ];
 const TURN_TIMES = [null, 30, 60, 120, 300];
-/** How long a player who left is waited for before a bot may take the seat (RULES.md §14). */
+/** How long a player who left is waited for before a bot may take the seat (RULES.md §15). */
 const GRACE_TIMES = [10, 30, 60, 300, 900];
 const OPEN_TABLES_EVERY = 5000;
 
-/**
- * The house rules the form offers, each an option of RULES.md: how it is shown, when
- * it applies to a preset's rules, and its value from the form's control.
- */
-const HOUSE_RULES = [
-  { option: "target_score", kind: "number", label: "rule_target_score", applies: () => true },
-  { option: "hand_limit", kind: "number", label: "rule_hand_limit", applies: () => true },
-  { option: "max_draws", kind: "toggle", on: null, off: 3, label: "rule_draw_unlimited", applies: (rules) => rules.bank === null },
-  { option: "empty_pool_pass_penalty", kind: "toggle", on: 10, off: 0, label: "rule_pass_penalty", applies: scoresPoints },
-  { option: "two_sides_bonus", kind: "toggle", on: 40, off: 0, label: "rule_two_sides", applies: scoresPoints },
-  { option: "blocked", kind: "toggle", on: "each_loses_own", off: "lowest_scores_difference", label: "rule_blocked_own", applies: scoresPoints },
-  { option: "joker", kind: "toggle", on: true, off: false, label: "rule_joker", applies: (rules) => rules.tile_set === "junior" },
-  { option: "open_racks", kind: "toggle", on: true, off: false, label: "rule_open_racks", applies: () => true },
-];
-
-/** The label key of each house rule, by option: how a refusal names the rule. */
-const HOUSE_RULE_LABELS = Object.fromEntries(HOUSE_RULES.map((rule) => [rule.option, rule.label]));
-
-function scoresPoints(rules) {
-  return rules.bank === null && rules.tile_points === "value";
-}
-
-/** The presets answer of `GET /api/presets`, as [{name, rules, min, max}]. */
+/** The presets of `GET /api/presets`, each with its option declarations and values. */
 function presetList(answer) {
-  const raw = answer.presets ?? answer;
-  const list = Array.isArray(raw) ? raw : Object.entries(raw).map(([name, preset]) => ({ name, ...preset }));
-  return list.map((preset) => {
-    const rules = preset.rules ?? preset.options ?? {};
-    const counts = preset.players ?? [];
-    return {
-      name: preset.name,
-      rules,
-      min: preset.min_players ?? (counts.length ? Math.min(...counts) : rules.min_players ?? 2),
-      max: preset.max_players ?? (counts.length ? Math.max(...counts) : rules.max_players ?? 4),
-    };
-  });
+  return answer.presets.map((preset) => ({
+    ...preset,
+    min: Math.min(...preset.players),
+    max: Math.max(...preset.players),
+  }));
 }
 
 export class HomePage {
@@ -75,7 +47,9 @@ export class HomePage {
   async start() {
     this.root.replaceChildren(h("p", { class: "muted loading", i18n: "loading" }));
     try {
-      this.presets = presetList(await getJson("/api/presets"));
+      const answer = await getJson("/api/presets");
+      useRuleTexts(answer.rule_texts);
+      this.presets = presetList(answer);
     } catch (error) {
       const { text, detail } = describeRefusal(error);
       this.root.replaceChildren(h("p", { class: "notice error", title: detail || null }, text));
@@ -247,43 +221,7 @@ export class HomePage {
 
   houseRules(preset) {
     const form = this.form;
-    const rules = preset.rules;
-    const controls = HOUSE_RULES.filter((rule) => rule.option in rules && rule.applies(rules)).map((rule) => {
-      const value = rule.option in form.house ? form.house[rule.option] : rules[rule.option];
-      if (rule.kind === "number") {
-        return h(
-          "label",
-          { class: "field" },
-          h("span", { i18n: rule.label }),
-          h("input", {
-            type: "number",
-            min: 1,
-            step: 1,
-            inputmode: "numeric",
-            value: value ?? "",
-            "data-testid": `rule-${rule.option}`,
-            i18nAttrs: { placeholder: "rule_none" },
-            on: {
-              input: (event) => {
-                const text = event.target.value.trim();
-                form.house[rule.option] = text === "" ? null : Number(text);
-              },
-            },
-          }),
-        );
-      }
-      return h(
-        "label",
-        { class: "field check" },
-        h("input", {
-          type: "checkbox",
-          checked: value === rule.on,
-          "data-testid": `rule-${rule.option}`,
-          on: { change: (event) => (form.house[rule.option] = event.target.checked ? rule.on : rule.off) },
-        }),
-        h("span", { i18n: rule.label }),
-      );
-    });
+    const controls = ruleFields(preset, form.house);
     const timer = h(
       "label",
       { class: "field" },
@@ -328,10 +266,6 @@ export class HomePage {
       return;
     }
     rememberName(name);
-    const options = {};
-    for (const [option, value] of Object.entries(form.house)) {
-      if (value !== this.preset.rules[option]) options[option] = value;
-    }
     const take = [];
     const seats = form.seats.map((seat, index) => {
       if (seat.kind === "bot") {
@@ -347,7 +281,7 @@ export class HomePage {
       const answer = await postJson("/api/tables", {
         preset: form.preset,
         players: form.players,
-        options,
+        options: form.house,
         seats,
         turn_seconds: form.turnSeconds,
         take,
@@ -357,7 +291,7 @@ export class HomePage {
       for (const { seat, token } of answer.seats) holdSeat(answer.code, seat, token);
       location.assign(`/t/${answer.code}`);
     } catch (error) {
-      toastRefusal(error, HOUSE_RULE_LABELS);
+      toastRefusal(error, optionLabels(this.preset));
     }
   }
 

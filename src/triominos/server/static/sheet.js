@@ -38,6 +38,7 @@ export function actionText(action) {
 export function endText(end, names) {
   if (end.reason === "out") return t("end_out", { name: names[end.player] });
   if (end.reason === "last_round") return t("end_last_round");
+  if (end.reason === "target") return t("end_target", { name: names[end.player] });
   return t("end_blocked");
 }
 

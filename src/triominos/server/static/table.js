@@ -630,6 +630,10 @@ export class TablePage {
       turn = h("strong", { class: "your-turn", i18n: view.phase === "starter_draw" ? "your_turn_starter" : "your_turn" });
     } else turn = h("span", { i18n: ["to_move", { name: names[view.to_move] }] });
     parts.push(h("span", { class: "turn", "data-testid": "turn" }, turn, h("span", { class: "clock", "data-testid": "clock" })));
+    // Seed 002's gong: a total reached the target during this hand, which is the last.
+    if (view.gong !== null && view.gong !== undefined && !view.match_over) {
+      parts.push(h("strong", { class: "gong", "data-testid": "gong", i18n: ["gong", { name: names[view.gong] }] }));
+    }
     this.status.replaceChildren(...parts);
   }
 
@@ -647,7 +651,7 @@ export class TablePage {
         if (!junior) details.push(h("span", { class: "hand-points", i18n: ["hand_points", { points: signed(view.hand_points[index]) }] }));
         const openRack = view.open_racks?.[index];
         const away = !view.match_over && held.size && !mine && seat.kind === "person" && seat.name && seat.connected === false;
-        // The server lets a bot take the seat only after the grace period (RULES.md §14):
+        // The server lets a bot take the seat only after the grace period (RULES.md §15):
         // until then a countdown, which renderClock keeps up to date.
         const takeOver = !away
           ? null

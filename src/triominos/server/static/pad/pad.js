@@ -7,18 +7,10 @@
 
 import { getJson, postJson } from "/static/api.js";
 import { h, onSubmit, signed, speak, t } from "/static/dom.js";
+import { optionLabels, ruleFields, useRuleTexts } from "/static/rule_form.js";
 
 const LOCALES = "/static/pad/locales";
 const FIGURES = ["bridge", "hexagon", "double_hexagon", "triple_hexagon", "two_sides"];
-
-/** The house rules the setup offers: rule option -> the key of its label (`option.<key>`). */
-const HOUSE_OPTION_KEYS = {
-  target_score: "target_score",
-  max_draws: "unlimited_draws",
-  two_sides_bonus: "two_sides",
-  empty_pool_pass_penalty: "empty_pool_penalty",
-  blocked: "each_loses_own",
-};
 
 const state = {
   presets: [],
@@ -61,7 +53,7 @@ function refusalText({ code, field }) {
   const fieldName = field ?? "";
   if (fieldName.startsWith("options.")) {
     const option = fieldName.slice("options.".length);
-    return t("error.option", { option: option in HOUSE_OPTION_KEYS ? t(`option.${HOUSE_OPTION_KEYS[option]}`) : option });
+    return t("error.option", { option: optionLabels(presetOf(state.setup.preset))[option] ?? option });
   }
   const name = fieldName.replace(/^entry\./, "").split(".")[0];
   return REFUSED_FIELDS.includes(name) ? t(`error.${name}`) : t("error.other");
@@ -128,18 +120,12 @@ function setupView() {
   const min = Math.min(...players);
   const max = Math.max(...players);
   while (setup.players.length < min) setup.players.push("");
-  const rules = preset?.rules ?? {};
-  const adult = rules.target_score !== null && rules.bank === null;
-  const house = adult
+  const house = preset
     ? h(
-        "fieldset",
-        { class: "house" },
-        h("legend", { text: t("setup.house") }),
-        numberOption("target_score", rules.target_score),
-        checkOption("max_draws", null, rules.max_draws),
-        checkOption("two_sides_bonus", 40, rules.two_sides_bonus),
-        checkOption("empty_pool_pass_penalty", 10, rules.empty_pool_pass_penalty),
-        checkOption("blocked", "each_loses_own", rules.blocked),
+        "details",
+        { class: "house", open: setup.houseOpen, on: { toggle: (event) => (setup.houseOpen = event.target.open) } },
+        h("summary", { "data-testid": "house-rules", text: t("setup.house") }),
+        ...ruleFields(preset, setup.options),
       )
     : null;
   return h(
@@ -227,45 +213,6 @@ function setupView() {
   );
 }
 
-function numberOption(name, value) {
-  const setup = state.setup;
-  return h(
-    "label",
-    { class: "field" },
-    h("span", { text: t(`option.${name}`) }),
-    h("input", {
-      type: "number",
-      inputmode: "numeric",
-      min: 1,
-      value: setup.options[name] ?? value,
-      "data-testid": `option-${name}`,
-      on: { input: (event) => (setup.options[name] = Number(event.target.value)) },
-    }),
-  );
-}
-
-function checkOption(option, onValue, presetValue) {
-  const setup = state.setup;
-  const key = HOUSE_OPTION_KEYS[option];
-  const checked = option in setup.options ? setup.options[option] === onValue : presetValue === onValue;
-  return h(
-    "label",
-    { class: "check" },
-    h("input", {
-      type: "checkbox",
-      checked,
-      "data-testid": `option-${key}`,
-      on: {
-        change: (event) => {
-          if (event.target.checked) setup.options[option] = onValue;
-          else delete setup.options[option];
-        },
-      },
-    }),
-    h("span", { text: t(`option.${key}`) }),
-  );
-}
-
 async function startGame() {
   const setup = state.setup;
   try {
@@ -331,7 +278,9 @@ function statusLine(game, sheet) {
   let banner = null;
   if (sheet.is_over) {
     const names = sheet.winners.map((seat) => sheet.players[seat]).join(", ");
-    banner = h("p", { class: "banner over", "data-testid": "winners", text: t(game.finished ? "game.final" : "game.over", { names }) });
+    const end = sheet.hands.at(-1).end;
+    const text = end?.reason === "target" ? t("game.target_reached", { name: sheet.players[end.player] }) : t(game.finished ? "game.final" : "game.over", { names });
+    banner = h("p", { class: "banner over", "data-testid": "winners", text });
   } else if (sheet.final_hand) {
     banner = h("p", { class: "banner gong", "data-testid": "final-hand", text: t("game.final_hand") });
   } else if (sheet.opening) {
@@ -736,6 +685,7 @@ async function main() {
   window.addEventListener("popstate", route);
   await speak(LOCALES, render);
   const [presets, players] = await Promise.all([getJson("/api/presets").catch(() => ({ presets: [] })), getJson("/api/pad/players").catch(() => ({ players: [] }))]);
+  useRuleTexts(presets.rule_texts);
   state.presets = presets.presets;
   state.knownNames = players.players.map((player) => player.name);
   await route();
