@@ -157,6 +157,15 @@ def test_a_bucket_refills_at_its_rate() -> None:
     assert limiter.wait(create, "a") == 0
 
 
+def test_a_flood_of_addresses_keeps_the_limiter_small() -> None:
+    now = [0.0]
+    limiter = RateLimiter(clock=lambda: now[0])
+    for number in range(RateLimiter.MAX_BUCKETS + 10):
+        limiter.wait(LIMIT["create"], f"address {number}")
+    assert len(limiter._buckets) <= RateLimiter.MAX_BUCKETS // 2 + 10
+    assert limiter.wait(LIMIT["create"], f"address {RateLimiter.MAX_BUCKETS + 9}") == 0
+
+
 def test_guessing_codes_is_rate_limited_per_address(served_sqlite: Served) -> None:
     """Code guessing ran at 660 look-ups a second: now a burst, then 429."""
     look_up = LIMIT["look_up"]

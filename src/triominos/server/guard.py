@@ -237,10 +237,15 @@ class RateLimiter:
         return 0.0
 
     def _forget_full(self, now: float) -> None:
+        """Forget the full buckets; if too many are not (a flood from very many
+        addresses), the half least recently used, so that this runs rarely."""
         for key, (tokens, then) in list(self._buckets.items()):
             limit = LIMIT[key[0]]
             if tokens + (now - then) * limit.per_minute / 60 >= limit.burst:
                 del self._buckets[key]
+        if len(self._buckets) > self.MAX_BUCKETS // 2:
+            by_age = sorted(self._buckets.items(), key=lambda item: item[1][1])
+            self._buckets = dict(by_age[len(by_age) // 2 :])
 
 
 def rate_limited(wait: float, limit: Limit) -> ApiError:

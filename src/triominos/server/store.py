@@ -580,42 +580,30 @@ class Store:
         (:meth:`reclaim_seat`).
         """
         person = (
-            SeatRow.token_hash.is_(None)
-            if token_hash is None
-            else (SeatRow.token_hash == token_hash)
+            SeatRow.token_hash.is_(None) if token_hash is None else SeatRow.token_hash == token_hash
         )
-        with self._session() as session:
-            changed = session.execute(
-                update(SeatRow)
-                .where(
-                    SeatRow.table_id == table_id,
-                    SeatRow.seat == seat,
-                    SeatRow.kind == "person",
-                    person,
-                )
-                .values(kind="bot", bot=bot, think=think)
-            )
-            if changed.rowcount != 1:  # type: ignore[attr-defined]
-                return None
-            self._refresh_status(session, table_id)
-            return self._info(session, table_id)
+        changed = (SeatRow.kind == "person", person)
+        return self._change_seat(table_id, seat, changed, kind="bot", bot=bot, think=think)
 
     def reclaim_seat(self, table_id: int, seat: int, token_hash: str) -> TableInfo | None:
         """The person whose token sits at a seat a bot plays takes it back; None when
         the seat is not such a seat (any more)."""
+        changed = (SeatRow.kind == "bot", SeatRow.token_hash == token_hash)
+        return self._change_seat(table_id, seat, changed, kind="person", bot=None, think=None)
+
+    def _change_seat(
+        self, table_id: int, seat: int, only_if: Sequence[Any], **values: object
+    ) -> TableInfo | None:
+        """Change a seat only while it is as ``only_if`` says; the table after, or None."""
         with self._session() as session:
             changed = session.execute(
                 update(SeatRow)
-                .where(
-                    SeatRow.table_id == table_id,
-                    SeatRow.seat == seat,
-                    SeatRow.kind == "bot",
-                    SeatRow.token_hash == token_hash,
-                )
-                .values(kind="person", bot=None, think=None)
+                .where(SeatRow.table_id == table_id, SeatRow.seat == seat, *only_if)
+                .values(**values)
             )
             if changed.rowcount != 1:  # type: ignore[attr-defined]
                 return None
+            self._refresh_status(session, table_id)
             return self._info(session, table_id)
 
     def _refresh_status(self, session: Session, table_id: int) -> None:
