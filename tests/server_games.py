@@ -187,6 +187,18 @@ class Viewer:
         return self.answer(client_id)
 
 
+def summary_of(http: httpx.Client, code: str) -> Message:
+    """``GET /api/tables/CODE``, waiting as told when the look-up limit answers 429: a
+    test that polls a table is a client like any other (PROTOCOL.md, Limits)."""
+    while True:
+        response = http.get(f"/api/tables/{code}")
+        if response.status_code != 429:
+            assert response.status_code == 200, response.text
+            summary: Message = response.json()
+            return summary
+        time.sleep(float(response.headers["Retry-After"]))
+
+
 def my_turn(message: Message) -> bool:
     view = message.get("view")
     return bool(view and view["legal"])

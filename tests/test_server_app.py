@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from server_games import Served, match_over, my_turn, serve_app
+from server_games import Served, match_over, my_turn, serve_app, summary_of
 from triominos.record import verify
 from triominos.server.app import STATIC
 
@@ -25,7 +25,7 @@ def error_of(response: Any, status: int) -> dict[str, Any]:
 def wait_until_finished(served: Served, code: str) -> dict[str, Any]:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        summary: dict[str, Any] = served.http.get(f"/api/tables/{code}").json()
+        summary = summary_of(served.http, code)
         if summary["status"] == "finished":
             return summary
         time.sleep(0.05)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from server_games import WAIT_SECONDS, Served, serve_app
+from server_games import WAIT_SECONDS, Served, serve_app, summary_of
 from triominos.server.store import Store
 
 TWO_PEOPLE = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}]
@@ -41,7 +41,7 @@ def full_disk(sqlite_url: str) -> Iterator[None]:
 
 
 def version(served: Served, code: str) -> int:
-    answer: int = served.http.get(f"/api/tables/{code}").json()["version"]
+    answer: int = summary_of(served.http, code)["version"]
     return answer
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from server_games import Message, Served, Viewer, match_over
+from server_games import Message, Served, Viewer, match_over, summary_of
 from triominos.record import verify
 
 TWO_PEOPLE = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}]
@@ -55,7 +55,7 @@ def play_on(viewers: list[Viewer], rng: random.Random, actions: int | None = Non
 def wait_for_status(http: httpx.Client, code: str, status: str, seconds: float = 60) -> Message:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        summary: Message = http.get(f"/api/tables/{code}").json()
+        summary = summary_of(http, code)
         if summary["status"] == status:
             return summary
         time.sleep(0.05)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from server_games import WAIT_SECONDS, serve_app
+from server_games import WAIT_SECONDS, serve_app, summary_of
 from triominos.board import Placement
 from triominos.bots.hint import Hint
 from triominos.game import Draw, LegalAction, Match, Pass, StarterDraw
@@ -254,7 +254,7 @@ def test_a_first_turn_that_ran_out_while_the_server_was_down_is_played_at_once(
     restarted = time.time()
     with serve_app(database_url) as served:
         deadline = time.monotonic() + WAIT_SECONDS
-        while served.http.get(f"/api/tables/{code}").json()["version"] == 0:
+        while summary_of(served.http, code)["version"] == 0:
             assert time.monotonic() < deadline, "the timer did not play"
             time.sleep(0.05)
     table = store.table(code)
