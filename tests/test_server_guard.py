@@ -266,3 +266,26 @@ def test_a_bot_thinks_at_most_ten_seconds_a_move(served_sqlite: Served) -> None:
 def test_health_and_readiness(served: Served) -> None:
     assert served.http.get("/healthz").json() == {"alive": True}
     assert served.http.get("/readyz").json() == {"ready": True}
+
+
+def test_metrics_count_actions_tables_connections_and_the_bot_queue(served: Served) -> None:
+    code = served.create(preset="classic-children", seats=[{"kind": "bot", "bot": "greedy"}] * 2)[
+        "code"
+    ]
+    with served.viewer(code) as watcher:
+        watcher.until(lambda message: message["type"] == "event")
+        text = served.http.get("/metrics").text
+    figures = dict(
+        line.rsplit(" ", 1) for line in text.splitlines() if line and not line.startswith("#")
+    )
+    accepted = int(figures['triominos_actions_total{outcome="accepted"}'])
+    assert accepted >= 1
+    assert int(figures['triominos_action_seconds_bucket{le="+Inf"}']) == accepted
+    assert int(figures["triominos_action_seconds_count"]) == accepted
+    assert (
+        int(figures['triominos_tables{status="playing"}'])
+        + int(figures['triominos_tables{status="finished"}'])
+        == 1
+    )
+    assert figures["triominos_connections"] == "1"
+    assert "triominos_bot_queue" in figures and figures["triominos_storage_failing"] == "0"

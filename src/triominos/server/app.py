@@ -124,6 +124,7 @@ def create_app(
         Route("/api/tables/{code}/record", routes.record),
         Route("/healthz", routes.healthz),
         Route("/readyz", routes.readyz),
+        Route("/metrics", routes.metrics),
         WebSocketRoute("/ws/{code}", play),
         *pad_routes(store),
         Route("/", page("index.html")),

@@ -23,6 +23,7 @@ from triominos.bots import BOTS
 from triominos.rules import PRESETS, RuleOptionError
 from triominos.server.bots import THINKING_BOTS
 from triominos.server.guard import client_key
+from triominos.server.metrics import render as render_metrics
 from triominos.server.presets import presets_payload
 from triominos.server.protocol import (
     ApiError,
@@ -332,6 +333,11 @@ async def readyz(request: Request) -> JSONResponse:
         status_code=503,
         headers={"Retry-After": "5"},
     )
+
+
+async def metrics(request: Request) -> Response:
+    """The service's figures for Prometheus (:mod:`triominos.server.metrics`)."""
+    return Response(render_metrics(service_of(request)), media_type="text/plain; version=0.0.4")
 
 
 # --- pages ------------------------------------------------------------------------------

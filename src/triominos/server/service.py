@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from triominos.game import Action
 from triominos.server.bots import BotWorker, bot_seed
+from triominos.server.metrics import ActionMetrics
 from triominos.server.protocol import CODE_PATTERN, MAX_THINK_SECONDS, ApiError
 from triominos.server.store import ActionWriter, StorageFault, Store, TableInfo, storage_fault
 from triominos.server.table import LiveTable, Refused, Viewer
@@ -104,6 +105,7 @@ class Service:
         self.clock = clock
         self.tables: dict[str, LiveTable] = {}
         self.faults = FaultLog()
+        self.metrics = ActionMetrics()
         self._loading = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
 
@@ -216,6 +218,24 @@ class Service:
 
         ``by_server``: a bot's move or the turn timer's, which may play any seat.
         """
+        arrived = time.monotonic()
+        outcome = await self._submit(
+            table, seat, version, action, client_id=client_id, sender=sender, by_server=by_server
+        )
+        self.metrics.record(outcome, time.monotonic() - arrived)
+        return outcome
+
+    async def _submit(
+        self,
+        table: LiveTable,
+        seat: int | None,
+        version: int,
+        action: Mapping[str, Any] | Action,
+        *,
+        client_id: str | None,
+        sender: Viewer | None,
+        by_server: bool,
+    ) -> Outcome:
         async with table.lock:
             if not await self.replayed(table):
                 self._refuse_unavailable(sender, client_id)

@@ -1,0 +1,76 @@
+"""``GET /metrics``: the service's figures in Prometheus's text format (version 0.0.4).
+
+What an operator watches: actions by outcome and how long each took from arrival to
+broadcast (a histogram), the tables in memory by status, the open connections, and
+the bot worker's queue. Written by hand: the format is a few lines of text, and the
+figures are read from the service at the moment of the scrape rather than kept twice.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections import Counter
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from triominos.server.service import Outcome, Service
+
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+"""Upper bounds (seconds) of the action latency histogram's buckets."""
+
+
+class ActionMetrics:
+    """Counts of actions by outcome and a histogram of the accepted ones' latency."""
+
+    def __init__(self) -> None:
+        self.outcomes: Counter[str] = Counter()
+        self.buckets = [0] * (len(LATENCY_BUCKETS) + 1)
+        self.latency_sum = 0.0
+
+    def record(self, outcome: Outcome, seconds: float) -> None:
+        self.outcomes[outcome] += 1
+        if outcome == "accepted":
+            self.buckets[bisect_left(LATENCY_BUCKETS, seconds)] += 1
+            self.latency_sum += seconds
+
+
+def render(service: Service) -> str:
+    """The text of a scrape."""
+    actions = service.metrics
+    lines = [
+        "# HELP triominos_actions_total Actions submitted, by outcome.",
+        "# TYPE triominos_actions_total counter",
+    ]
+    for outcome in ("accepted", "refused", "unavailable"):
+        lines.append(f'triominos_actions_total{{outcome="{outcome}"}} {actions.outcomes[outcome]}')
+    lines += [
+        "# HELP triominos_action_seconds From an action's arrival to its broadcast.",
+        "# TYPE triominos_action_seconds histogram",
+    ]
+    total = 0
+    for bound, count in zip((*LATENCY_BUCKETS, float("inf")), actions.buckets, strict=True):
+        total += count
+        label = "+Inf" if bound == float("inf") else repr(bound)
+        lines.append(f'triominos_action_seconds_bucket{{le="{label}"}} {total}')
+    lines += [
+        f"triominos_action_seconds_sum {actions.latency_sum:.6f}",
+        f"triominos_action_seconds_count {total}",
+        "# HELP triominos_tables Tables in memory, by status.",
+        "# TYPE triominos_tables gauge",
+    ]
+    statuses = Counter(table.info.status for table in service.tables.values())
+    for status in ("waiting", "playing", "finished"):
+        lines.append(f'triominos_tables{{status="{status}"}} {statuses[status]}')
+    connections = sum(len(table.viewers) for table in service.tables.values())
+    lines += [
+        "# HELP triominos_connections Open WebSocket connections.",
+        "# TYPE triominos_connections gauge",
+        f"triominos_connections {connections}",
+        "# HELP triominos_bot_queue Bot moves and hints waiting for a worker.",
+        "# TYPE triominos_bot_queue gauge",
+        f"triominos_bot_queue {service.worker.waiting}",
+        "# HELP triominos_storage_failing Kinds of storage fault going on now.",
+        "# TYPE triominos_storage_failing gauge",
+        f"triominos_storage_failing {len(service.faults.failing)}",
+    ]
+    return "\n".join(lines) + "\n"
