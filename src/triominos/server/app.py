@@ -27,7 +27,7 @@ from triominos.server import routes
 from triominos.server.bots import BotWorker, pool_size, process_pool
 from triominos.server.guard import Guard, Origins, RateLimiter
 from triominos.server.pad_api import pad_routes
-from triominos.server.protocol import ApiError
+from triominos.server.protocol import CONNECTIONS_PER_ADDRESS, ApiError
 from triominos.server.routes import STATIC, page
 from triominos.server.service import Service, unavailable
 from triominos.server.store import StorageFault, Store
@@ -75,6 +75,7 @@ def create_app(
     waiting_per_address: int = WAITING_PER_ADDRESS,
     waiting_in_all: int = WAITING_IN_ALL,
     waiting_seconds: float = WAITING_SECONDS,
+    connections_per_address: int = CONNECTIONS_PER_ADDRESS,
 ) -> Starlette:
     """The service as an ASGI app on ``database_url``.
 
@@ -85,6 +86,7 @@ def create_app(
     origins a browser may reach the service from beside its own addresses
     (``--allowed-origin``).
     ``rate_limits``: off only for a benchmark that plays every client from one address.
+    ``waiting_*`` and ``connections_per_address``: limits of PROTOCOL.md.
     """
     store = Store(database_url)
     origins = Origins.parse(allowed_origins)
@@ -105,6 +107,7 @@ def create_app(
             waiting_per_address=waiting_per_address,
             waiting_in_all=waiting_in_all,
             waiting_seconds=waiting_seconds,
+            connections_per_address=connections_per_address,
         )
         app.state.service = service
         await service.start()

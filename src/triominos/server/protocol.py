@@ -19,6 +19,9 @@ MAX_MESSAGE_BYTES = 16 * 1024
 """A WebSocket message larger than this closes the connection (code 1009)."""
 MESSAGES_PER_SECOND = 20
 """More messages than this in one second on one connection are refused."""
+CONNECTIONS_PER_ADDRESS = 64
+"""Open WebSocket connections one client address may hold at once (a family's devices,
+each with a few seats, stay far below)."""
 MAX_BODY_BYTES = 64 * 1024
 """An HTTP request body larger than this is refused (413) before it is read whole."""
 MAX_THINK_SECONDS = 10.0

@@ -17,13 +17,19 @@ import asyncio
 import hashlib
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from triominos.game import Action
 from triominos.server.bots import BotWorker, bot_seed
 from triominos.server.metrics import ActionMetrics
-from triominos.server.protocol import CODE_PATTERN, MAX_THINK_SECONDS, ApiError
+from triominos.server.protocol import (
+    CODE_PATTERN,
+    CONNECTIONS_PER_ADDRESS,
+    MAX_THINK_SECONDS,
+    ApiError,
+)
 from triominos.server.store import ActionWriter, StorageFault, Store, TableInfo, storage_fault
 from triominos.server.table import LiveTable, Refused, Viewer
 from triominos.server.timers import default_action
@@ -80,8 +86,9 @@ def address_hash(client: str) -> str:
 class Service:
     """The live tables of one server, their database, bots and timers.
 
-    ``grace``, ``waiting_per_address``, ``waiting_in_all`` and ``waiting_seconds`` are
-    the limits of PROTOCOL.md; ``clock`` is the time (Unix seconds) they count by.
+    ``waiting_per_address``, ``waiting_in_all``, ``waiting_seconds`` and
+    ``connections_per_address`` are limits of PROTOCOL.md; ``clock`` is the time (Unix
+    seconds) they count by.
     """
 
     def __init__(
@@ -93,6 +100,7 @@ class Service:
         waiting_per_address: int,
         waiting_in_all: int,
         waiting_seconds: float,
+        connections_per_address: int = CONNECTIONS_PER_ADDRESS,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
@@ -106,6 +114,9 @@ class Service:
         self.tables: dict[str, LiveTable] = {}
         self.faults = FaultLog()
         self.metrics = ActionMetrics()
+        self.connections_per_address = connections_per_address
+        self.connections: Counter[str] = Counter()
+        """Open WebSocket connections by client address (guard.client_key)."""
         self._loading = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
 

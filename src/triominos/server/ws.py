@@ -15,6 +15,7 @@ from collections import deque
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from triominos.server.guard import client_key
 from triominos.server.protocol import (
     MAX_MESSAGE_BYTES,
     MESSAGES_PER_SECOND,
@@ -50,6 +51,26 @@ class RateLimit:
 
 async def play(websocket: WebSocket) -> None:
     service: Service = websocket.app.state.service
+    address = client_key(websocket.scope)
+    if service.connections[address] >= service.connections_per_address:
+        await websocket.accept()
+        refusal = Refused(
+            "too_many_connections",
+            f"an address holds at most {service.connections_per_address} connections at once",
+        )
+        await websocket.send_json(refusal.to_message())
+        await websocket.close(code=1008)
+        return
+    service.connections[address] += 1
+    try:
+        await serve_viewer(service, websocket)
+    finally:
+        service.connections[address] -= 1
+        if not service.connections[address]:
+            del service.connections[address]
+
+
+async def serve_viewer(service: Service, websocket: WebSocket) -> None:
     await websocket.accept()
     try:
         table = await service.table(websocket.path_params["code"])
