@@ -1,6 +1,7 @@
 # Quick start: `make run` and `make test` work on a fresh machine with only python3.
 # `make test` installs (as root, with apt-get) and starts what the tests need: Chromium
-# for the browser tests and a local PostgreSQL server (scripts/ensure-*).
+# for the browser tests, nginx for the deployment test and a local PostgreSQL server
+# (scripts/ensure-*).
 #
 # The venv is made from Debian's /usr/bin/python3 when it is 3.11 or newer: Debian builds
 # CPython with profile-guided and link-time optimisation, which a default pyenv build
@@ -43,6 +44,7 @@ typecheck: $(STAMP)
 
 services:
 	scripts/ensure-chromium
+	scripts/ensure-nginx
 	test -n "$$TRIOMINOS_TEST_POSTGRES_URL" || scripts/ensure-postgres >/dev/null
 
 # A server given in TRIOMINOS_TEST_POSTGRES_URL is used as is; else the local test cluster.

@@ -28,8 +28,10 @@ FULL_COLLECTION_EVERY = 1000
     "allowed_origins",
     multiple=True,
     metavar="URL",
+    envvar="TRIOMINOS_ALLOWED_ORIGIN",
     help="An origin browsers reach the service at, e.g. https://triominos.example "
-    "(repeatable). The addresses it is served on, as IP addresses, are always allowed.",
+    "(repeatable; or env TRIOMINOS_ALLOWED_ORIGIN, separated by spaces). The addresses "
+    "it is served on, as IP addresses, are always allowed.",
 )
 @click.pass_context
 def serve(
