@@ -24,7 +24,7 @@ $(STAMP): pyproject.toml
 		&& { $(APT_INSTALL) python3-venv || { apt-get update -qq && $(APT_INSTALL) python3-venv; }; } \
 		&& $(PYTHON) -m venv $(VENV); }
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[server,test]'
+	$(BIN)/pip install --quiet -e '.[server,test,rl]'
 	touch $(STAMP)
 
 # The web app on http://127.0.0.1:8000/ (play, watch, the score pad); Ctrl-C stops it.
