@@ -8,6 +8,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
+
+pytest.importorskip("starlette")
+
 from sqlalchemy import MetaData, Table, insert, inspect
 from sqlalchemy.exc import IntegrityError
 

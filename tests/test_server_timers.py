@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+pytest.importorskip("starlette")
+
 from server_games import serve_app
 from triominos.board import Placement
 from triominos.bots.hint import Hint
