@@ -647,10 +647,10 @@ class FrozenBoard:
     on.
     """
 
-    __slots__ = ("_board", "_log", "_source", "tile_set")
+    __slots__ = ("_board", "_log", "_source", "_tile_set")
 
     def __init__(self, board: Board) -> None:
-        self.tile_set = board.tile_set
+        self._tile_set = board.tile_set
         self._log = board._log
         self._source: weakref.ref[Board] | None = weakref.ref(board)
         self._board: Board | None = None
@@ -678,6 +678,10 @@ class FrozenBoard:
         return _unpickle_frozen, (self.tile_set.name, self.log)
 
     @property
+    def tile_set(self) -> TileSet:
+        return self._tile_set
+
+    @property
     def log(self) -> tuple[tuple[int, int, Corners], ...]:
         return _moves(self._log)
 
@@ -688,7 +692,10 @@ class FrozenBoard:
             )
         return NotImplemented
 
-    __hash__ = None  # type: ignore[assignment]  # equal to boards, which are unhashable
+    def __hash__(self) -> int:
+        """A snapshot never changes, so an observation can be a dict key or in a set.
+        (It is equal to a board in the same state, which is unhashable: it changes.)"""
+        return hash((self.tile_set.name, self.log))
 
     def __repr__(self) -> str:
         return f"<FrozenBoard {self.tile_set.name}: {len(self)} tiles>"

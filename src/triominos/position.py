@@ -61,7 +61,7 @@ sense; an illegal action in it names the rule it breaks.
 >>> _ = match.apply(match.legal_actions()[0].action)
 >>> text = match.to_text()
 >>> text
-'rules=classic;players=2;seed=7;deals=;starter=;actions=004@0,0^'
+'rules=classic;players=2;seed=7;deals=;starter=;actions=555@0,0^'
 >>> Match.from_text(text) == match
 True
 """
