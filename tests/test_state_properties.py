@@ -12,7 +12,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from triominos.game import Match, Observation
+from triominos.game import LegalAction, Match, Observation
 from triominos.rules import PRESETS
 
 GAMES = [
@@ -34,7 +34,7 @@ def test_random_actions_undone_give_back_every_state(
     name, players = game
     match = Match.from_preset(name, players=players, seed=seed)
     rng = random.Random(seed)
-    saved: list[tuple[Match, list[object], Observation]] = []
+    saved: list[tuple[Match, list[LegalAction], Observation]] = []
     for _ in range(actions):
         if match.is_over:
             break
