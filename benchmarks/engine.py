@@ -5,6 +5,9 @@ Prints, each on its own line:
 - ``classic 2p greedy hands/s: N`` — complete greedy-versus-greedy hands of the
   2-player classic game in one process, dealing included, every move going through the
   public path (an observation for the seat, the bot's choice, ``Hand.apply``);
+- ``mid-hand hand clones/s`` and ``mid-hand match clones/s`` — ``Hand.clone`` and
+  ``Match.clone`` 20 actions into a match's second hand, and what one costs as a share
+  of a greedy hand above;
 - legal placement generation: ``Board.legal_placements`` calls per second on positions
   taken from real games, and the placements they produce per second;
 - ``classic 2p greedy matches/s`` — whole matches to 400.
@@ -57,6 +60,15 @@ def sample_positions(count: int, seed: int) -> list[tuple[Board, int]]:
     return positions
 
 
+def middle_of_a_match(seed: int) -> Match:
+    """A classic 2-player match of greedy players in the middle of its second hand."""
+    match = Match(PRESETS["classic"].rules, 2, seed)
+    bot = GreedyBot()
+    while len(match.hands) < 2 or len(match.hand.events) < 20:
+        match.apply(bot.act(match.observe(match.to_move)))
+    return match
+
+
 def rate(work: Callable[[], int], seconds: float, units: int | None = None) -> float:
     """Units of work per second: over about ``seconds`` of repeated calls or, given
     ``units``, over the calls that do that many."""
@@ -96,6 +108,25 @@ def main() -> None:
 
     hands = median_rate(one_hand, args.runs, args.seconds, args.hands)
     print(f"classic 2p greedy hands/s: {hands:.0f}")
+
+    middles = [middle_of_a_match(seed) for seed in range(20)]
+
+    def clone_hands() -> int:
+        for match in middles:
+            match.hand.clone()
+        return len(middles)
+
+    def clone_matches() -> int:
+        for match in middles:
+            match.clone()
+        return len(middles)
+
+    for what, work in (("hand", clone_hands), ("match", clone_matches)):
+        clones = median_rate(work, args.runs, args.seconds)
+        print(
+            f"mid-hand {what} clones/s: {clones:.0f} "
+            f"({100 * hands / clones:.1f}% of a greedy hand each)"
+        )
 
     positions = sample_positions(500, seed=2)
 

@@ -6,6 +6,8 @@ from benchmark_runs import benchmark_figures
 
 FIGURES = [
     "classic 2p greedy hands/s",
+    "mid-hand hand clones/s",
+    "mid-hand match clones/s",
     "legal placement generation calls/s",
     "legal placements generated/s",
     "classic 2p greedy matches/s",

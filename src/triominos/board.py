@@ -14,6 +14,13 @@ question the hot path asks is answered from a few flat arrays kept up to date by
 A cell's figure depends only on which cells are occupied, never on the tile laid there.
 So the best tile for a cell is simply the most valuable tile of the rack that fits,
 which :class:`~triominos.tiles.FitTable` gives in one lookup.
+
+A board is also a value: :meth:`Board.copy` copies the few KB of the arrays its tiles
+wrote, ``==`` compares the *log* of pushes and joker swaps, and :class:`FrozenBoard`
+is a board of one moment that nothing changes, what observations hold. The methods in
+packed integers (cell ids, tile indices, rack bitmasks: :meth:`Board.placement_ids`,
+:meth:`Board.best_placement`, :meth:`Board.push_unchecked`, ...) are the fast layer a
+bot searches with; the package docs (:mod:`triominos`) say why they are public.
 """
 
 from __future__ import annotations
@@ -117,7 +124,7 @@ _SPARE_ARRAYS: list[_Arrays] = []
 A hand writes a few hundred bytes of a board's 256 KB of arrays, and zeroing fresh ones
 cost more instructions than the hand's moves; so a board that goes away zeroes what it
 wrote and leaves its arrays here for the next board (:meth:`Board.__del__`). A board never
-shares its arrays with another: copies are made by pushing placements on a new board.
+shares its arrays with another: :meth:`Board.copy` copies the spans that were written.
 """
 _MOST_SPARE_ARRAYS = 4  # enough for one hand at a time; a dropped match frees the rest
 _ZEROS = memoryview(bytes(CELL_IDS))  # slices of it zero the arrays without a copy
