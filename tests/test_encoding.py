@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -14,7 +15,7 @@ from triominos.encoding import (
     ObservationEncoder,
     OutsideWindowError,
 )
-from triominos.game import Deal, Draw, Hand, Match, Pass, StarterDraw, TakeJoker
+from triominos.game import Deal, Draw, Hand, Match, Observation, Pass, StarterDraw, TakeJoker
 from triominos.lattice import ORIGIN, Cell
 from triominos.rules import PRESETS
 from triominos.tiles import CLASSIC, JOKER, Tile
@@ -22,7 +23,7 @@ from triominos.tiles import CLASSIC, JOKER, Tile
 CLASSIC_RULES = PRESETS["classic"].rules
 
 
-def random_positions(preset: str, players: int, seed: int, count: int):
+def random_positions(preset: str, players: int, seed: int, count: int) -> Iterator[Observation]:
     """Observations of the player to move along random matches of a preset."""
     rng = random.Random(seed)
     match = Match(PRESETS[preset].rules, players, seed)
@@ -37,7 +38,7 @@ def random_positions(preset: str, players: int, seed: int, count: int):
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
-def test_every_legal_action_round_trips(preset):
+def test_every_legal_action_round_trips(preset: str) -> None:
     rules = PRESETS[preset].rules
     space = ActionSpace(rules)
     kinds = set()
@@ -57,7 +58,7 @@ def test_every_legal_action_round_trips(preset):
         assert "StarterDraw" in kinds
 
 
-def test_the_joker_is_placed_and_taken_back_through_ids():
+def test_the_joker_is_placed_and_taken_back_through_ids() -> None:
     """Junior: the joker's placement reads its corners off the board; a take-back has ids
     of its own after the placements."""
     space = ActionSpace(PRESETS["junior"].rules)
@@ -78,7 +79,7 @@ def test_the_joker_is_placed_and_taken_back_through_ids():
     assert placed and taken
 
 
-def test_the_layout_by_hand():
+def test_the_layout_by_hand() -> None:
     space = ActionSpace(CLASSIC_RULES, radius=2)
     tiles = len(CLASSIC)
     assert space.cells == 2 * 4 * 4
@@ -97,7 +98,7 @@ def test_the_layout_by_hand():
     assert space.decode(space.size - 3) == Placement(CLASSIC.tiles[-1], Cell(1, 1, True), (5, 5, 5))
 
 
-def test_bad_ids_and_actions_are_refused():
+def test_bad_ids_and_actions_are_refused() -> None:
     space = ActionSpace(CLASSIC_RULES, radius=2)
     for bad in (-1, space.size, "3", 2.0):
         with pytest.raises(ValueError, match="whole number from 0"):
@@ -136,7 +137,7 @@ def classic_deal(swap: bool = False) -> Deal:
     return deal([rack0, rack1], pool)
 
 
-def test_the_tensor_of_a_hand_built_position():
+def test_the_tensor_of_a_hand_built_position() -> None:
     encoder = ObservationEncoder(CLASSIC_RULES, 2, radius=3)
     hand = Hand(CLASSIC_RULES, classic_deal())
     hand.apply(Placement(Tile(5, 5, 5), ORIGIN, (5, 5, 5)))
@@ -145,7 +146,7 @@ def test_the_tensor_of_a_hand_built_position():
     planes, side, _ = encoder.board_shape
     assert (planes, side) == (10, 7)
 
-    def plane(name):
+    def plane(name: str) -> set[tuple[int, int]]:
         start = encoder.plane_names.index(name) * side * side
         return {
             (x - 3, y - 3) for x in range(side) for y in range(side) if tensor[start + x * side + y]
@@ -157,7 +158,7 @@ def test_the_tensor_of_a_hand_built_position():
     # The three edge neighbours of the origin, by their lower-left vertices.
     assert plane("down open") == {(0, 0), (-1, 0), (0, -1)} and not plane("up open")
 
-    def feature(name):
+    def feature(name: str) -> list[float]:
         return list(tensor[encoder.features[name]])
 
     rack1 = CLASSIC.mask(hand.rack(1))
@@ -175,7 +176,7 @@ def test_the_tensor_of_a_hand_built_position():
     assert "bank" not in encoder.features and "open racks" not in encoder.features
 
 
-def test_hidden_racks_do_not_reach_the_tensor():
+def test_hidden_racks_do_not_reach_the_tensor() -> None:
     encoder = ObservationEncoder(CLASSIC_RULES, 2)
     hands = [Hand(CLASSIC_RULES, classic_deal(swap)) for swap in (False, True)]
     for _ in range(2):
@@ -190,7 +191,7 @@ def test_hidden_racks_do_not_reach_the_tensor():
             hand.apply(hand.legal_actions()[0].action)
 
 
-def test_junior_tensor_has_the_bank_and_the_joker_planes():
+def test_junior_tensor_has_the_bank_and_the_joker_planes() -> None:
     rules = PRESETS["junior"].rules
     encoder = ObservationEncoder(rules, 3)
     assert encoder.plane_names[-2:] == ("up joker", "down joker")
@@ -200,7 +201,7 @@ def test_junior_tensor_has_the_bank_and_the_joker_planes():
     assert len(tensor[encoder.features["totals"]]) == 3
 
 
-def test_the_encoder_refuses_what_it_cannot_encode():
+def test_the_encoder_refuses_what_it_cannot_encode() -> None:
     encoder = ObservationEncoder(CLASSIC_RULES, 2)
     match = Match(CLASSIC_RULES, 3, 1)
     with pytest.raises(ValueError, match="another number of players"):
@@ -211,7 +212,7 @@ def test_the_encoder_refuses_what_it_cannot_encode():
         ObservationEncoder(CLASSIC_RULES, 7)
 
 
-def test_a_board_beyond_the_window_is_an_error():
+def test_a_board_beyond_the_window_is_an_error() -> None:
     """Radius 1 holds the opening tile and its open cells; a second tile opens cells with
     a corner two vertices out."""
     encoder = ObservationEncoder(CLASSIC_RULES, 2, radius=1)

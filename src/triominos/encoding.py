@@ -58,9 +58,9 @@ adapters of :mod:`triominos.rl` view the same numbers as NumPy arrays.
 from __future__ import annotations
 
 from array import array
-from typing import get_args
+from typing import Protocol, get_args
 
-from triominos.board import Board, Placement
+from triominos.board import Placement
 from triominos.game import (
     Action,
     Draw,
@@ -69,10 +69,11 @@ from triominos.game import (
     Phase,
     StarterDraw,
     TakeJoker,
+    may_draw,
 )
-from triominos.lattice import Cell
+from triominos.lattice import Cell, Vertex, cell_id
 from triominos.rules import Rules
-from triominos.tiles import WILD, Joker
+from triominos.tiles import WILD, Corners, Joker
 
 RADIUS = 20
 """The window's half side, in vertices: 13 at most in measured hands, and a margin."""
@@ -92,6 +93,12 @@ class OutsideWindowError(ValueError):
     """A placement or a board beyond the window of the action space or the tensor."""
 
 
+class Numbered(Protocol):
+    """What decoding the joker's placement reads: a board, or an observation's."""
+
+    def number_at(self, vertex: Vertex) -> int | None: ...
+
+
 class ActionSpace:
     """The action ids of one set of rules (see the module docstring for the layout)."""
 
@@ -107,6 +114,19 @@ class ActionSpace:
         has_joker = rules.joker and tile_set.joker is not None
         self.size = self.take_joker_start + (self.tiles * ROTATIONS if has_joker else 0)
         """How many ids there are: every id is ``0 <= id < size``."""
+        # For legal_ids, straight from the board's packed placements: the first id of each
+        # window cell by packed cell id, and each tile's rotation index by corners.
+        self._first_ids = {
+            cell_id(x, y, up): _PLACEMENTS + self.cell_index(Cell(x, y, up)) * self.tiles * 3
+            for x in range(-radius, radius)
+            for y in range(-radius, radius)
+            for up in (False, True)
+        }
+        self._rotations = [
+            {corners: r for r, corners in enumerate(rotations)} for rotations in tile_set.rotations
+        ]
+        if tile_set.joker is not None:
+            self._rotations[tile_set.joker] = _JokerRotation()
 
     def __repr__(self) -> str:
         return f"<ActionSpace {self.tile_set.name}: {self.size} ids, radius {self.radius}>"
@@ -117,11 +137,14 @@ class ActionSpace:
         x, y = cell.x + radius, cell.y + radius
         side = 2 * radius
         if not (0 <= x < side and 0 <= y < side):
-            raise OutsideWindowError(
-                f"cell {cell.to_json()} is outside the window of radius {radius} "
-                f"(cells from {-radius} to {radius - 1}); make the space with a larger radius"
-            )
+            raise self._outside(cell)
         return (x * side + y) * 2 + cell.up
+
+    def _outside(self, cell: Cell) -> OutsideWindowError:
+        return OutsideWindowError(
+            f"cell {cell.to_json()} is outside the window of radius {self.radius} (cells "
+            f"from {-self.radius} to {self.radius - 1}); make the space with a larger radius"
+        )
 
     def encode(self, action: Action) -> int:
         """The id of an engine action."""
@@ -142,20 +165,17 @@ class ActionSpace:
             return STARTER_DRAW
         raise TypeError(f"not an action of the engine: {action!r}")
 
-    def _rotation(self, tile: int, corners: tuple[int, ...]) -> int:
-        if tile == self.tile_set.joker:
-            return 0
-        rotations = self.tile_set.rotations[tile]
+    def _rotation(self, tile: int, corners: Corners) -> int:
         try:
-            return rotations.index(corners)
-        except ValueError:
+            return self._rotations[tile][corners]
+        except KeyError:
             name = self.tile_set.tiles[tile].name
             raise ValueError(
                 f"corners {list(corners)} are not a rotation of {name}: a tile is turned, "
                 "never flipped"
             ) from None
 
-    def decode(self, action_id: int, board: Board | None = None) -> Action:
+    def decode(self, action_id: int, board: Numbered | None = None) -> Action:
         """The engine action of an id.
 
         Placing the joker needs ``board`` (the observation's): the joker's corners show
@@ -197,8 +217,31 @@ class ActionSpace:
 
     def legal_ids(self, observation: Observation) -> list[int]:
         """The ids of the legal actions of the observing seat (none when it is not its
-        turn), in the order of :meth:`Observation.legal_actions`."""
-        return [self.encode(option.action) for option in observation.legal_actions()]
+        turn), in the order of :meth:`Observation.legal_actions`.
+
+        In play, the common case, they come from the board's packed placements without
+        making an action object each: :func:`~triominos.game.legal_actions`'s choice
+        between drawing and passing, on the same numbers.
+        """
+        seat, rack = observation.seat, observation.rack
+        if observation.phase != "play" or seat != observation.to_move or rack is None:
+            return [self.encode(option.action) for option in observation.legal_actions()]
+        board, first_ids, rotations = observation.board, self._first_ids, self._rotations
+        ids = []
+        for cell, tile, corners, _ in board.placement_ids(rack):
+            first = first_ids.get(cell)
+            if first is None:
+                raise self._outside(Cell.from_id(cell))
+            ids.append(first + tile * 3 + rotations[tile][corners])
+        placed = bool(ids)
+        for tile, corners in board.joker_swaps(rack):
+            ids.append(self.take_joker_start + tile * 3 + rotations[tile][corners])
+        balance = observation.totals[seat]
+        if may_draw(self.rules, observation.draws, observation.pool_size, balance):
+            ids.append(DRAW)
+        elif not placed:
+            ids.append(PASS)
+        return ids
 
     def mask(self, observation: Observation) -> bytearray:
         """``size`` bytes, 1 for each legal action id of the observing seat, else 0."""
@@ -206,6 +249,13 @@ class ActionSpace:
         for action_id in self.legal_ids(observation):
             mask[action_id] = 1
         return mask
+
+
+class _JokerRotation(dict[Corners, int]):
+    """The joker's one way to lie, whatever corners its cell gives it."""
+
+    def __missing__(self, corners: Corners) -> int:
+        return 0
 
 
 class ObservationEncoder:
