@@ -11,6 +11,7 @@ import random
 import pytest
 
 from test_game import CLASSIC_RULES, P, T, extended_hand, five_opening, make_deal, play
+from triominos import game
 from triominos.board import Board, FrozenBoard
 from triominos.bots import GreedyBot
 from triominos.game import (
@@ -385,3 +386,23 @@ def test_a_frozen_board_answers_after_its_board_is_gone() -> None:
     del hand  # and with it the board the snapshot was reading from
     assert frozen.legal_placements(rack) == placements
     assert [placement.tile for placement in frozen] == [T("5-5-5")]
+
+
+def test_every_attribute_of_a_hand_is_declared_in_one_kind() -> None:
+    """Undo, clone and == know a hand's attributes by the tuple naming them (Hand's
+    docstring): a new attribute must be added to one, or undo would not restore it."""
+    kinds = [game._FIXED, game._PLAIN, game._COPIED, game._LOGS]
+    declared = [name for kind in kinds for name in kind]
+    assert len(declared) == len(set(declared)), "an attribute declared twice"
+    match = Match.from_preset("extended", players=3, seed=1)
+    match.apply(StarterDraw())
+    hands = [match.hand, match.hand.clone(), Hand.from_text(match.hand.to_text())]
+    hands.append(greedy_match(seed=1, actions=30).hand)
+    hands.append(
+        Hand.resume(CLASSIC_RULES, Board(CLASSIC_RULES.tiles), [1, 2], [], to_move=0, starter=0)
+    )
+    for hand in hands:
+        hand.undo() if hand._undo else None
+        missing = set(vars(hand)) - set(declared)
+        assert not missing, f"declare {sorted(missing)} in game._FIXED, _PLAIN, _COPIED or _LOGS"
+        assert set(vars(hand)) == set(declared)

@@ -161,6 +161,7 @@ class Board:
         self._weights = (self._base * self._base, self._base, 1)
         self._stack: list[int] = []
         self._log: _Log = None  # every push and joker swap, newest first: see _Log
+        self._frozen: FrozenBoard | None = None  # the last snapshot: see frozen()
         # Triominos Junior: where the joker lies, and the joker swaps to undo (stack
         # length at the swap, cell, the joker's placement, vertices it numbered, and the
         # live frontier before the swap).
@@ -231,6 +232,17 @@ class Board:
             else:
                 board.push_unchecked(cell, tile, corners)
         return board
+
+    def frozen(self) -> FrozenBoard:
+        """This board as it is now, which nothing can change (:class:`FrozenBoard`).
+
+        The same snapshot until the board changes: every seat's observation of one
+        moment, and of a turn's draws, shares it.
+        """
+        frozen = self._frozen
+        if frozen is None or frozen._log is not self._log:
+            frozen = self._frozen = FrozenBoard(self)
+        return frozen
 
     @property
     def log(self) -> tuple[tuple[int, int, Corners], ...]:

@@ -13,9 +13,10 @@ know what it may do.
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Literal, NamedTuple
 
 from triominos.board import FIGURES, Board, FrozenBoard, IllegalPlacementError, Placement
@@ -457,7 +458,7 @@ def observe(hand: Hand, seat: int | None, totals: Sequence[int] | None = None) -
             hand.phase,
             hand.to_move,
             hand.starter,
-            FrozenBoard(hand.board),
+            hand.board.frozen(),
             None if seat is None else racks[seat],
             tuple(map(int.bit_count, racks)),
             len(hand._pool) - hand._drawn,
@@ -503,11 +504,35 @@ def settle(
 
 # --- the hand -----------------------------------------------------------------------
 
+_FIXED = ("rules", "deal", "number", "players", "tile_set", "resumed", "start_totals")
+"""The attributes of a hand set up once and never changed (see Hand)."""
+_PLAIN = (
+    "_pool",
+    "_drawn",
+    "draws",
+    "phase",
+    "to_move",
+    "starter",
+    "out",
+    "end",
+    "_rng",
+    "_starter_tiles",
+    "_starter_next",
+    "_contenders",
+    "_shown",
+    "_last_round_by",
+    "_last_round_armed",
+)
+"""The attributes of a hand that actions replace, never change in place (see Hand)."""
 _COPIED = ("racks", "points", "_totals")
-"""The attributes of a hand changed in place (on most actions, where a new list would
-cost more): copied to save or clone them."""
+"""The lists of a hand changed in place (on most actions, where a new list would cost
+more): saved as tuples."""
 _LOGS = ("board", "events", "_seen", "_undo")
-"""The attributes of a hand undone by taking back their last entry: kept by undo."""
+"""The attributes of a hand undone by taking back their last entry."""
+_SAVED = _PLAIN + _COPIED
+_fixed_values = operator.attrgetter(*_FIXED)
+_plain_values = operator.attrgetter(*_PLAIN)
+_copied_values = operator.attrgetter(*_COPIED)
 
 
 class Hand:
@@ -519,16 +544,24 @@ class Hand:
     runs out, they come from ``rng``.
 
     A hand is a value: :meth:`clone`, :meth:`undo`, ``==`` and :meth:`to_text`. They
-    work on its attributes by kind, so that a new attribute needs no code of its own:
+    work on its attributes by kind, each attribute named in one of four tuples (a test
+    fails for an attribute in none), and need no other code for a new one:
 
-    - a *plain* attribute (any not named below) holds a value that is never changed in
-      place, only replaced: an int, a tuple, a frozen object (the random generator of
-      the starter draws is copied before each use, for this). Every action saves them
-      all (one dict copy), undo puts them back, clones share them, ``==`` compares them;
-    - :data:`_COPIED`: containers changed in place (the racks, the points, ...): saved,
-      cloned and restored as copies. A new one is added to that tuple, or kept plain;
-    - the logs, undone by taking back their last entry: the board (its own
-      :meth:`~triominos.board.Board.undo`), ``events`` and the seats' views of them.
+    - :data:`_FIXED`: set up with the hand and never changed: shared by clones,
+      compared by ``==``;
+    - :data:`_PLAIN`: values never changed in place, only replaced: ints, tuples,
+      frozen objects (the random generator of the starter draws is copied before each
+      use, for this). Every action saves them all, undo puts them back, clones share
+      them, ``==`` compares them;
+    - :data:`_COPIED`: lists changed in place (the racks, the points, the totals):
+      saved as tuples, made lists again by undo and clone;
+    - :data:`_LOGS`: undone by taking back their last entry: the board (its own
+      :meth:`~triominos.board.Board.undo`), ``events`` and the seats' views of them,
+      and the undo history itself.
+
+    The names are declared rather than read from ``__dict__``: asking an object for its
+    ``__dict__`` turns its attributes from CPython's inline values into a dict, which
+    made every attribute access of the hot path some 2x slower.
     """
 
     phase: Phase
@@ -538,7 +571,7 @@ class Hand:
     _rng: random.Random | None
     _starter_tiles: tuple[Tile, ...]
     _starter_next: int
-    _undo: list[dict[str, object]]
+    _undo: list[tuple[object, ...]]
     _contenders: list[int]
     _shown: dict[int, int]
     _seen: dict[int | None, list[Event]]
@@ -632,24 +665,27 @@ class Hand:
 
     # --- the hand as a value --------------------------------------------------------
 
-    def _saved(self) -> dict[str, object]:
-        """Every attribute but the undo history, the _COPIED ones copied (see the class);
-        the other logs are in it by reference, and left alone when it is restored. Taken
-        before every action."""
-        saved = self.__dict__.copy()
-        del saved["_undo"]  # which holds this: a cycle would keep the hand from the GC
-        for name in _COPIED:
-            saved[name] = saved[name].copy()
-        return saved
+    def _saved(self) -> tuple[object, ...]:
+        """The values of _SAVED, the _COPIED lists as tuples (see the class): taken before
+        every action, shared by clones, never changed."""
+        return (*_plain_values(self), *map(tuple, _copied_values(self)))
+
+    def _restore(self, saved: tuple[object, ...]) -> None:
+        for name, value in zip(_PLAIN, saved, strict=False):
+            setattr(self, name, value)
+        for name, value in zip(_COPIED, saved[len(_PLAIN) :], strict=True):
+            setattr(self, name, list(value))  # type: ignore[call-overload]
 
     def clone(self) -> Hand:
         """An independent copy in the same state, undo history included.
 
-        Cheap: a dict of attributes, a board copy (:meth:`Board.copy`) and a few lists;
-        the saved states of the undo history are shared, as nothing changes them.
+        Cheap: the attributes, a board copy (:meth:`Board.copy`) and a few lists; the
+        saved states of the undo history are shared, as nothing changes them.
         """
         clone = Hand.__new__(Hand)
-        clone.__dict__ = self._saved()  # the logs replaced just below
+        for name, value in zip(_FIXED, _fixed_values(self), strict=True):
+            setattr(clone, name, value)
+        clone._restore(self._saved())
         clone.board = self.board.copy()
         clone.events = self.events.copy()
         clone._seen = {seat: seen.copy() for seat, seen in self._seen.items()}
@@ -670,22 +706,20 @@ class Hand:
             seen.pop()
         if event.action in BOARD_ACTIONS:
             self.board.undo()
-        logs = {name: self.__dict__[name] for name in _LOGS}  # clones share the saved
-        self.__dict__.update(saved)
-        self.__dict__.update(logs)
-        for name in _COPIED:  # the saved copies stay as they are: clones share them too
-            setattr(self, name, getattr(self, name).copy())
+        self._restore(saved)
         return event
 
     def _state(self) -> dict[str, object]:
-        """What ``==`` compares: the plain and copied attributes, the board, the events.
+        """What ``==`` compares: the fixed, plain and copied attributes, the board, the
+        events.
 
         Left out: the undo history (how the state was reached) and the seats' views
         (made from the events). The random generator and the recorded starter draws
         count only while they can still be used, in the starter draw.
         """
-        state = self._saved()
-        del state["_seen"]
+        state = dict(zip(_SAVED, self._saved(), strict=True))
+        state.update(zip(_FIXED, _fixed_values(self), strict=True))
+        state["board"], state["events"] = self.board, self.events
         starter_tiles = state.pop("_starter_tiles"), state.pop("_starter_next")
         rng = state.pop("_rng")
         if self.phase == "starter_draw":
@@ -1171,7 +1205,8 @@ class Match:
         """An independent copy: the hand in play is cloned, the finished ones shared
         until :meth:`undo` reopens one (it clones it first)."""
         clone = Match.__new__(Match)
-        clone.__dict__.update(self.__dict__)
+        for option in fields(Match):  # not __dict__, which would slow the attributes
+            setattr(clone, option.name, getattr(self, option.name))
         clone.hands = [*self.hands[:-1], self.hand.clone()]
         clone.totals = self.totals.copy()
         return clone
