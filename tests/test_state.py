@@ -401,8 +401,9 @@ def test_every_attribute_of_a_hand_is_declared_in_one_kind() -> None:
     hands.append(
         Hand.resume(CLASSIC_RULES, Board(CLASSIC_RULES.tiles), [1, 2], [], to_move=0, starter=0)
     )
+    hands.append(match.hand.clone())
+    hands[-1].undo()  # the attributes undo puts back
     for hand in hands:
-        hand.undo() if hand._undo else None
         missing = set(vars(hand)) - set(declared)
         assert not missing, f"declare {sorted(missing)} in game._FIXED, _PLAIN, _COPIED or _LOGS"
         assert set(vars(hand)) == set(declared)
