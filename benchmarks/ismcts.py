@@ -71,7 +71,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--hands", type=int, default=200, help="hands against each opponent")
-    parser.add_argument("--simulations", type=int, default=50, help="ISMCTS simulations a move")
+    parser.add_argument("--simulations", type=int, default=30, help="ISMCTS simulations a move")
     parser.add_argument("--uct-c", type=float, default=2.0)
     parser.add_argument("--opponents", nargs="+", default=["greedy", "sim"])
     parser.add_argument("--think", type=Budget.parse, default=Budget(simulations=600))

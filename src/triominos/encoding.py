@@ -5,12 +5,13 @@ numbers per observation. Both are laid over a *window* of the lattice: the verti
 ``(x, y)`` with ``-radius <= x, y <= radius`` in the coordinates of RECORD.md, a square
 of axial coordinates around the origin. The window never moves: the first tile of every
 hand lies on the origin (``Cell(0, 0, up)``), so a cell's id is the same from the first
-move of a hand to its last. ``RADIUS`` (20) is measured, not guessed:
-``benchmarks/extent.py`` plays thousands of random and greedy hands of every preset and
-records the farthest corner of a tile or an open cell; the largest seen is 13, which
-leaves 7 vertices of margin. A board that still outgrows the window raises
-:class:`OutsideWindowError` rather than leave an action out; ``radius=`` makes a larger
-window.
+move of a hand to its last. ``RADIUS`` (24) is measured, not guessed:
+``benchmarks/extent.py`` plays 2,000 random and 2,000 greedy hands of every preset at its
+fewest and most players and records the farthest corner of a tile or an open cell. The
+largest of those 40,000 hands reached 18 (greedy, the children's extended game, where
+bonuses are small and chains grow long; 12 at most in the classic game), which leaves a
+margin of 6. A board that still outgrows the window raises :class:`OutsideWindowError`
+rather than leave an action out; ``radius=`` makes a larger window.
 
 **Action ids** (:class:`ActionSpace`), for a tile set of ``T`` tiles:
 
@@ -75,8 +76,8 @@ from triominos.lattice import Cell, Vertex, cell_id
 from triominos.rules import Rules
 from triominos.tiles import WILD, Corners, Joker
 
-RADIUS = 20
-"""The window's half side, in vertices: 13 at most in measured hands, and a margin."""
+RADIUS = 24
+"""The window's half side, in vertices: 18 at most in measured hands, and a margin."""
 
 ROTATIONS = 3
 """Action ids each tile has on each cell: the most rotations a tile has."""
@@ -87,6 +88,28 @@ POINTS_SCALE = 100.0
 DRAW, PASS, STARTER_DRAW = 0, 1, 2
 _PLACEMENTS = 3
 PHASES: tuple[Phase, ...] = get_args(Phase)
+
+
+def points_bound(rules: Rules, players: int) -> int:
+    """More than any seat's points in a hand could reach, either way: the bounds of the
+    tensor's points and of the adapters' rewards (a margin lies within twice it).
+
+    Gains: every tile's value twice (laid, then collected), the largest bonus on every
+    tile, the opening and going-out bonuses. Losses: a penalty on every draw, a failed
+    draw's penalty on every pass (each seat passes at most once a tile laid, and once
+    more), the value of every tile left in racks.
+    """
+    box, values = len(rules.box), sum(rules.tiles.values)
+    gains = (
+        2 * values
+        + box * (max(rules.figure_points) + rules.last_tile_bonus)
+        + rules.opening_triple_bonus
+        + rules.opening_zero_bonus
+        + rules.going_out_bonus
+    )
+    passing = max(rules.failed_draw_penalty, rules.empty_pool_pass_penalty)
+    losses = box * rules.draw_penalty + players * (box + 1) * passing + values
+    return gains + losses
 
 
 class OutsideWindowError(ValueError):
@@ -309,6 +332,27 @@ class ObservationEncoder:
             f"<ObservationEncoder {self.rules.tiles.name}, {self.players} players: "
             f"{self.size} numbers, planes {self.board_shape}>"
         )
+
+    def bounds(self) -> tuple[array[float], array[float]]:
+        """The least and the most each number of the tensor can be in a hand's
+        observations: 0 and 1 but for the points, the counts and the bank."""
+        low, high = array("f", self._zeros), array("f", [1.0]) * self.size
+        points = points_bound(self.rules, self.players) + abs(self.rules.starting_score)
+        box = len(self.rules.box)
+        ranges = {
+            "totals": (-points / POINTS_SCALE, points / POINTS_SCALE),
+            "hand points": (-points / POINTS_SCALE, points / POINTS_SCALE),
+            "rack sizes": (0, box),
+            "pool size": (0, box),
+            "draws": (0, box),
+            "bank": (0, self.rules.bank or 0),
+        }
+        for name, (least, most) in ranges.items():
+            if name in self.features:
+                where = self.features[name]
+                low[where] = array("f", [least]) * (where.stop - where.start)
+                high[where] = array("f", [most]) * (where.stop - where.start)
+        return low, high
 
     def _vertex(self, x: int, y: int) -> int:
         radius, side = self.radius, self.side

@@ -42,7 +42,13 @@ import pyspiel  # type: ignore[import-not-found]
 
 from triominos.board import Placement
 from triominos.bots.sampler import WorldSampler
-from triominos.encoding import DRAW, STARTER_DRAW, ActionSpace, ObservationEncoder
+from triominos.encoding import (
+    DRAW,
+    STARTER_DRAW,
+    ActionSpace,
+    ObservationEncoder,
+    points_bound,
+)
 from triominos.game import Deal, Event, Hand, Observation, observe
 from triominos.rules import Rules, preset
 from triominos.tiles import indices
@@ -65,28 +71,6 @@ GAME_TYPE = pyspiel.GameType(
     provides_observation_tensor=True,
     parameter_specification=DEFAULTS,
 )
-
-
-def utility_bound(rules: Rules, players: int) -> int:
-    """More than any seat's points in a hand could reach, either way, so that the returns
-    (points less the others' mean) lie within twice it.
-
-    Gains: every tile's value twice (laid, then collected), the largest bonus on every
-    tile, the opening and going-out bonuses. Losses: a penalty on every draw, a failed
-    draw's penalty on every pass (each seat passes at most once a tile laid, and once
-    more), the value of every tile left in racks.
-    """
-    box, values = len(rules.box), sum(rules.tiles.values)
-    gains = (
-        2 * values
-        + box * (max(rules.figure_points) + rules.last_tile_bonus)
-        + rules.opening_triple_bonus
-        + rules.opening_zero_bonus
-        + rules.going_out_bonus
-    )
-    passing = max(rules.failed_draw_penalty, rules.empty_pool_pass_penalty)
-    losses = box * rules.draw_penalty + players * (box + 1) * passing + values
-    return gains + losses
 
 
 def game_length_bound(rules: Rules, players: int) -> int:
@@ -119,7 +103,7 @@ class TriominosGame(pyspiel.Game):  # type: ignore[misc]
         players = params["players"]
         rules.check_players(players)
         space = action_space(params["preset"])
-        bound = 2 * utility_bound(rules, players)
+        bound = 2 * points_bound(rules, players)
         info = pyspiel.GameInfo(
             num_distinct_actions=space.size,
             max_chance_outcomes=len(rules.tiles),
