@@ -17,7 +17,7 @@ import operator
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from triominos.board import FIGURES, Board, FrozenBoard, IllegalPlacementError, Placement
 from triominos.lattice import ORIGIN, Cell, LatticeError
@@ -571,7 +571,7 @@ class Hand:
     _rng: random.Random | None
     _starter_tiles: tuple[Tile, ...]
     _starter_next: int
-    _undo: list[tuple[object, ...]]
+    _undo: list[tuple[Any, ...]]
     _contenders: list[int]
     _shown: dict[int, int]
     _seen: dict[int | None, list[Event]]
@@ -665,16 +665,16 @@ class Hand:
 
     # --- the hand as a value --------------------------------------------------------
 
-    def _saved(self) -> tuple[object, ...]:
+    def _saved(self) -> tuple[Any, ...]:
         """The values of _SAVED, the _COPIED lists as tuples (see the class): taken before
         every action, shared by clones, never changed."""
-        return (*_plain_values(self), *map(tuple, _copied_values(self)))
+        return (_plain_values(self), *map(tuple, _copied_values(self)))
 
-    def _restore(self, saved: tuple[object, ...]) -> None:
-        for name, value in zip(_PLAIN, saved, strict=False):
+    def _restore(self, saved: tuple[Any, ...]) -> None:
+        for name, value in zip(_PLAIN, saved[0], strict=True):
             setattr(self, name, value)
-        for name, value in zip(_COPIED, saved[len(_PLAIN) :], strict=True):
-            setattr(self, name, list(value))  # type: ignore[call-overload]
+        for name, value in zip(_COPIED, saved[1:], strict=True):
+            setattr(self, name, list(value))
 
     def clone(self) -> Hand:
         """An independent copy in the same state, undo history included.
@@ -717,14 +717,15 @@ class Hand:
         (made from the events). The random generator and the recorded starter draws
         count only while they can still be used, in the starter draw.
         """
-        state = dict(zip(_SAVED, self._saved(), strict=True))
+        plain, *copied = self._saved()
+        state = dict(zip(_SAVED, (*plain, *copied), strict=True))
         state.update(zip(_FIXED, _fixed_values(self), strict=True))
         state["board"], state["events"] = self.board, self.events
         starter_tiles = state.pop("_starter_tiles"), state.pop("_starter_next")
         rng = state.pop("_rng")
         if self.phase == "starter_draw":
-            state["_starter_tiles"] = starter_tiles[0][starter_tiles[1] :]  # type: ignore[index]
-            state["_rng"] = None if rng is None else rng.getstate()  # type: ignore[attr-defined]
+            state["_starter_tiles"] = starter_tiles[0][starter_tiles[1] :]
+            state["_rng"] = None if rng is None else rng.getstate()
         return state
 
     def __eq__(self, other: object) -> bool:
