@@ -316,11 +316,23 @@ def test_a_malformed_deal_or_observation_names_its_field() -> None:
     assert error.value.field == "open_racks"
 
 
-def test_a_resumed_hand_has_no_position_string() -> None:
-    hand = five_opening()
-    resumed = Hand.resume(CLASSIC_RULES, hand.board.copy(), hand.racks, [], to_move=1, starter=0)
-    with pytest.raises(ValueError, match="resumed"):
-        resumed.to_text()
+def test_a_resumed_hand_writes_its_position_and_plays_on_from_text() -> None:
+    """A search's world (Hand.resume) has no deal to replay from: its text gives the
+    board and the racks it was resumed with, then its own actions."""
+    hand = five_opening(["", "4-5-5 3-5-5"], pool="0-0-1")
+    resumed = Hand.resume(
+        CLASSIC_RULES, hand.board.copy(), hand.racks, hand._pool, to_move=1, starter=0, draws=1
+    )
+    resumed.apply(P("4-5-5", Cell(0, 0, False), (5, 4, 5)))
+    text = resumed.to_text()
+    assert ";resume=1:0:1::-;board=555@0,0^;" in text
+    copy = Hand.from_text(text)
+    assert copy == resumed and copy.to_text() == text
+    assert copy.legal_actions() == resumed.legal_actions()
+    copy.undo()
+    assert copy.draws == 1 and len(copy.board) == 1  # back to where it was resumed
+    with pytest.raises(IllegalActionError):
+        copy.undo()
 
 
 # --- observations -------------------------------------------------------------------

@@ -504,7 +504,10 @@ def settle(
 
 # --- the hand -----------------------------------------------------------------------
 
-_FIXED = ("rules", "deal", "number", "players", "tile_set", "resumed", "start_totals")
+Resumed = tuple[int, int, int, tuple[int, ...], int | None]
+"""What :meth:`Hand.resume` was given: to_move, starter, draws, out, last_round_by."""
+
+_FIXED = ("rules", "deal", "number", "players", "tile_set", "_resumed", "start_totals")
 """The attributes of a hand set up once and never changed (see Hand)."""
 _PLAIN = (
     "_pool",
@@ -654,7 +657,7 @@ class Hand:
         self._starter_tiles = ()  # recorded starter draws, and the next one to use
         self._starter_next = 0
         self._undo = []  # what each action changed, to take it back: see the class
-        self.resumed = False  # made by resume(), from a position rather than a deal
+        self._resumed: Resumed | None = None  # how resume() set the hand up, if it did
         self._contenders = []
         self._shown = {}
         self._last_round_by = None  # who took the pool's last card (Junior)
@@ -789,7 +792,7 @@ class Hand:
         )
         hand = cls.__new__(cls)
         hand._set_up(rules, deal, list(racks), list(pool), board, number=number, totals=totals)
-        hand.resumed = True
+        hand._resumed = (to_move, starter, draws, tuple(out), last_round_by)
         hand.draws = draws
         hand.starter = starter
         hand.out = list(out)

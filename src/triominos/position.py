@@ -5,27 +5,29 @@ a bug report or a ``repr``, and read back exactly: ``Hand.from_text(hand.to_text
 hand``, and the same for :class:`~triominos.game.Match` and
 :class:`~triominos.game.Observation`.
 
-A hand or a match is written as what it started from and the actions played since, not
-as a picture of its attributes: reading it plays the actions again through the engine,
-so the state it makes is a legal one, equal to the one written down to its undo history
-(it can be undone back to the deal), and a state that gains an attribute needs no new
-field here. An observation is what one seat knows, with no deal to replay from, so it is
-written field by field. The pool's order is in a hand's deal; a match's deals come from
-its seed; a hand still in its starter draw writes the state of the random generator
-those draws take (the only part of a hand's future that chance decides).
+A hand or a match is written as what it started from (a deal; for a hand resumed from
+a position, a search's world, that position: ``resume`` and ``board``) and the actions
+played since, not as a picture of its attributes: reading it plays the actions again
+through the engine, so the state it makes is a legal one, equal to the one written down
+to its undo history (it can be undone back to the deal), and a state that gains an
+attribute needs no new field here. An observation is what one seat knows, with no deal
+to replay from, so it is written field by field. The pool's order is in a hand's deal;
+a match's deals come from its seed; a hand still in its starter draw writes the state
+of the random generator those draws take (the only part of a hand's future that chance
+decides).
 
 Grammar (fields in this order, each ``name=value``, separated by ``;``; ``tile``,
 ``cell`` and ``move`` are those of :mod:`triominos.notation`; ``-`` is "none")::
 
     hand        = "rules=" rules ";number=" number ";totals=" integers
-                  ";deal=" deal ";starter=" [tiles] ";rng=" (rng / "-")
-                  ";actions=" actions
+                  ";deal=" deal ";resume=" (resume / "-") ";board=" [moves]
+                  ";starter=" [tiles] ";rng=" (rng / "-") ";actions=" actions
     match       = "rules=" rules ";players=" number ";seed=" number
                   ";deals=" [deal *("|" deal)] ";starter=" [tiles *("|" [tiles])]
                   ";actions=" actions *("|" actions)      ; one group a hand dealt
     observation = "rules=" rules ";seat=" (number / "-") ";players=" number
                   ";hand=" number ";phase=" phase ";to_move=" number
-                  ";starter=" (number / "-") ";board=" [move *(" " move)]
+                  ";starter=" (number / "-") ";board=" [moves]
                   ";rack=" (tiles / "-") ";rack_sizes=" integers ";pool=" number
                   ";draws=" number ";points=" integers ";totals=" integers
                   ";end=" (end / "-") ";history=" [event *(" " event)]
@@ -37,7 +39,12 @@ Grammar (fields in this order, each ``name=value``, separated by ``;``; ``tile``
     tiles    = tile *(" " tile)
     racks    = [tiles] *("/" [tiles])        ; by seat
     deal     = racks ">" [tiles] [">" tile]  ; the racks, the pool next draw first,
-                                             ; the first card (opening="pool_card")
+                                             ; the first card (opening="pool_card");
+                                             ; a resumed hand's: the position's
+    moves    = move *(" " move)              ; a board: its placements and joker swaps
+    resume   = number ":" number ":" number ":" [integers] ":" (number / "-")
+                                             ; Hand.resume's to_move, starter, draws,
+                                             ; out and last_round_by
     actions  = [action *(" " action)]
     action   = move / "draw" / "pass" / "starter:" tile
                                              ; a placement or a take-joker ("312@J");
@@ -76,6 +83,7 @@ from typing import TypeVar, get_args
 
 from triominos.board import SWAP, Board, FrozenBoard, IllegalPlacementError, Placement
 from triominos.game import (
+    BOARD_ACTIONS,
     DRAWS,
     Action,
     Deal,
@@ -105,7 +113,17 @@ from triominos.tiles import Corners, Tile, TileSet
 
 _Value = TypeVar("_Value")
 
-HAND_FIELDS = ("rules", "number", "totals", "deal", "starter", "rng", "actions")
+HAND_FIELDS = (
+    "rules",
+    "number",
+    "totals",
+    "deal",
+    "resume",
+    "board",
+    "starter",
+    "rng",
+    "actions",
+)
 MATCH_FIELDS = ("rules", "players", "seed", "deals", "starter", "actions")
 OBSERVATION_FIELDS = (
     "rules",
@@ -196,13 +214,21 @@ def _rng(rng: random.Random) -> str:
     return base64.b64encode(b"".join(n.to_bytes(4, "big") for n in state)).decode()
 
 
+def _resume(hand: Hand) -> tuple[str, str]:
+    """The ``resume`` and ``board`` fields: how :meth:`Hand.resume` set the hand up, and
+    the board it was given (the board's log less what the hand's own actions did)."""
+    if hand._resumed is None:
+        return NONE, ""
+    to_move, starter, draws, out, last = hand._resumed
+    played = sum(1 for event in hand.events if event.action in BOARD_ACTIONS)
+    log = hand.board.log
+    last_text = NONE if last is None else str(last)
+    resume = f"{to_move}:{starter}:{draws}:{_integers(out)}:{last_text}"
+    return resume, _moves(hand.tile_set, log[: len(log) - played])
+
+
 def hand_to_text(hand: Hand) -> str:
     """:meth:`Hand.to_text`: see the module docstring."""
-    if hand.resumed:
-        raise ValueError(
-            "a hand resumed from a position (a search's world) has no position string: "
-            "only a hand played from its deal"
-        )
     remaining = hand._starter_tiles[hand._starter_next :]
     rng = hand._rng if hand.phase == "starter_draw" and hand._rng is not None else None
     fields = (
@@ -210,6 +236,7 @@ def hand_to_text(hand: Hand) -> str:
         str(hand.number),
         _integers(hand.start_totals),
         _deal(hand.deal),
+        *_resume(hand),
         _tiles(remaining) if hand.phase == "starter_draw" else "",
         NONE if rng is None else _rng(rng),
         _actions(hand),
@@ -246,10 +273,11 @@ def _end(end: HandEnd) -> str:
     return f"{end.reason}:{player}:{_integers(end.settlement)}:{_racks(end.remaining)}"
 
 
-def _board(board: FrozenBoard) -> str:
-    tiles = board.tile_set.tiles
+def _moves(tile_set: TileSet, log: Sequence[tuple[int, int, Corners]]) -> str:
+    """A board's log as moves: placements, and joker swaps as take-jokers (``312@J``)."""
+    tiles = tile_set.tiles
     moves: list[str] = []
-    for cell, tile, corners in board.log:
+    for cell, tile, corners in log:
         if cell == SWAP:
             moves.append(move_to_text(TakeJoker(tiles[tile], corners)))
         else:
@@ -274,7 +302,7 @@ def observation_to_text(observation: Observation) -> str:
         observation.phase,
         str(observation.to_move),
         optional(observation.starter),
-        _board(observation.board),
+        _moves(tile_set, observation.board.log),
         NONE if rack is None else _tiles(tile_set.tiles_in(rack)),
         _integers(observation.rack_sizes),
         str(observation.pool_size),
@@ -393,7 +421,9 @@ def _rules(part: _Part) -> Rules:
         raise part.error(f"option {error}", len(name)) from None
 
 
-def _deal_from(part: _Part, rules: Rules, players: int | None = None) -> Deal:
+def _deal_from(part: _Part, rules: Rules, players: int | None = None, whole: bool = True) -> Deal:
+    """The deal ``part`` writes; ``whole``: checked to be a whole deal for ``rules`` (a
+    resumed hand's is a position's racks and pool, a part of the tiles)."""
     pieces = part.split(">")
     if len(pieces) not in (2, 3):
         raise part.error("a deal is racks '>' pool, and '>' the first card if any")
@@ -405,7 +435,8 @@ def _deal_from(part: _Part, rules: Rules, players: int | None = None) -> Deal:
     deal = Deal(racks, pieces[1].tiles(tile_set), first)
     try:
         rules.check_players(len(racks))
-        deal.check(rules)
+        if whole:
+            deal.check(rules)
     except RuleOptionError as error:
         raise part.error(str(error)) from None
     return deal
@@ -448,19 +479,49 @@ def hand_from_text(text: str) -> Hand:
     tile_set = rules.tiles
     number = fields["number"].number()
     totals = fields["totals"].integers()
-    deal = _deal_from(fields["deal"], rules)
+    resume = fields["resume"]
+    deal = _deal_from(fields["deal"], rules, whole=resume.text == NONE)
     if len(totals) != len(deal.racks):
         raise fields["totals"].error(f"{len(totals)} totals for {len(deal.racks)} players")
     actions = fields["actions"].items()
-    shown = _starter_tiles(actions, tile_set)
-    remaining = fields["starter"].tiles(tile_set)
-    hand = Hand(rules, deal, number=number, starter_tiles=[*shown, *remaining], totals=totals)
+    hand: Hand
+    if resume.text == NONE:
+        shown = _starter_tiles(actions, tile_set)
+        remaining = fields["starter"].tiles(tile_set)
+        hand = Hand(rules, deal, number=number, starter_tiles=[*shown, *remaining], totals=totals)
+    else:
+        board = _board_from(fields["board"], tile_set)
+        hand = _resumed(resume, rules, board, deal, number, totals)
     for part in actions:
         _play(hand.apply, hand.board, part)
     rng_part = fields["rng"]
     if rng_part.text != NONE:
         hand._rng = rng_part.read(_rng_from, "the random generator's state")
     return hand
+
+
+def _resumed(
+    part: _Part, rules: Rules, board: Board, deal: Deal, number: int, totals: tuple[int, ...]
+) -> Hand:
+    """The hand :meth:`Hand.resume` made from the position ``part`` and ``board`` write."""
+    pieces = part.split(":")
+    if len(pieces) != 5:
+        raise part.error("a resumed hand is to_move:starter:draws:out:last_round_by")
+    to_move, starter, draws, out, last = pieces
+    tile_set = board.tile_set
+    return Hand.resume(
+        rules,
+        board,
+        [tile_set.mask(rack) for rack in deal.racks],
+        [tile_set.index(tile) for tile in deal.pool],
+        to_move=to_move.number(),
+        starter=starter.number(),
+        draws=draws.number(),
+        out=[piece.number() for piece in out.items(",")],
+        number=number,
+        totals=totals,
+        last_round_by=last.optional(),
+    )
 
 
 def _rng_from(text: str) -> random.Random:
@@ -550,7 +611,8 @@ def _end_from(part: _Part, tile_set: TileSet) -> HandEnd | None:
     )
 
 
-def _board_from(part: _Part, tile_set: TileSet) -> FrozenBoard:
+def _board_from(part: _Part, tile_set: TileSet) -> Board:
+    """The board of the moves of ``part``, each checked as it is made."""
     board = Board(tile_set)
     for move in part.items():
         action = move.read(lambda text: move_from_text(text, board), "a move")
@@ -564,7 +626,7 @@ def _board_from(part: _Part, tile_set: TileSet) -> FrozenBoard:
                 board.push(action)
         except IllegalPlacementError as error:
             raise move.error(f"illegal placement: {error} (rule {error.rule})") from None
-    return FrozenBoard.owning(board)
+    return board
 
 
 def observation_from_text(text: str) -> Observation:
@@ -589,7 +651,7 @@ def observation_from_text(text: str) -> Observation:
         phase,  # type: ignore[arg-type]  # checked above
         fields["to_move"].number(),
         fields["starter"].optional(),
-        _board_from(fields["board"], tile_set),
+        FrozenBoard.owning(_board_from(fields["board"], tile_set)),
         None if rack.text == NONE else mask(rack.tiles(tile_set)),
         fields["rack_sizes"].integers(),
         fields["pool"].number(),
