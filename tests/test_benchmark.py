@@ -10,6 +10,9 @@ FIGURES = [
     "mid-hand match clones/s",
     "legal placement generation calls/s",
     "legal placements generated/s",
+    "actions encoded/s",
+    "legal-action masks built/s",
+    "observation tensors built/s",
     "classic 2p greedy matches/s",
 ]
 

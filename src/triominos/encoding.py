@@ -326,6 +326,7 @@ class ObservationEncoder:
         self.size = offset
         self._zeros = bytes(4 * offset)
         self._plane = {name: i * side * side for i, name in enumerate(self.plane_names)}
+        self._numbers = [self._plane[f"number {n}"] for n in range(tile_set.symbols)]
 
     def __repr__(self) -> str:
         return (
@@ -354,13 +355,16 @@ class ObservationEncoder:
                 high[where] = array("f", [most]) * (where.stop - where.start)
         return low, high
 
-    def _vertex(self, x: int, y: int) -> int:
-        radius, side = self.radius, self.side
-        if not (-radius <= x <= radius and -radius <= y <= radius):
+    def _cell(self, cell: Cell) -> int:
+        """The flat index of a cell's lower-left vertex in a plane, after checking that
+        the whole cell (its corners reach one vertex further) is in the window."""
+        x, y, last = cell.x + self.radius, cell.y + self.radius, self.side - 1
+        if not (0 <= x < last and 0 <= y < last):
             raise OutsideWindowError(
-                f"the board reaches vertex ({x}, {y}), outside the window of radius {radius}"
+                f"the board reaches cell {cell.to_json()}, outside the window of radius "
+                f"{self.radius}"
             )
-        return (x + radius) * side + y + radius
+        return x * self.side + y
 
     def encode(self, observation: Observation) -> array[float]:
         """The tensor of a seat's observation, as an ``array('f')`` of ``size`` numbers."""
@@ -372,24 +376,27 @@ class ObservationEncoder:
                 "the observation is of other rules or another number of players than the encoder's"
             )
         out = array("f", self._zeros)
-        plane, vertex = self._plane, self._vertex
+        plane, side, numbers = self._plane, self.side, self._numbers
+        # A cell's corners from its lower-left vertex v: up (v, v + 1, v + side), down
+        # (v + 1, v + side + 1, v + side), clockwise from the leftmost as in the lattice.
+        up_corners, down_corners = (0, 1, side), (1, side + 1, side)
         board = observation.board
-        tile_set = board.tile_set
+        position = board.tile_set.position
         on_table = 0
         for placement in board:
             cell = placement.cell
-            on_table |= 1 << tile_set.position[placement.tile]
-            out[plane["up tile" if cell.up else "down tile"] + vertex(cell.x, cell.y)] = 1.0
-            for corner, number in zip(cell.corners(), placement.corners, strict=True):
+            at = self._cell(cell)
+            on_table |= 1 << position[placement.tile]
+            out[plane["up tile" if cell.up else "down tile"] + at] = 1.0
+            for offset, number in zip(
+                up_corners if cell.up else down_corners, placement.corners, strict=True
+            ):
                 if number != WILD:
-                    out[plane[f"number {number}"] + vertex(corner.x, corner.y)] = 1.0
+                    out[numbers[number] + at + offset] = 1.0
             if isinstance(placement.tile, Joker):
-                joker = "up joker" if cell.up else "down joker"
-                out[plane[joker] + vertex(cell.x, cell.y)] = 1.0
+                out[plane["up joker" if cell.up else "down joker"] + at] = 1.0
         for cell in board.open_cells():
-            for corner in cell.corners():
-                vertex(corner.x, corner.y)  # the whole cell in the window, or an error
-            out[plane["up open" if cell.up else "down open"] + vertex(cell.x, cell.y)] = 1.0
+            out[plane["up open" if cell.up else "down open"] + self._cell(cell)] = 1.0
         features, players = self.features, self.players
         seen = on_table | observation.rack
         self._bits(out, features["rack"].start, observation.rack)
@@ -399,7 +406,7 @@ class ObservationEncoder:
             for i in range(1, players):
                 rack = observation.open_racks[(seat + i) % players]
                 seen |= rack
-                self._bits(out, start + (i - 1) * len(tile_set), rack)
+                self._bits(out, start + (i - 1) * len(position), rack)
         self._bits(out, features["unseen"].start, self.rules.box_mask & ~seen)
         for i in range(players):
             other = (seat + i) % players
