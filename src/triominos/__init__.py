@@ -10,7 +10,8 @@ The public API is what ``__all__`` names, the modules below, and ``__version__``
 - **states**: :class:`Match` (hands until the target score) and :class:`Hand` (one deal),
   which take an :data:`Action` (:class:`Placement`, :class:`Draw`, :class:`Pass`,
   :class:`StarterDraw`, :class:`TakeJoker`) and answer :class:`LegalAction` lists and
-  :class:`Event` s. They are values: ``clone()``, ``undo()``, ``==``, and
+  :class:`Event` s. They are values: ``clone()``, ``undo()`` (:class:`UndoError` when
+  there is nothing to take back), ``==``, and
   ``to_text()`` / ``from_text()``, a position string (:mod:`triominos.position`,
   :class:`PositionError`) that their ``repr`` pastes back;
 - **what a seat knows**: :func:`observe` makes an :class:`Observation`, an immutable
@@ -51,6 +52,7 @@ from triominos.game import (
     Pass,
     StarterDraw,
     TakeJoker,
+    UndoError,
     observe,
 )
 from triominos.lattice import ORIGIN, Cell, Vertex
@@ -97,6 +99,7 @@ __all__ = [
     "Tile",
     "TileError",
     "TileSet",
+    "UndoError",
     "Vertex",
     "__version__",
     "observe",

@@ -36,6 +36,11 @@ class IllegalActionError(ValueError):
         self.rule = rule
 
 
+class UndoError(ValueError):
+    """``undo()`` with nothing to take back: no rule of the game, so no IllegalActionError
+    (whose rules a player is told about), as python-chess's ``pop()`` of no move."""
+
+
 # --- actions ------------------------------------------------------------------------
 
 
@@ -698,11 +703,11 @@ class Hand:
     def undo(self) -> Event:
         """Take back the last action exactly, and return its event.
 
-        Back to the deal, and no further: IllegalActionError (rule ``undo``) then. The
+        Back to the deal, and no further: UndoError then. The
         order of the legal actions comes back too (:meth:`Board.undo`).
         """
         if not self._undo:
-            raise IllegalActionError("undo", "nothing to undo: the hand is as it was dealt")
+            raise UndoError("nothing to undo: the hand is as it was dealt (or resumed)")
         saved = self._undo.pop()
         event = self.events.pop()
         for seen in self._seen.values():
@@ -1218,7 +1223,7 @@ class Match:
     def undo(self) -> Event:
         """Take back the last action exactly, across the end of a hand: the hand it
         ended is reopened (its points taken back out of the totals) and the next deal
-        dropped. IllegalActionError (rule ``undo``) at the first deal."""
+        dropped. UndoError at the first deal."""
         hand = self.hand
         if not hand._undo and len(self.hands) > 1:
             self.hands.pop()  # dealt when the last action ended the hand before
