@@ -49,8 +49,8 @@ def main() -> None:
                 seen = Counter(hand_extent(name, bot, players, rng) for _ in range(args.hands))
                 largest = max(largest, max(seen))
                 spread = " ".join(f"{e}:{n}" for e, n in sorted(seen.items()))
-                print(f"{name} {bot} {players}p: largest {max(seen)} ({spread})", flush=True)
-    print(f"largest extent: {largest}; RADIUS: {RADIUS}")
+                print(f"{name} {bot} {players}p largest extent: {max(seen)} ({spread})", flush=True)
+    print(f"largest extent: {largest} (RADIUS {RADIUS})")
 
 
 if __name__ == "__main__":
