@@ -133,14 +133,23 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """One ``triominos serve`` process on a fixed port and database, restartable.
+    """One ``triominos serve`` process on a fixed port and database, restartable; by
+    default this venv's command, or another ``command`` (one installed from the wheel).
 
     Its stderr is appended to a log file across restarts so that ``log()`` tells the
     whole story when a test fails.
     """
 
-    def __init__(self, database_url: str, port: int, log_path: Path, env: dict[str, str]):
+    def __init__(
+        self,
+        database_url: str,
+        port: int,
+        log_path: Path,
+        env: dict[str, str],
+        command: Path = TRIOMINOS_COMMAND,
+    ):
         self.database_url = database_url
+        self.command = command
         self.port = port
         self.base_url = f"http://127.0.0.1:{port}"
         self.ws_url = f"ws://127.0.0.1:{port}"
@@ -162,7 +171,7 @@ class LiveServer:
         if self.running:
             raise RuntimeError(f"the server on port {self.port} is already running")
         command = [
-            str(TRIOMINOS_COMMAND),
+            str(self.command),
             "serve",
             "--host",
             "127.0.0.1",
