@@ -116,6 +116,12 @@ class OutsideWindowError(ValueError):
     """A placement or a board beyond the window of the action space or the tensor."""
 
 
+def _check_radius(radius: int) -> None:
+    """The window must fit the lattice, whose coordinates run from -128 to 127."""
+    if not isinstance(radius, int) or isinstance(radius, bool) or not 1 <= radius <= 126:
+        raise ValueError(f"radius must be a whole number from 1 to 126, not {radius!r}")
+
+
 class Numbered(Protocol):
     """What decoding the joker's placement reads: a board, or an observation's."""
 
@@ -126,8 +132,7 @@ class ActionSpace:
     """The action ids of one set of rules (see the module docstring for the layout)."""
 
     def __init__(self, rules: Rules, radius: int = RADIUS) -> None:
-        if not isinstance(radius, int) or isinstance(radius, bool) or not 1 <= radius <= 126:
-            raise ValueError(f"radius must be a whole number from 1 to 126, not {radius!r}")
+        _check_radius(radius)
         self.rules = rules
         self.radius = radius
         self.tile_set = tile_set = rules.tiles
@@ -287,7 +292,7 @@ class ObservationEncoder:
 
     def __init__(self, rules: Rules, players: int, radius: int = RADIUS) -> None:
         rules.check_players(players)
-        self.space = ActionSpace(rules, radius)  # validates the radius
+        _check_radius(radius)
         self.rules = rules
         self.players = players
         self.radius = radius
@@ -371,7 +376,8 @@ class ObservationEncoder:
         seat = observation.seat
         if seat is None or observation.rack is None:
             raise ValueError("the tensor is a seat's: a spectator's observation has no rack")
-        if observation.rules != self.rules or observation.players != self.players:
+        rules = observation.rules
+        if (rules is not self.rules and rules != self.rules) or observation.players != self.players:
             raise ValueError(
                 "the observation is of other rules or another number of players than the encoder's"
             )
