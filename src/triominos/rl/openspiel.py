@@ -75,9 +75,9 @@ GAME_TYPE = pyspiel.GameType(
 
 def game_length_bound(rules: Rules, players: int) -> int:
     """Moves of a hand, chance nodes included: the deal, a placement and a take-back per
-    tile, a draw and its chance node per tile, a pass per seat and tile, and starter draws
-    (a draw and a chance node per seat and round; a tie repeats the round, and more than a
-    round a tile is never seen)."""
+    tile, a draw and its chance node per tile, a pass per seat and tile, and the starter
+    draws (a draw and a chance node per seat a round). A tie repeats the starter round,
+    so that bound is a practical one: no more rounds than tiles."""
     box = len(rules.box)
     return box + 2 * box + 2 * box + players * (box + 1) + 2 * players * box
 
