@@ -15,7 +15,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed$(subst /,-,$(PYTHON))
 APT_INSTALL := DEBIAN_FRONTEND=noninteractive apt-get install -y -qq >/dev/null
 
-.PHONY: run demo test lint typecheck services pytest bench load clean
+.PHONY: run demo test lint typecheck services pytest lowest bench load clean
 
 # Debian's python3 lacks ensurepip until python3-venv is installed: install it when root.
 $(STAMP): pyproject.toml
@@ -50,7 +50,11 @@ pytest: $(STAMP) services
 	TRIOMINOS_TEST_POSTGRES_URL="$${TRIOMINOS_TEST_POSTGRES_URL:-$$(scripts/ensure-postgres)}" \
 		$(BIN)/pytest
 
-test: lint typecheck pytest
+# The engine's tests in a venv of their own with the core alone, at its lowest versions.
+lowest: $(STAMP)
+	$(PYTHON) scripts/test-lowest
+
+test: lint typecheck pytest lowest
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
