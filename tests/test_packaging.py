@@ -7,6 +7,7 @@ import importlib.metadata
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -100,8 +101,10 @@ def test_the_wheel_imports_without_extras_and_serves_everything_with_them(
 
     run(pip, "install", "--quiet", wheel)
     # Out of the source tree, so that only the installed package can be imported.
-    where = run(python, "-c", "import triominos; print(triominos.__file__)", cwd=tmp_path)
+    imported = "import triominos; print(triominos.__file__); print(triominos.__version__)"
+    where, version = run(python, "-c", imported, cwd=tmp_path).split()
     assert where.startswith(str(venv))
+    assert version == tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
     assert run(venv / "bin" / "triominos", "rules", "--help", cwd=tmp_path).startswith("Usage:")
 
     run(pip, "install", "--quiet", f"{wheel}[server]")
