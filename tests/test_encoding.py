@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -223,3 +224,12 @@ def test_a_board_beyond_the_window_is_an_error() -> None:
         hand.apply(hand.legal_actions()[0].action)
     with pytest.raises(OutsideWindowError, match="outside the window of radius 1"):
         encoder.encode(hand.observe(0))
+
+
+def test_the_readme_gives_the_sizes_of_the_classic_game() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    space, encoder = ActionSpace(CLASSIC_RULES), ObservationEncoder(CLASSIC_RULES, 2)
+    assert f"makes {space.size:,} action ids in the classic game" in readme
+    assert f"{space.cells:,} cells \N{MULTIPLICATION SIGN} {len(CLASSIC)} tiles" in readme
+    assert f"{encoder.size:,} numbers in a 2-player tensor" in readme
+    assert f"vertices up to {space.radius} from it" in readme
