@@ -16,7 +16,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed$(subst /,-,$(PYTHON))
 APT_INSTALL := DEBIAN_FRONTEND=noninteractive apt-get install -y -qq >/dev/null
 
-.PHONY: run demo test lint typecheck services pytest bench load clean
+.PHONY: run demo test lint typecheck services pytest lowest bench load clean
 
 # Debian's python3 lacks ensurepip until python3-venv is installed: install it when root.
 $(STAMP): pyproject.toml
@@ -25,7 +25,7 @@ $(STAMP): pyproject.toml
 		&& { $(APT_INSTALL) python3-venv || { apt-get update -qq && $(APT_INSTALL) python3-venv; }; } \
 		&& $(PYTHON) -m venv $(VENV); }
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[server,test]'
+	$(BIN)/pip install --quiet -e '.[server,test,rl]'
 	touch $(STAMP)
 
 # The web app on http://127.0.0.1:8000/ (play, watch, the score pad); Ctrl-C stops it.
@@ -52,7 +52,11 @@ pytest: $(STAMP) services
 	TRIOMINOS_TEST_POSTGRES_URL="$${TRIOMINOS_TEST_POSTGRES_URL:-$$(scripts/ensure-postgres)}" \
 		$(BIN)/pytest
 
-test: lint typecheck pytest
+# The engine's tests in a venv of their own with the core alone, at its lowest versions.
+lowest: $(STAMP)
+	$(PYTHON) scripts/test-lowest
+
+test: lint typecheck pytest lowest
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py

@@ -10,6 +10,11 @@
   browser per test module); any console error or uncaught page exception fails the test.
   ``watched_page`` makes more such pages (another person's, one with a given locale, one
   where a refused request is expected).
+
+The engine's tests need only the core and pytest, so nothing here imports a package of
+the ``server`` or ``test`` extras at the top: each fixture imports what it drives, and a
+test module that needs an extra starts with ``pytest.importorskip`` (it is skipped, not
+failed, in a venv without that extra).
 """
 
 from __future__ import annotations
@@ -25,15 +30,14 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import httpx
-import psycopg
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Error, Page, sync_playwright
-from sqlalchemy.engine import make_url
 
-from server_games import Served, serve_app
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, ConsoleMessage, Error, Page
+
+    from server_games import Served
 
 REPO = Path(__file__).resolve().parent.parent
 ENSURE_POSTGRES = REPO / "scripts" / "ensure-postgres"
@@ -86,6 +90,9 @@ def sqlite_url(tmp_path: Path) -> str:
 @contextmanager
 def fresh_postgres_database(server_url: str) -> Iterator[str]:
     """Create an empty database with a random name; drop it, connections and all, on exit."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
     name = f"triominos_test_{secrets.token_hex(6)}"
     server = make_url(server_url)
     # psycopg wants a plain libpq URL, without SQLAlchemy's "+psycopg" driver suffix.
@@ -126,14 +133,23 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """One ``triominos serve`` process on a fixed port and database, restartable.
+    """One ``triominos serve`` process on a fixed port and database, restartable; by
+    default this venv's command, or another ``command`` (one installed from the wheel).
 
     Its stderr is appended to a log file across restarts so that ``log()`` tells the
     whole story when a test fails.
     """
 
-    def __init__(self, database_url: str, port: int, log_path: Path, env: dict[str, str]):
+    def __init__(
+        self,
+        database_url: str,
+        port: int,
+        log_path: Path,
+        env: dict[str, str],
+        command: Path = TRIOMINOS_COMMAND,
+    ):
         self.database_url = database_url
+        self.command = command
         self.port = port
         self.base_url = f"http://127.0.0.1:{port}"
         self.ws_url = f"ws://127.0.0.1:{port}"
@@ -155,7 +171,7 @@ class LiveServer:
         if self.running:
             raise RuntimeError(f"the server on port {self.port} is already running")
         command = [
-            str(TRIOMINOS_COMMAND),
+            str(self.command),
             "serve",
             "--host",
             "127.0.0.1",
@@ -175,6 +191,8 @@ class LiveServer:
         self._wait_until_ready()
 
     def _wait_until_ready(self) -> None:
+        import httpx
+
         assert self._process is not None
         deadline = time.monotonic() + SERVER_START_SECONDS
         while time.monotonic() < deadline:
@@ -261,6 +279,8 @@ def browser() -> Iterator[Browser]:
     counts as running in this thread, and ``asyncio.run`` fails in every other test. So
     a module that uses the browser must not call ``asyncio.run`` itself.
     """
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(
             executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS
@@ -342,6 +362,8 @@ def screenshot_dir() -> Path:
 @pytest.fixture
 def served(database_url: str) -> Iterator[Served]:
     """The app served in this process (uvicorn in a thread), on each database."""
+    from server_games import serve_app
+
     with serve_app(database_url) as served:
         yield served
 
@@ -349,5 +371,7 @@ def served(database_url: str) -> Iterator[Served]:
 @pytest.fixture
 def served_sqlite(sqlite_url: str) -> Iterator[Served]:
     """The same on SQLite only, for what does not depend on the database (error paths)."""
+    from server_games import serve_app
+
     with serve_app(sqlite_url) as served:
         yield served

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
-from triominos.board import Board
+from triominos.board import Board, FrozenBoard
 from triominos.game import Hand
 from triominos.rules import Rules
 from triominos.tiles import Tile, TileSet
@@ -183,7 +183,7 @@ def tiles_in(value: object, seen: set[int] | None = None) -> list[Tile]:
         return []
     if value is None:
         return []
-    if isinstance(value, Board):
+    if isinstance(value, Board | FrozenBoard):  # a snapshot holds a board's history only
         return [placement.tile for placement in value]
     found: list[Tile] = []
     items: Iterable[Any]

@@ -6,8 +6,13 @@ from benchmark_runs import benchmark_figures
 
 FIGURES = [
     "classic 2p greedy hands/s",
+    "mid-hand hand clones/s",
+    "mid-hand match clones/s",
     "legal placement generation calls/s",
     "legal placements generated/s",
+    "actions encoded/s",
+    "legal-action masks built/s",
+    "observation tensors built/s",
     "classic 2p greedy matches/s",
 ]
 

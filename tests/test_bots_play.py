@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 from typing import Any
 
@@ -10,7 +11,6 @@ import pytest
 from triominos.board import Placement
 from triominos.bots import BOTS, Budget, make_bot
 from triominos.bots.base import Bot
-from triominos.bots.expert import copy_board
 from triominos.game import Hand, Match, Observation
 from triominos.rules import PRESETS, RuleOptionError
 
@@ -24,12 +24,14 @@ GAMES = [
 
 
 def detached(observation: Observation) -> Observation:
-    """The observation with nothing shared with the hand: a copied board and history.
+    """The observation with nothing shared with the hand, as a bot worker gets it:
+    pickled and read back, so its board is rebuilt from its own log.
 
     What is left is exactly what the seat may know; the hand's racks, pool and drawn
     tiles are not reachable from it at all.
     """
-    return observation._replace(board=copy_board(observation.board), seen=list(observation.history))
+    copy: Observation = pickle.loads(pickle.dumps(observation))
+    return copy
 
 
 @pytest.mark.parametrize(("preset", "players"), GAMES)

@@ -16,7 +16,6 @@ import junior_games
 from triominos.board import Board, Placement
 from triominos.bots import GreedyBot, RandomBot
 from triominos.bots.base import Bot
-from triominos.bots.expert import copy_board
 from triominos.bots.sampler import World, WorldSampler
 from triominos.game import Action, Deal, Draw, Hand, Match, Observation, Pass, TakeJoker
 from triominos.lattice import ORIGIN, Cell
@@ -229,7 +228,7 @@ def assert_a_whole_world(observation: Observation, world: World) -> None:
 def test_a_junior_pass_without_a_counter_proves_no_card_fitted() -> None:
     hand = junior_hand([[], []], totals=[4, 0])
     hand.apply(Draw())  # a buy, though the player may also buy with a card that fits
-    then = copy_board(hand.board)
+    then = hand.board.copy()
     assert [legal.action for legal in hand.legal_actions()] == [Pass()]  # nothing to pay with
     hand.apply(Pass())
     observation = hand.observe(0)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+pytest.importorskip("playwright")
+
 import httpx
 import psycopg
-import pytest
 import sqlalchemy
 from playwright.sync_api import Browser, Page
 from sqlalchemy.engine import make_url

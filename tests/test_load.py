@@ -7,6 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+# The script drives a real server with httpx and websockets.
+pytest.importorskip("starlette")
+
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "load.py"
 
 

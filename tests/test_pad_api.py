@@ -9,6 +9,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+pytest.importorskip("starlette")
+
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+pytest.importorskip("starlette")
+
 from server_games import Served, match_over, my_turn, serve_app, summary_of
 from triominos.record import verify
 from triominos.server.app import STATIC

@@ -6,6 +6,9 @@ import gc
 from pathlib import Path
 
 import pytest
+
+pytest.importorskip("starlette")
+
 from click.testing import CliRunner
 
 from triominos.cli import main

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+pytest.importorskip("starlette")
+
 from triominos.server.protocol import (
     ActionMessage,
     BadMessageError,

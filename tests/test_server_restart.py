@@ -6,6 +6,10 @@ import random
 import time
 from typing import Any
 
+import pytest
+
+pytest.importorskip("starlette")
+
 import httpx
 
 from server_games import Message, Served, Viewer, match_over, summary_of

@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+pytest.importorskip("starlette")
+
 from server_games import Served, Viewer
 from triominos.record import verify
 

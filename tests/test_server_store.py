@@ -9,6 +9,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
+
+pytest.importorskip("starlette")
+
 from sqlalchemy import MetaData, Table, insert, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, OperationalError

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
+pytest.importorskip("starlette")
+
 from server_games import WAIT_SECONDS, serve_app, summary_of
 from triominos.board import Placement
 from triominos.bots.hint import Hint

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
 import pytest
+
+pytest.importorskip("starlette")
+
+import msgspec
 
 from junior_games import can_take_joker, first_position, positions
 from triominos.board import Placement

@@ -9,6 +9,9 @@ import time
 from typing import Any
 
 import pytest
+
+pytest.importorskip("starlette")
+
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 from websockets.typing import Origin

@@ -7,8 +7,11 @@ import json
 import re
 from pathlib import Path
 
-import httpx
 import pytest
+
+pytest.importorskip("playwright")
+
+import httpx
 from playwright.sync_api import Browser, Page, expect
 
 from conftest import LiveServerFactory, watched_page

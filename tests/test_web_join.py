@@ -4,6 +4,10 @@ and two players taking turns on one device."""
 
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("playwright")
+
 from playwright.sync_api import Browser, Page, expect
 
 from conftest import DESKTOP, LiveServerFactory, watched_page

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+pytest.importorskip("playwright")
+
 import httpx
 from playwright.sync_api import Page, expect
 

@@ -7,6 +7,10 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
+pytest.importorskip("playwright")
+
 import httpx
 from playwright.sync_api import Browser, Page, expect
 

@@ -3,6 +3,10 @@ offline and recovers by itself, at the same version, and play goes on."""
 
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("playwright")
+
 from playwright.sync_api import Browser, Page, expect
 
 from conftest import LiveServer, LiveServerFactory, watched_page

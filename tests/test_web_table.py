@@ -6,6 +6,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
+pytest.importorskip("playwright")
+
 import httpx
 from playwright.sync_api import Page, expect
 

@@ -14,12 +14,20 @@ question the hot path asks is answered from a few flat arrays kept up to date by
 A cell's figure depends only on which cells are occupied, never on the tile laid there.
 So the best tile for a cell is simply the most valuable tile of the rack that fits,
 which :class:`~triominos.tiles.FitTable` gives in one lookup.
+
+A board is also a value: :meth:`Board.copy` copies the few KB of the arrays its tiles
+wrote, ``==`` compares the *log* of pushes and joker swaps, and :class:`FrozenBoard`
+is a board of one moment that nothing changes, what observations hold. The methods in
+packed integers (cell ids, tile indices, rack bitmasks: :meth:`Board.placement_ids`,
+:meth:`Board.best_placement`, :meth:`Board.push_unchecked`, ...) are the fast layer a
+bot searches with; the package docs (:mod:`triominos`) say why they are public.
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Iterator, Sequence
-from typing import NamedTuple
+from typing import NamedTuple, TypeAlias
 
 from triominos.lattice import (
     CELL_IDS,
@@ -33,7 +41,7 @@ from triominos.lattice import (
     LatticeError,
     Vertex,
 )
-from triominos.tiles import WILD, Corners, Joker, Tile, TileSet, indices, rotations
+from triominos.tiles import TILE_SETS, WILD, Corners, Joker, Tile, TileSet, indices, rotations
 
 FIGURES: tuple[str | None, ...] = (
     None,
@@ -48,6 +56,24 @@ BRIDGE = 4
 TWO_SIDES = 5
 
 _ORIGIN_ID = ORIGIN.id
+
+SWAP = -1
+"""The cell of a joker swap in :attr:`Board.log`: the card goes where the joker lies."""
+
+_Log: TypeAlias = "tuple[_Log, int, int, Corners] | None"
+"""A board's pushes and joker swaps as a linked list, newest first: (the older entries,
+packed cell or SWAP, tile index, corners). Never changed, only extended or cut back, so
+a snapshot of a board is the log it had (:class:`FrozenBoard`): one reference, and the
+same entry as long as the board is in that state."""
+
+
+def _moves(log: _Log) -> tuple[tuple[int, int, Corners], ...]:
+    moves = []
+    while log is not None:
+        log, cell, tile, corners = log
+        moves.append((cell, tile, corners))
+    moves.reverse()
+    return tuple(moves)
 
 
 class IllegalPlacementError(ValueError):
@@ -98,7 +124,7 @@ _SPARE_ARRAYS: list[_Arrays] = []
 A hand writes a few hundred bytes of a board's 256 KB of arrays, and zeroing fresh ones
 cost more instructions than the hand's moves; so a board that goes away zeroes what it
 wrote and leaves its arrays here for the next board (:meth:`Board.__del__`). A board never
-shares its arrays with another: copies are made by pushing placements on a new board.
+shares its arrays with another: :meth:`Board.copy` copies the spans that were written.
 """
 _MOST_SPARE_ARRAYS = 4  # enough for one hand at a time; a dropped match frees the rest
 _ZEROS = memoryview(bytes(CELL_IDS))  # slices of it zero the arrays without a copy
@@ -134,6 +160,8 @@ class Board:
         # What a cell's key gains per unit of a corner's number + 1, by corner.
         self._weights = (self._base * self._base, self._base, 1)
         self._stack: list[int] = []
+        self._log: _Log = None  # every push and joker swap, newest first: see _Log
+        self._frozen: FrozenBoard | None = None  # the last snapshot: see frozen()
         # Triominos Junior: where the joker lies, and the joker swaps to undo (stack
         # length at the swap, cell, the joker's placement, vertices it numbered, and the
         # live frontier before the swap).
@@ -147,21 +175,89 @@ class Board:
         """Give the arrays back for the next board, zeroed where this board wrote them.
 
         Only placements write them, at the corners and edge neighbours of their cells,
-        and :meth:`pop` undoes its placement's writes exactly: zeroing the span of ids
-        around the cells still occupied (a few KB near the origin) leaves every byte zero.
+        and :meth:`pop` undoes its placement's writes exactly: zeroing the spans of
+        :meth:`_written` leaves every byte zero.
         """
         if len(_SPARE_ARRAYS) >= _MOST_SPARE_ARRAYS:
             return
         numbers, counts, edges = self._numbers, self._counts, self._edges
-        if self._occupant:
-            lowest, highest = min(self._occupant), max(self._occupant)
-            # Corners: from the lowest cell's vertex to the highest's, a row on and one more.
-            start, end = lowest >> 1, min((highest >> 1) + WIDTH + 2, VERTEX_IDS)
-            numbers[start:end] = counts[start:end] = _ZEROS[: end - start]
-            # Edge neighbours: a row of cells (2 * WIDTH ids) and one more on either side.
-            start, end = max(lowest - 2 * WIDTH - 1, 0), min(highest + 2 * WIDTH + 2, CELL_IDS)
-            edges[start:end] = _ZEROS[: end - start]
+        for arrays, (start, end) in zip(
+            ((numbers, counts), (edges,)), self._written(), strict=True
+        ):
+            for array in arrays:
+                array[start:end] = _ZEROS[: end - start]
         _SPARE_ARRAYS.append((numbers, counts, edges))
+
+    def _written(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """The spans of vertex ids and of cell ids that the placements on the table wrote:
+        outside them the arrays are zero (a few KB near the origin, of 256 KB)."""
+        if not self._occupant:
+            return (0, 0), (0, 0)
+        lowest, highest = min(self._occupant), max(self._occupant)
+        # Corners: from the lowest cell's vertex to the highest's, a row on and one more.
+        vertices = lowest >> 1, min((highest >> 1) + WIDTH + 2, VERTEX_IDS)
+        # Edge neighbours: a row of cells (2 * WIDTH ids) and one more on either side.
+        cells = max(lowest - 2 * WIDTH - 1, 0), min(highest + 2 * WIDTH + 2, CELL_IDS)
+        return vertices, cells
+
+    def copy(self) -> Board:
+        """An independent board in the same state, cheaply: only the written spans of the
+        arrays are copied, and the rest of the state is a few small dicts and lists.
+
+        The copy lists open cells and placements in the same order as this board.
+        """
+        copy = Board(self.tile_set)
+        (start, end), (low, high) = self._written()
+        copy._numbers[start:end] = self._numbers[start:end]
+        copy._counts[start:end] = self._counts[start:end]
+        copy._edges[low:high] = self._edges[low:high]
+        copy._occupant = self._occupant.copy()
+        copy._frontier = self._frontier.copy()
+        copy._live = self._live.copy()
+        copy._dropped = self._dropped.copy()
+        copy._unplaced = self._unplaced
+        copy._stack = self._stack.copy()
+        copy._log = self._log
+        copy._joker_cell = self._joker_cell
+        copy._swaps = self._swaps.copy()  # never changed in place: _unswap copies its dict
+        return copy
+
+    @classmethod
+    def from_log(cls, tile_set: TileSet, moves: Iterable[tuple[int, int, Corners]]) -> Board:
+        """A board made by replaying moves as :attr:`log` gives them (no checks)."""
+        board = cls(tile_set)
+        for cell, tile, corners in moves:
+            if cell == SWAP:
+                board.swap_joker(tile, corners)
+            else:
+                board.push_unchecked(cell, tile, corners)
+        return board
+
+    def frozen(self) -> FrozenBoard:
+        """This board as it is now, which nothing can change (:class:`FrozenBoard`).
+
+        The same snapshot until the board changes: every seat's observation of one
+        moment, and of a turn's draws, shares it.
+        """
+        frozen = self._frozen
+        if frozen is None or frozen._log is not self._log:
+            frozen = self._frozen = FrozenBoard(self)
+        return frozen
+
+    @property
+    def log(self) -> tuple[tuple[int, int, Corners], ...]:
+        """Every push and joker swap, first first, as (packed cell, tile index, corners);
+        a swap's cell is :data:`SWAP`. Two boards are equal when their logs are."""
+        return _moves(self._log)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Board | FrozenBoard):
+            return self.tile_set is other.tile_set and (
+                self._log is other._log or self.log == other.log
+            )
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # a board changes: it is no dict key
 
     # --- reading -------------------------------------------------------------------
 
@@ -318,6 +414,7 @@ class Board:
         occupant, frontier, live = self._occupant, self._frontier, self._live
         occupant[cell] = (tile, corners)
         self._stack.append(cell)
+        self._log = (self._log, cell, tile, corners)
         self._unplaced = unplaced = self._unplaced & ~(1 << tile)
         if tile == self._joker:
             self._joker_cell = cell
@@ -369,8 +466,29 @@ class Board:
                         del live[cell]
                         self._dropped.append((len(self._stack), cell))
 
+    def undo(self) -> Placement:
+        """:meth:`pop`, then the open cells in the order a board that never popped lists
+        them (in the order the placements opened them), so that :meth:`placement_ids`
+        lists the same placements in the same order as before the push.
+
+        What a game's undo uses; a search, which only needs the same set, pops.
+        """
+        placement = self.pop()
+        if self._stack:
+            frontier, ordered = self._frontier, {}
+            for cell in self._stack:
+                for neighbour in NEIGHBOURS[cell]:
+                    if neighbour in frontier and neighbour not in ordered:
+                        ordered[neighbour] = frontier[neighbour]
+            self._frontier = ordered
+        return placement
+
     def pop(self) -> Placement:
-        """Take back the last placement (or the last joker swap: see swap_joker)."""
+        """Take back the last placement (or the last joker swap: see swap_joker).
+
+        Everything comes back as it was but the order of the open cells (the cell freed
+        goes last): :meth:`undo` restores that too, at a cost a search need not pay.
+        """
         if self._swaps and self._swaps[-1][0] == len(self._stack):
             return self._unswap()
         if not self._stack:
@@ -378,6 +496,7 @@ class Board:
         cell = self._stack[-1]
         placement = self._placement(cell)
         self._stack.pop()
+        self._log = self._log[0]  # type: ignore[index]  # a placement is on the table
         tile, _ = self._occupant.pop(cell)
         self._unplaced |= 1 << tile
         frontier, live, edges = self._frontier, self._live, self._edges
@@ -448,6 +567,7 @@ class Board:
                 numbered.append(vertex)
                 self._renumber(vertex, number + 1)
         self._swaps.append((len(self._stack), cell, joker, tuple(numbered), live))
+        self._log = (self._log, SWAP, tile, corners)
         self._joker_cell = None
 
     def _unswap(self) -> Placement:
@@ -458,7 +578,8 @@ class Board:
         self._unplaced = (self._unplaced | 1 << tile) & ~(1 << joker[0])
         for vertex in numbered:
             self._renumber(vertex, 0)
-        self._live = live  # as it was before the swap, keys and all
+        self._live = live.copy()  # as before the swap; the saved one stays as it was
+        self._log = self._log[0]  # type: ignore[index]  # a swap is on the log
         self._joker_cell = cell
         return card
 
@@ -530,3 +651,133 @@ class Board:
             return None
         key = self._frontier[best_cell]
         return best_cell, best_tile, self._fits.corners[key][best_tile][0], best_figure
+
+
+class FrozenBoard:
+    """A board as it was at one moment, which nothing can change: what an observation
+    shows (:class:`~triominos.game.Observation`).
+
+    Taking one costs a reference, not a copy: it keeps the board's :data:`_Log` entry of
+    the moment, and answers from the board itself (held weakly) while that board is
+    still in that state (the same entry: the hand has not moved on, or was popped back),
+    which is every question a bot asks on its turn. Asked later, or after pickling, it
+    replays its log once onto a board of its own. It has every reading method of
+    :class:`Board` and none that changes it; :meth:`copy` is a :class:`Board` to search
+    on.
+    """
+
+    __slots__ = ("_board", "_log", "_source", "_tile_set")
+
+    def __init__(self, board: Board) -> None:
+        self._tile_set = board.tile_set
+        self._log = board._log
+        self._source: weakref.ref[Board] | None = weakref.ref(board)
+        self._board: Board | None = None
+
+    @classmethod
+    def owning(cls, board: Board) -> FrozenBoard:
+        """A snapshot that keeps ``board`` itself, which nobody else may change after."""
+        frozen = cls(board)
+        frozen._source, frozen._board = None, board
+        return frozen
+
+    def _reading(self) -> Board:
+        """The board to answer from: the source while it is as it was, else our own."""
+        if self._source is not None:
+            source = self._source()
+            if source is not None and source._log is self._log:
+                return source
+            self._source = None
+        if self._board is None:
+            self._board = Board.from_log(self.tile_set, _moves(self._log))
+        return self._board
+
+    def __reduce__(self) -> tuple[object, tuple[str, tuple[tuple[int, int, Corners], ...]]]:
+        """Pickled as its tile set's name and its log: a few hundred bytes."""
+        return _unpickle_frozen, (self.tile_set.name, self.log)
+
+    @property
+    def tile_set(self) -> TileSet:
+        return self._tile_set
+
+    @property
+    def log(self) -> tuple[tuple[int, int, Corners], ...]:
+        return _moves(self._log)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Board | FrozenBoard):
+            return self.tile_set is other.tile_set and (
+                self._log is other._log or self.log == other.log
+            )
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        """A snapshot never changes, so an observation can be a dict key or in a set.
+        (It is equal to a board in the same state, which is unhashable: it changes.)"""
+        return hash((self.tile_set.name, self.log))
+
+    def __repr__(self) -> str:
+        return f"<FrozenBoard {self.tile_set.name}: {len(self)} tiles>"
+
+    def copy(self) -> Board:
+        """A board in this state, to push and pop on."""
+        return self._reading().copy()
+
+    def __len__(self) -> int:
+        return len(self._reading())
+
+    def __iter__(self) -> Iterator[Placement]:
+        return iter(list(self._reading()))
+
+    def _repr_svg_(self) -> str:
+        return self._reading()._repr_svg_()
+
+    @property
+    def last(self) -> Placement | None:
+        return self._reading().last
+
+    @property
+    def joker_cell(self) -> Cell | None:
+        return self._reading().joker_cell
+
+    def tile_at(self, cell: Cell) -> Placement | None:
+        return self._reading().tile_at(cell)
+
+    def number_at(self, vertex: Vertex) -> int | None:
+        return self._reading().number_at(vertex)
+
+    def open_cells(self) -> list[Cell]:
+        return self._reading().open_cells()
+
+    def figure(self, cell: Cell) -> str | None:
+        return self._reading().figure(cell)
+
+    def check(self, placement: Placement) -> None:
+        self._reading().check(placement)
+
+    def is_legal(self, placement: Placement) -> bool:
+        return self._reading().is_legal(placement)
+
+    def placement_ids(self, rack: int) -> list[tuple[int, int, Corners, int]]:
+        return list(self._reading().placement_ids(rack))
+
+    def joker_swaps(self, rack: int) -> list[tuple[int, Corners]]:
+        return list(self._reading().joker_swaps(rack))
+
+    def legal_placements(self, rack: int | Iterable[Tile]) -> list[Placement]:
+        return self._reading().legal_placements(rack)
+
+    def can_place(self, rack: int) -> bool:
+        return self._reading().can_place(rack)
+
+    def fitting_tiles(self, rack: int) -> int:
+        return self._reading().fitting_tiles(rack)
+
+    def best_placement(
+        self, rack: int, figure_points: tuple[int, ...], values: Sequence[int] | None = None
+    ) -> tuple[int, int, Corners, int] | None:
+        return self._reading().best_placement(rack, figure_points, values)
+
+
+def _unpickle_frozen(tile_set: str, log: Iterable[tuple[int, int, Corners]]) -> FrozenBoard:
+    return FrozenBoard.owning(Board.from_log(TILE_SETS[tile_set], log))

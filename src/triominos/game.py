@@ -13,14 +13,15 @@ know what it may do.
 
 from __future__ import annotations
 
+import operator
 import random
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Literal, NamedTuple
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal, NamedTuple
 
-from triominos.board import FIGURES, Board, IllegalPlacementError, Placement
+from triominos.board import FIGURES, Board, FrozenBoard, IllegalPlacementError, Placement
 from triominos.lattice import ORIGIN, Cell, LatticeError
-from triominos.rules import PRESETS, RuleOptionError, Rules, preset
+from triominos.rules import RuleOptionError, Rules, preset
 from triominos.tiles import WILD, Corners, Joker, Tile, TileSet, indices
 
 Phase = Literal["starter_draw", "opening", "play", "over"]
@@ -33,6 +34,11 @@ class IllegalActionError(ValueError):
     def __init__(self, rule: str, message: str) -> None:
         super().__init__(message)
         self.rule = rule
+
+
+class UndoError(ValueError):
+    """``undo()`` with nothing to take back: no rule of the game, so no IllegalActionError
+    (whose rules a player is told about), as python-chess's ``pop()`` of no move."""
 
 
 # --- actions ------------------------------------------------------------------------
@@ -124,6 +130,9 @@ class Event(NamedTuple):
 
 DRAWS = ("draw", "buy")
 """Event names of taking a tile from the pool: ``buy`` when it costs a counter (Junior)."""
+
+BOARD_ACTIONS = frozenset({"place", "take_joker"})
+"""Event names of the actions that change the board, each taken back by one pop."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,7 +273,7 @@ def choose_opener(rules: Rules, racks: Sequence[int], tile_set: TileSet) -> int:
 def legal_actions(
     rules: Rules,
     phase: Phase,
-    board: Board,
+    board: Board | FrozenBoard,
     rack: int,
     draws: int,
     pool_size: int,
@@ -339,7 +348,9 @@ def may_draw(
     return rules.bank is None or balance is None or balance >= rules.draw_penalty
 
 
-def fit_forbids_draw(rules: Rules, board: Board, rack: int, drawn: int | None) -> bool:
+def fit_forbids_draw(
+    rules: Rules, board: Board | FrozenBoard, rack: int, drawn: int | None
+) -> bool:
     """Whether a tile that fits rules out a draw (``draw_when``): any tile of the rack
     (``unable``, seed 002), or the tile just drawn this turn (``drawn_unfit``, seed 003)."""
     if rules.draw_when == "unable":
@@ -368,11 +379,16 @@ def pass_penalty(rules: Rules, draws: int) -> int:
 
 
 class Observation(NamedTuple):
-    """What one seat may know (``seat=None``: a spectator).
+    """What one seat may know (``seat=None``: a spectator): an immutable snapshot.
 
-    ``board`` is the live board of the hand, shared for speed; treat it as read-only
-    (it holds nothing hidden). Never present: another seat's rack, the pool's order, the
-    tile another seat drew.
+    It owns what it shows: ``board`` is a :class:`~triominos.board.FrozenBoard` (the
+    board of that moment, whatever the hand does next), ``history`` a tuple, every
+    other field an int, a tuple or a frozen value. So a bot may keep it, pickle it (a
+    few KB) or hand it on, and nothing it does with it reaches the game. Never present:
+    another seat's rack, the pool's order, the tile another seat drew.
+
+    Taking one is cheap (it runs on every turn of every bot): the board is a reference
+    to the hand's board at that moment, not a copy (see FrozenBoard).
     """
 
     rules: Rules
@@ -382,7 +398,7 @@ class Observation(NamedTuple):
     phase: Phase
     to_move: int
     starter: int | None
-    board: Board
+    board: FrozenBoard
     rack: int | None
     rack_sizes: tuple[int, ...]
     pool_size: int
@@ -390,12 +406,33 @@ class Observation(NamedTuple):
     hand_points: tuple[int, ...]
     totals: tuple[int, ...]
     end: HandEnd | None
-    seen: list[Event]
-    seen_count: int
+    history: tuple[Event, ...]
+    """This hand's events as the seat saw them (other seats' drawn tiles hidden)."""
     open_racks: tuple[int, ...] | None
     """Every rack, when the rules play with open racks (Junior for young children)."""
     gong: int | None = None
     """The seat whose total rang the gong in this hand (Hand.gong), known to all."""
+
+    def __repr__(self) -> str:
+        return f"Observation.from_text({self.to_text()!r})"
+
+    def to_text(self) -> str:
+        """The observation as one line of text (:mod:`triominos.position`)."""
+        from triominos.position import observation_to_text  # position builds on this module
+
+        return observation_to_text(self)
+
+    @classmethod
+    def from_text(cls, text: str) -> Observation:
+        """The observation :meth:`to_text` wrote; PositionError names a malformed field."""
+        from triominos.position import observation_from_text
+
+        return observation_from_text(text)
+
+    @property
+    def seen_count(self) -> int:
+        """How many events the hand has had: the position in the hand, for all seats."""
+        return len(self.history)
 
     @property
     def bank(self) -> int | None:
@@ -403,16 +440,11 @@ class Observation(NamedTuple):
         return None if self.rules.bank is None else self.rules.bank - sum(self.totals)
 
     @property
-    def history(self) -> tuple[Event, ...]:
-        """This hand's events as the seat saw them (other seats' drawn tiles hidden)."""
-        return tuple(self.seen[: self.seen_count])
-
-    @property
     def drawn(self) -> int | None:
         """The tile index the player to move drew last this turn, if this seat saw it."""
-        if not self.draws:
+        if not self.draws or not self.history:
             return None
-        tile = self.seen[self.seen_count - 1].tile
+        tile = self.history[-1].tile
         return None if tile is None else self.board.tile_set.index(tile)
 
     @property
@@ -424,6 +456,7 @@ class Observation(NamedTuple):
         return self.seat == self.to_move and self.phase != "over"
 
     def legal_actions(self) -> list[LegalAction]:
+        """What the seat may do, from the snapshot alone: a new list each time."""
         if not self.is_my_turn or self.rack is None or self.seat is None:
             return []
         return legal_actions(
@@ -448,6 +481,7 @@ def observe(hand: Hand, seat: int | None, totals: Sequence[int] | None = None) -
     seen = hand._seen.get(seat)  # Hand.seen_by written out: a call fewer on every turn
     if seen is None:
         seen = hand.seen_by(seat)
+    racks = hand.racks
     # This runs on every turn of every bot: the tuple is made directly, all fields in
     # order, without the Python-level __new__ of a NamedTuple.
     return tuple.__new__(
@@ -460,17 +494,16 @@ def observe(hand: Hand, seat: int | None, totals: Sequence[int] | None = None) -
             hand.phase,
             hand.to_move,
             hand.starter,
-            hand.board,
-            None if seat is None else hand.racks[seat],
-            tuple(map(int.bit_count, hand.racks)),
+            hand.board.frozen(),
+            None if seat is None else racks[seat],
+            tuple(map(int.bit_count, racks)),
             len(hand._pool) - hand._drawn,
             hand.draws,
             tuple(hand.points),
             tuple(totals),
             hand.end,
-            seen,
-            len(hand.events),
-            tuple(hand.racks) if hand.rules.open_racks else None,
+            tuple(seen),
+            tuple(racks) if hand.rules.open_racks else None,
             hand.gong,
         ),
     )
@@ -511,6 +544,42 @@ def settle(
 
 # --- the hand -----------------------------------------------------------------------
 
+Resumed = tuple[int, int, int, tuple[int, ...], int | None, int | None]
+"""What :meth:`Hand.resume` was given: to_move, starter, draws, out, last_round_by,
+drawn."""
+
+_FIXED = ("rules", "deal", "number", "players", "tile_set", "_resumed", "start_totals")
+"""The attributes of a hand set up once and never changed (see Hand)."""
+_PLAIN = (
+    "_pool",
+    "_drawn",
+    "draws",
+    "phase",
+    "to_move",
+    "starter",
+    "out",
+    "end",
+    "_rng",
+    "_starter_tiles",
+    "_starter_next",
+    "_contenders",
+    "_shown",
+    "_last_round_by",
+    "_last_round_armed",
+    "drawn",
+    "gong",
+)
+"""The attributes of a hand that actions replace, never change in place (see Hand)."""
+_COPIED = ("racks", "points", "_totals")
+"""The lists of a hand changed in place (on most actions, where a new list would cost
+more): saved as tuples."""
+_LOGS = ("board", "events", "_seen", "_undo")
+"""The attributes of a hand undone by taking back their last entry."""
+_SAVED = _PLAIN + _COPIED
+_fixed_values = operator.attrgetter(*_FIXED)
+_plain_values = operator.attrgetter(*_PLAIN)
+_copied_values = operator.attrgetter(*_COPIED)
+
 
 class Hand:
     """One deal played out: racks, pool, board, turns, and the settlement at the end.
@@ -519,6 +588,26 @@ class Hand:
     decide what a player can pay); ``points`` count what the hand changes. ``starter_tiles``
     replays recorded starter draws (the tiles each draw showed); without it, or once it
     runs out, they come from ``rng``.
+
+    A hand is a value: :meth:`clone`, :meth:`undo`, ``==`` and :meth:`to_text`. They
+    work on its attributes by kind, each attribute named in one of four tuples (a test
+    fails for an attribute in none), and need no other code for a new one:
+
+    - :data:`_FIXED`: set up with the hand and never changed: shared by clones,
+      compared by ``==``;
+    - :data:`_PLAIN`: values never changed in place, only replaced: ints, tuples,
+      frozen objects (the random generator of the starter draws is copied before each
+      use, for this). Every action saves them all, undo puts them back, clones share
+      them, ``==`` compares them;
+    - :data:`_COPIED`: lists changed in place (the racks, the points, the totals):
+      saved as tuples, made lists again by undo and clone;
+    - :data:`_LOGS`: undone by taking back their last entry: the board (its own
+      :meth:`~triominos.board.Board.undo`), ``events`` and the seats' views of them,
+      and the undo history itself.
+
+    The names are declared rather than read from ``__dict__``: asking an object for its
+    ``__dict__`` turns its attributes from CPython's inline values into a dict, which
+    made every attribute access of the hot path some 2x slower.
     """
 
     phase: Phase
@@ -526,7 +615,9 @@ class Hand:
     start_totals: tuple[int, ...]
     end: HandEnd | None
     _rng: random.Random | None
-    _starter_tiles: Iterator[Tile] | None
+    _starter_tiles: tuple[Tile, ...]
+    _starter_next: int
+    _undo: list[tuple[Any, ...]]
     _contenders: list[int]
     _shown: dict[int, int]
     _seen: dict[int | None, list[Event]]
@@ -539,7 +630,7 @@ class Hand:
         *,
         number: int = 1,
         rng: random.Random | None = None,
-        starter_tiles: Iterator[Tile] | None = None,
+        starter_tiles: Iterable[Tile] = (),
         totals: Sequence[int] | None = None,
     ) -> None:
         tile_set = rules.tiles
@@ -559,7 +650,7 @@ class Hand:
             totals=totals,
         )
         self._rng = rng
-        self._starter_tiles = starter_tiles
+        self._starter_tiles = tuple(starter_tiles)
         if rules.opening == "starter_draw":
             self.phase = "starter_draw"
             self._contenders = list(range(self.players))
@@ -606,7 +697,10 @@ class Hand:
         self.phase = "play"
         self.to_move = 0
         self._rng = None
-        self._starter_tiles = None
+        self._starter_tiles = ()  # recorded starter draws, and the next one to use
+        self._starter_next = 0
+        self._undo = []  # what each action changed, to take it back: see the class
+        self._resumed: Resumed | None = None  # how resume() set the hand up, if it did
         self._contenders = []
         self._shown = {}
         self._last_round_by = None  # who took the pool's last card (Junior)
@@ -618,10 +712,96 @@ class Hand:
         ends the match during a hand (``match_end`` ``gong`` or ``first_to_target``)."""
 
     def __repr__(self) -> str:
-        return (
-            f"<Hand {self.number} {self.phase}: {len(self.board)} tiles on the table, "
-            f"{self.pool_size} in the pool, player {self.to_move} to move>"
-        )
+        return f"Hand.from_text({self.to_text()!r})"
+
+    # --- the hand as a value --------------------------------------------------------
+
+    def _saved(self) -> tuple[Any, ...]:
+        """The values of _SAVED, the _COPIED lists as tuples (see the class): taken before
+        every action, shared by clones, never changed."""
+        return (_plain_values(self), *map(tuple, _copied_values(self)))
+
+    def _restore(self, saved: tuple[Any, ...]) -> None:
+        for name, value in zip(_PLAIN, saved[0], strict=True):
+            setattr(self, name, value)
+        for name, value in zip(_COPIED, saved[1:], strict=True):
+            setattr(self, name, list(value))
+
+    def clone(self) -> Hand:
+        """An independent copy in the same state, undo history included.
+
+        Cheap: the attributes, a board copy (:meth:`Board.copy`) and a few lists; the
+        saved states of the undo history are shared, as nothing changes them.
+        """
+        clone = Hand.__new__(Hand)
+        for name, value in zip(_FIXED, _fixed_values(self), strict=True):
+            setattr(clone, name, value)
+        clone._restore(self._saved())
+        clone.board = self.board.copy()
+        clone.events = self.events.copy()
+        clone._seen = {seat: seen.copy() for seat, seen in self._seen.items()}
+        clone._undo = self._undo.copy()
+        return clone
+
+    def undo(self) -> Event:
+        """Take back the last action exactly, and return its event.
+
+        Back to the deal, and no further: UndoError then. The
+        order of the legal actions comes back too (:meth:`Board.undo`).
+        """
+        if not self._undo:
+            raise UndoError("nothing to undo: the hand is as it was dealt (or resumed)")
+        saved = self._undo.pop()
+        event = self.events.pop()
+        for seen in self._seen.values():
+            seen.pop()
+        if event.action in BOARD_ACTIONS:
+            self.board.undo()
+        self._restore(saved)
+        return event
+
+    def _state(self) -> dict[str, object]:
+        """What ``==`` compares: the fixed, plain and copied attributes, the board, the
+        events.
+
+        Left out: the undo history (how the state was reached) and the seats' views
+        (made from the events). The random generator and the recorded starter draws
+        count only while they can still be used, in the starter draw.
+        """
+        plain, *copied = self._saved()
+        state = dict(zip(_SAVED, (*plain, *copied), strict=True))
+        state.update(zip(_FIXED, _fixed_values(self), strict=True))
+        state["board"], state["events"] = self.board, self.events
+        starter_tiles = state.pop("_starter_tiles"), state.pop("_starter_next")
+        rng = state.pop("_rng")
+        if self.phase == "starter_draw":
+            state["_starter_tiles"] = starter_tiles[0][starter_tiles[1] :]
+            state["_rng"] = None if rng is None else rng.getstate()
+        return state
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Hand):
+            return NotImplemented
+        return self._state() == other._state()
+
+    __hash__ = None  # type: ignore[assignment]  # a hand changes: it is no dict key
+
+    def to_text(self) -> str:
+        """The whole hand as one line: rules, deal and actions (:mod:`triominos.position`).
+
+        :meth:`from_text` plays the actions again, so the hand it makes equals this one,
+        plays on identically and can be undone back to the deal.
+        """
+        from triominos.position import hand_to_text  # position builds on this module
+
+        return hand_to_text(self)
+
+    @classmethod
+    def from_text(cls, text: str) -> Hand:
+        """The hand :meth:`to_text` wrote; PositionError names a malformed field."""
+        from triominos.position import hand_from_text
+
+        return hand_from_text(text)
 
     @classmethod
     def resume(
@@ -662,6 +842,7 @@ class Hand:
         )
         hand = cls.__new__(cls)
         hand._set_up(rules, deal, list(racks), list(pool), board, number=number, totals=totals)
+        hand._resumed = (to_move, starter, draws, tuple(out), last_round_by, drawn)
         hand.draws = draws
         hand.drawn = drawn
         hand.starter = starter
@@ -750,17 +931,22 @@ class Hand:
             raise IllegalActionError(
                 "turn", f"it is player {self.to_move}'s turn, not player {player}'s"
             )
+        # An illegal action raises before it changes anything: then this is dropped.
+        saved = self._saved()
         if isinstance(action, Placement):
-            return self._place(action)
-        if isinstance(action, Draw):
-            return self._draw()
-        if isinstance(action, Pass):
-            return self._pass()
-        if isinstance(action, StarterDraw):
-            return self._starter_draw()
-        if isinstance(action, TakeJoker):
-            return self._take_joker(action)
-        raise IllegalActionError("action", f"{action!r} is not an action")
+            event = self._place(action)
+        elif isinstance(action, Draw):
+            event = self._draw()
+        elif isinstance(action, Pass):
+            event = self._pass()
+        elif isinstance(action, StarterDraw):
+            event = self._starter_draw()
+        elif isinstance(action, TakeJoker):
+            event = self._take_joker(action)
+        else:
+            raise IllegalActionError("action", f"{action!r} is not an action")
+        self._undo.append(saved)
+        return event
 
     def _place(self, placement: Placement) -> Event:
         player, rules, tile_set = self.to_move, self.rules, self.tile_set
@@ -817,7 +1003,7 @@ class Hand:
         for seen in self._seen.values():
             seen.append(event)
         if not rack:
-            self.out.append(player)
+            self.out = [*self.out, player]  # replaced, not changed: a plain attribute
         reached = rules.match_end != "after_hand" and self._reaches_target(player)
         if reached and rules.match_end == "first_to_target":
             self._finish("target")  # seed 003: the first to reach the target wins at once
@@ -926,7 +1112,9 @@ class Hand:
         available = [i for i in self._pool[self._drawn :] if i not in self._shown.values()]
         # Recorded draws first; once they run out (a record of an unfinished hand played
         # on), the draws come from ``rng``.
-        tile = None if self._starter_tiles is None else next(self._starter_tiles, None)
+        tile = None
+        if self._starter_next < len(self._starter_tiles):
+            tile = self._starter_tiles[self._starter_next]
         if tile is not None:
             if tile not in self.tile_set:
                 raise IllegalActionError("starter_draw", f"{tile} is not a tile of this set")
@@ -935,12 +1123,16 @@ class Hand:
                 raise IllegalActionError(
                     "starter_draw", f"{tile} is not in the pool to be drawn for the start"
                 )
+            self._starter_next += 1
         else:
-            if self._rng is None:
-                self._rng = random.Random()
-            index = self._rng.choice(available)
+            # A copy draws, so that the generator stays a plain value (see the class).
+            rng = random.Random()
+            if self._rng is not None:
+                rng.setstate(self._rng.getstate())
+            index = rng.choice(available)
+            self._rng = rng
         player = self.to_move
-        self._shown[player] = index
+        self._shown = {**self._shown, player: index}  # replaced: a plain attribute
         event = Event(player, "starter_draw", 0, self.tile_set.tiles[index])
         self._record(event)
         waiting = [seat for seat in self._contenders if seat not in self._shown]
@@ -1051,6 +1243,9 @@ class Match:
 
     A finished hand is followed at once by the next deal, so a loop of ``apply`` plays a
     whole match; ``hands[-2]`` (or the hand's events) tells how the last hand ended.
+
+    A value as a hand is: :meth:`clone`, :meth:`undo` (across the deals too), ``==``
+    (dataclass equality: the options, the hands and the totals), :meth:`to_text`.
     """
 
     rules: Rules = field(default_factory=Rules)
@@ -1065,6 +1260,9 @@ class Match:
 
     def __post_init__(self) -> None:
         self.rules.check_players(self.players)
+        # Tuples, so that equal matches compare equal however their deals were passed.
+        self.deals = tuple(self.deals)
+        self.starter_draws = tuple(map(tuple, self.starter_draws))
         if self.seed is None:
             self.seed = random.SystemRandom().randrange(2**63)
         self.totals = [self.rules.starting_score] * self.players
@@ -1075,10 +1273,44 @@ class Match:
         return cls(preset(name).rules, players, seed)
 
     def __repr__(self) -> str:
-        name = next((p.name for p in PRESETS.values() if p.rules == self.rules), None)
-        if name is not None:
-            return f"Match.from_preset({name!r}, players={self.players}, seed={self.seed})"
-        return f"Match(rules={self.rules!r}, players={self.players}, seed={self.seed})"
+        return f"Match.from_text({self.to_text()!r})"
+
+    def to_text(self) -> str:
+        """The whole match as one line: options, seed, deals and every action
+        (:mod:`triominos.position`); :meth:`from_text` plays it again."""
+        from triominos.position import match_to_text  # position builds on this module
+
+        return match_to_text(self)
+
+    @classmethod
+    def from_text(cls, text: str) -> Match:
+        """The match :meth:`to_text` wrote; PositionError names a malformed field."""
+        from triominos.position import match_from_text
+
+        return match_from_text(text)
+
+    def clone(self) -> Match:
+        """An independent copy: the hand in play is cloned, the finished ones shared
+        until :meth:`undo` reopens one (it clones it first)."""
+        clone = Match.__new__(Match)
+        for option in fields(Match):  # not __dict__, which would slow the attributes
+            setattr(clone, option.name, getattr(self, option.name))
+        clone.hands = [*self.hands[:-1], self.hand.clone()]
+        clone.totals = self.totals.copy()
+        return clone
+
+    def undo(self) -> Event:
+        """Take back the last action exactly, across the end of a hand: the hand it
+        ended is reopened (its points taken back out of the totals) and the next deal
+        dropped. UndoError at the first deal."""
+        hand = self.hand
+        if not hand._undo and len(self.hands) > 1:
+            self.hands.pop()  # dealt when the last action ended the hand before
+            hand = self.hands[-1] = self.hands[-1].clone()
+        if hand.is_over:
+            for seat, points in enumerate(hand.points):
+                self.totals[seat] -= points
+        return hand.undo()
 
     def _start_hand(self) -> None:
         number = len(self.hands) + 1
@@ -1086,9 +1318,7 @@ class Match:
             deal = self.deals[number - 1]
         else:
             deal = Deal.shuffle(self.rules, self.players, random.Random(f"{self.seed}/{number}"))
-        starter_tiles = None
-        if number <= len(self.starter_draws):
-            starter_tiles = iter(self.starter_draws[number - 1])
+        starter_tiles = self.starter_draws[number - 1] if number <= len(self.starter_draws) else ()
         rng = random.Random(f"{self.seed}/{number}/starter")
         hand = Hand(
             self.rules,

@@ -64,7 +64,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from triominos.board import Board, IllegalPlacementError, Placement
+from triominos.board import Board, FrozenBoard, IllegalPlacementError, Placement
 from triominos.game import TakeJoker
 from triominos.lattice import Cell, LatticeError
 from triominos.tiles import CLASSIC, JOKER, WILD, Corners, Tile, TileSet
@@ -229,7 +229,7 @@ class _Scanner:
         self.at += 1
         return True
 
-    def move(self, board: Board | None, *, take_joker: bool = True) -> Move:
+    def move(self, board: Board | FrozenBoard | None, *, take_joker: bool = True) -> Move:
         """A placement (the joker's read against ``board``) or, if allowed, a take-joker."""
         start = self.at
         if self.joker():
@@ -249,7 +249,7 @@ class _Scanner:
             return TakeJoker(Tile(*corners), corners)
         return Placement(Tile(*corners), self.cell(), corners)
 
-    def placement(self, board: Board | None) -> Placement:
+    def placement(self, board: Board | FrozenBoard | None) -> Placement:
         move = self.move(board, take_joker=False)
         assert isinstance(move, Placement)  # take_joker=False reads placements only
         return move
@@ -259,7 +259,7 @@ class _Scanner:
             raise self.error(f"the end of the {what}")
 
 
-def joker_corners(board: Board, cell: Cell) -> Corners:
+def joker_corners(board: Board | FrozenBoard, cell: Cell) -> Corners:
     """The joker's corners on ``cell``: the numbers at its vertices, WILD where none is."""
     a, b, c = (board.number_at(vertex) for vertex in cell.corners())
     return (
@@ -288,7 +288,7 @@ def cell_from_text(text: str) -> Cell:
     return cell
 
 
-def placement_from_text(text: str, board: Board | None = None) -> Placement:
+def placement_from_text(text: str, board: Board | FrozenBoard | None = None) -> Placement:
     """Parse ``545@0,0v``: the tile is the one whose rotation the numbers are.
 
     ``J@0,1v`` (the joker) takes its corners from ``board``, which it then needs.
@@ -310,7 +310,7 @@ def take_joker_from_text(text: str) -> TakeJoker:
     return TakeJoker(Tile(*corners), corners)
 
 
-def move_from_text(text: str, board: Board | None = None) -> Move:
+def move_from_text(text: str, board: Board | FrozenBoard | None = None) -> Move:
     """Parse a placement (``545@0,0v``, ``J@0,1v`` against ``board``) or a take-joker
     (``312@J``)."""
     scanner = _Scanner(text)

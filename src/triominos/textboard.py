@@ -38,7 +38,7 @@ from typing import NamedTuple
 from rich.style import Style
 from rich.text import Text
 
-from triominos.board import Board
+from triominos.board import Board, FrozenBoard
 from triominos.lattice import ORIGIN, Cell, Vertex
 from triominos.notation import JOKER_MARK, cell_to_text
 from triominos.svg import CARD_COLORS, FREE_MARK, JOKER_COLOR, uses_cards
@@ -61,7 +61,7 @@ class _Mark(NamedTuple):
     symbol: int | None
 
 
-def board_text(board: Board, *, coordinates: bool = True) -> str:
+def board_text(board: Board | FrozenBoard, *, coordinates: bool = True) -> str:
     """The table drawn in characters (see the module docstring for the layout).
 
     :param coordinates: write each tile's cell label inside it, so a player can name
@@ -70,7 +70,7 @@ def board_text(board: Board, *, coordinates: bool = True) -> str:
     return "\n".join(_draw(board, coordinates)[0])
 
 
-def board_rich_text(board: Board, *, coordinates: bool = True) -> Text:
+def board_rich_text(board: Board | FrozenBoard, *, coordinates: bool = True) -> Text:
     """The drawing of :func:`board_text`, with Junior's symbols in their colours.
 
     A console that shows no colours (a pipe, a file) prints it as plain text.
@@ -89,7 +89,7 @@ def board_rich_text(board: Board, *, coordinates: bool = True) -> Text:
     return text
 
 
-def _draw(board: Board, coordinates: bool) -> tuple[list[str], list[_Mark]]:
+def _draw(board: Board | FrozenBoard, coordinates: bool) -> tuple[list[str], list[_Mark]]:
     """The drawing's lines, and where its numbers and joker marks are."""
     placements = list(board)
     if not placements:
@@ -145,7 +145,9 @@ def _draw(board: Board, coordinates: bool) -> tuple[list[str], list[_Mark]]:
     return ["".join(row).rstrip() for row in grid], marks
 
 
-def open_cells_text(board: Board, cells: Iterable[Cell] | None = None, *, width: int = 80) -> str:
+def open_cells_text(
+    board: Board | FrozenBoard, cells: Iterable[Cell] | None = None, *, width: int = 80
+) -> str:
     """The cells a tile may go, on as few lines as fit ``width``, in reading order.
 
     ``cells`` defaults to every open cell of the board (pass the legal destinations of

@@ -132,15 +132,6 @@ PLAY_ACTIONS = (Placement, Draw, Pass, StarterDraw)
 """The actions the evaluation understands; with others it plays as greedy does."""
 
 
-def copy_board(board: Board) -> Board:
-    """A new board with the same placements, to try moves on without touching ``board``."""
-    tile_set = board.tile_set
-    copy = Board(tile_set)
-    for placement in board:
-        copy.push_unchecked(placement.cell.id, tile_set.index(placement.tile), placement.corners)
-    return copy
-
-
 def choices(observation: Observation) -> list[LegalAction]:
     """The legal actions of the seat to move; an error when it is not the seat's turn."""
     options = observation.legal_actions()
@@ -190,7 +181,7 @@ class Evaluator:
         self.observation = observation
         self.weights = tuned_weights(observation.players) if weights is None else weights
         self.rules = rules = observation.rules
-        self.board = copy_board(observation.board) if board is None else board
+        self.board = observation.board.copy() if board is None else board
         self.tile_set = tile_set = self.board.tile_set
         self.rack = observation.rack
         on_table = tile_set.mask(placement.tile for placement in self.board)

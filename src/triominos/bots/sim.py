@@ -58,6 +58,7 @@ from triominos.bots.base import Budget, GreedyBot
 from triominos.bots.expert import Evaluator, ExpertBot, Weights, choices, evaluated, understood
 from triominos.bots.sampler import UnsupportedObservationError, World, WorldSampler
 from triominos.game import (
+    BOARD_ACTIONS,
     DRAWS,
     Action,
     Draw,
@@ -219,7 +220,7 @@ class Simulation:
             # Undo the playout's placements and joker swaps, last first: a swap leaves
             # the number of tiles on the board as it was, so it is counted by its event.
             for event in hand.events:
-                if event.action in _BOARD_ACTIONS:
+                if event.action in BOARD_ACTIONS:
                     board.pop()
 
     def _margin(self, hand: Hand) -> float:
@@ -277,8 +278,6 @@ def _greedy_play(hand: Hand, stop: Callable[[], bool]) -> None:
 
 
 _DRAW, _PASS = Draw(), Pass()
-_BOARD_ACTIONS = frozenset({"place", "take_joker"})
-"""The events that change the board, each undone by one :meth:`Board.pop`."""
 
 
 def _still_in_doubt(

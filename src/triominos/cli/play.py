@@ -20,7 +20,7 @@ from typing import NamedTuple
 import click
 from rich.console import Console
 
-from triominos.board import Board, Placement
+from triominos.board import Board, FrozenBoard, Placement
 from triominos.bots import Bot
 from triominos.cli.main import (
     bots_option,
@@ -125,12 +125,15 @@ class Menu:
     joker_takes: list[TakeJoker]
     draw: LegalAction | None
     pass_: LegalAction | None
-    board: Board
+    board: Board | FrozenBoard
     terms: Terms = CLASSIC_TERMS
 
     @classmethod
     def of(
-        cls, legal_actions: Sequence[LegalAction], board: Board, terms: Terms = CLASSIC_TERMS
+        cls,
+        legal_actions: Sequence[LegalAction],
+        board: Board | FrozenBoard,
+        terms: Terms = CLASSIC_TERMS,
     ) -> Menu:
         placements = [
             PlacementChoice(legal.action, legal.points, legal.bonuses)

@@ -2,9 +2,9 @@
 
 The ``sim`` bot holds the GIL for its whole think time, so a thread would stall the
 event loop and every other table: bots think in a process pool instead. What crosses to
-the worker is the seat's :class:`~triominos.game.Observation`, pickled at once on the
-event loop (the observation's board is the live one: pickling it later, in the pool's
-feeder thread, could catch it mid-change). Only what that seat may see ever reaches a
+the worker is the seat's :class:`~triominos.game.Observation`, an immutable snapshot
+(its board a :class:`~triominos.board.FrozenBoard`: the board's history, a few KB
+pickled), pickled at once on the event loop. Only what that seat may see ever reaches a
 bot. A bot is seeded by the table's seed and the version it moves at, so a restarted
 server asks the same question with the same seed.
 """

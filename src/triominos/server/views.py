@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from triominos.board import Board, Placement
+from triominos.board import Board, FrozenBoard, Placement
 from triominos.bots.hint import Hint
 from triominos.game import (
     Action,
@@ -67,7 +67,7 @@ def corners_json(corners: Corners) -> list[int | None]:
     return [None if number == WILD else number for number in corners]
 
 
-def action_json(action: Action, board: Board) -> JsonObject:
+def action_json(action: Action, board: Board | FrozenBoard) -> JsonObject:
     """An engine action as the protocol writes it (``legal[i].action``)."""
     if isinstance(action, Placement):
         return {
@@ -167,7 +167,7 @@ def _corners(value: Mapping[str, Any], *, free: bool) -> Corners:
     return numbers[0], numbers[1], numbers[2]
 
 
-def legal_json(legal: Sequence[LegalAction], board: Board) -> list[JsonObject]:
+def legal_json(legal: Sequence[LegalAction], board: Board | FrozenBoard) -> list[JsonObject]:
     """The legal actions with the points and bonuses each would score now."""
     return [
         {
@@ -352,7 +352,7 @@ def _names(tiles: Sequence[Tile]) -> list[str]:
 
 
 def hints_json(
-    hints: Sequence[Hint], legal: Sequence[LegalAction], board: Board
+    hints: Sequence[Hint], legal: Sequence[LegalAction], board: Board | FrozenBoard
 ) -> list[JsonObject]:
     """Hints with the points and bonuses their placement scores now."""
     scored = {option.action: option for option in legal}

@@ -1,0 +1,133 @@
+"""Gymnasium: ``TriominosEnv(preset=..., opponents=[...])``, one seat against our bots.
+
+An episode is one hand. The agent plays ``seat`` (0 by default) and the opponents,
+bots by name (``"greedy"``, ``"sim"``, …: :func:`~triominos.bots.make_bot`) or any
+:class:`~triominos.bots.Bot`, play the other seats in order; the environment plays their
+turns between the agent's. The observation is the agent's tensor
+(:class:`~triominos.encoding.ObservationEncoder`), an action is an id of
+:class:`~triominos.encoding.ActionSpace`, and ``info["action_mask"]`` (also
+:meth:`TriominosEnv.action_masks`, the name maskable learners call) marks the legal ids.
+
+The reward of a step is the change in the agent's margin (its points in the hand less
+the mean of the opponents'), over its action and the opponents' turns that follow (the
+first step's, from the deal); the rewards of a hand add up to its final margin. An action
+id the rules do not allow now ends the episode with ``illegal_reward`` and the reason in
+``info["illegal"]``: Gymnasium has no masks, and a learner must be able to try any id.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from triominos.bots import Bot, make_bot
+from triominos.encoding import ActionSpace, ObservationEncoder
+from triominos.game import Deal, Hand, IllegalActionError, observe
+from triominos.rl import mask, tensor
+from triominos.rl.pettingzoo import margins
+from triominos.rules import preset as find_preset
+
+Tensor = npt.NDArray[np.float32]
+
+
+class TriominosEnv(gymnasium.Env[Tensor, np.int64]):
+    """One seat of a hand against bots (module docstring)."""
+
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium's declaration)
+
+    def __init__(
+        self,
+        preset: str = "classic",
+        opponents: Sequence[str | Bot] = ("greedy",),
+        *,
+        seat: int = 0,
+        illegal_reward: float = -100.0,
+        render_mode: str | None = None,
+    ) -> None:
+        rules = find_preset(preset).rules
+        players = len(opponents) + 1
+        rules.check_players(players)
+        if not isinstance(seat, int) or not 0 <= seat < players:
+            raise ValueError(f"seat must be from 0 to {players - 1}, not {seat!r}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        for opponent in opponents:
+            if isinstance(opponent, str):
+                make_bot(opponent)  # an unknown name fails here, naming the known ones
+        self.rules = rules
+        self.players = players
+        self.seat = seat
+        self.opponents = list(opponents)
+        self.illegal_reward = illegal_reward
+        self.render_mode = render_mode
+        self.space = ActionSpace(rules)
+        self.encoder = ObservationEncoder(rules, players)
+        low, high = self.encoder.bounds()
+        self.observation_space = spaces.Box(np.array(low), np.array(high), dtype=np.float32)
+        self.action_space = spaces.Discrete(self.space.size)
+        self.hand: Hand | None = None
+        self._bots: dict[int, Bot] = {}
+        self._rewarded = 0.0
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Tensor, dict[str, Any]]:
+        super().reset(seed=seed)
+        # Every random choice of the episode, the bots' included, follows from the seed.
+        rng = random.Random(int(self.np_random.integers(2**63)))
+        others = [seat for seat in range(self.players) if seat != self.seat]
+        self._bots = {
+            seat: make_bot(bot, seed=rng.randrange(2**63)) if isinstance(bot, str) else bot
+            for seat, bot in zip(others, self.opponents, strict=True)
+        }
+        deal = Deal.shuffle(self.rules, self.players, rng)
+        self.hand = Hand(self.rules, deal, rng=random.Random(rng.randrange(2**63)))
+        self._rewarded = 0.0  # the margin the rewards so far add up to
+        self._play_opponents()
+        return self._observation(), self._info()
+
+    def step(self, action: int | np.int64) -> tuple[Tensor, float, bool, bool, dict[str, Any]]:
+        hand = self._hand()
+        if hand.is_over:
+            raise RuntimeError("the hand is over: call reset() to deal the next")
+        try:
+            hand.apply(self.space.decode(int(action), hand.board), self.seat)
+        except (IllegalActionError, ValueError) as error:
+            info = self._info()
+            info["illegal"] = str(error)
+            return self._observation(), self.illegal_reward, True, False, info
+        self._play_opponents()
+        margin = margins(hand)[self.seat]
+        reward, self._rewarded = margin - self._rewarded, margin
+        return self._observation(), reward, hand.is_over, False, self._info()
+
+    def action_masks(self) -> npt.NDArray[np.int8]:
+        return mask(self.space, observe(self._hand(), self.seat))
+
+    def render(self) -> str | None:
+        if self.render_mode == "ansi":
+            return self._hand().to_text()
+        return None
+
+    def _hand(self) -> Hand:
+        if self.hand is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.hand
+
+    def _play_opponents(self) -> None:
+        hand = self._hand()
+        while not hand.is_over and hand.to_move != self.seat:
+            seat = hand.to_move
+            hand.apply(self._bots[seat].act(observe(hand, seat)), seat)
+
+    def _observation(self) -> Tensor:
+        return tensor(self.encoder, observe(self._hand(), self.seat))
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.action_masks()}

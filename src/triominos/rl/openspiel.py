@@ -1,0 +1,409 @@
+"""OpenSpiel: importing this module registers the Python game ``triominos``.
+
+>>> import pyspiel, triominos.rl.openspiel
+>>> game = pyspiel.load_game("triominos", {"preset": "junior", "players": 3})
+
+Parameters ``preset`` (a name of :data:`~triominos.rules.PRESETS`, default ``classic``)
+and ``players`` (default 2). One OpenSpiel game is one hand: the unit that search and
+learning play out, and the one the arena's figures count.
+
+- **Player actions** are the ids of :class:`~triominos.encoding.ActionSpace`.
+- **Chance nodes** are every random event, each outcome a tile index of the set: the
+  deal, tile by tile (seat 0's rack first, then seat 1's, …, then the first card laid from
+  the pool in Junior), the tile a :class:`~triominos.game.Draw` brings (the player's draw
+  action is followed by a chance node over the tiles in the pool) and the tile a
+  :class:`~triominos.game.StarterDraw` shows (over the pool less the tiles shown in that
+  round). Every outcome is equally likely.
+- **Returns** at the end: each seat's points in the hand less the mean of the other
+  seats' points, so that they sum to zero and, with two players, are the margin.
+- **Information state** of a seat: its rack, the seat to move and the hand's history as a
+  spectator saw it (every draw's tile hidden, the seat's own included). What the seat can
+  do next depends on nothing else; forgetting which of its own draws brought which tile is
+  the one thing it drops. The **observation** is the seat's rack and the table now, and its tensor
+  :class:`~triominos.encoding.ObservationEncoder`'s.
+- ``resample_from_infostate`` deals the other racks with
+  :class:`~triominos.bots.sampler.WorldSampler`, so OpenSpiel's ISMCTS searches worlds
+  that agree with everything the seat saw.
+
+The state keeps its play in one attribute that OpenSpiel's clone copies with
+:meth:`Hand.clone <triominos.game.Hand.clone>` and its serialization pickles as the list of
+actions, replayed on loading.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found]
+
+from triominos.board import Placement
+from triominos.bots.sampler import WorldSampler
+from triominos.encoding import (
+    DRAW,
+    STARTER_DRAW,
+    ActionSpace,
+    ObservationEncoder,
+    points_bound,
+)
+from triominos.game import Deal, Event, Hand, Observation, observe
+from triominos.rules import Rules, preset
+from triominos.tiles import indices
+
+DEFAULTS: dict[str, Any] = {"preset": "classic", "players": 2}
+
+GAME_TYPE = pyspiel.GameType(
+    short_name="triominos",
+    long_name="Triominos",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=6,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=DEFAULTS,
+)
+
+
+def game_length_bound(rules: Rules, players: int) -> int:
+    """Moves of a hand, chance nodes included: the deal, a placement and a take-back per
+    tile, a draw and its chance node per tile, a pass per seat and tile, and the starter
+    draws (a draw and a chance node per seat a round). A tie repeats the starter round,
+    so that bound is a practical one: no more rounds than tiles."""
+    box = len(rules.box)
+    return box + 2 * box + 2 * box + players * (box + 1) + 2 * players * box
+
+
+@functools.cache
+def action_space(preset_name: str) -> ActionSpace:
+    """The action space of a preset, made once: every new state (and OpenSpiel makes one
+    for each clone) shares it."""
+    return ActionSpace(preset(preset_name).rules)
+
+
+class TriominosGame(pyspiel.Game):  # type: ignore[misc]
+    """The game ``triominos`` for one preset and number of players."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = {**DEFAULTS, **(params or {})}
+        unknown = set(params) - set(DEFAULTS)
+        if unknown:
+            raise ValueError(
+                f"unknown parameter(s) {sorted(unknown)}; the game takes {sorted(DEFAULTS)}"
+            )
+        rules = preset(params["preset"]).rules
+        players = params["players"]
+        rules.check_players(players)
+        space = action_space(params["preset"])
+        bound = 2 * points_bound(rules, players)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=space.size,
+            max_chance_outcomes=len(rules.tiles),
+            num_players=players,
+            min_utility=float(-bound),
+            max_utility=float(bound),
+            utility_sum=0.0,
+            max_game_length=game_length_bound(rules, players),
+        )
+        super().__init__(GAME_TYPE, info, params)
+        self.preset = params["preset"]
+        self.rules = rules
+        self.players = players
+        self.space = space
+        self.encoder = ObservationEncoder(rules, players)
+
+    def new_initial_state(self) -> TriominosState:
+        return TriominosState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> TriominosObserver:
+        if params:
+            raise ValueError(f"the observer takes no parameters, not {params}")
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return TriominosObserver(self, perfect_recall)
+
+
+class Play:
+    """A hand as OpenSpiel steps through it: the deal so far, the hand once dealt, and
+    the draw waiting for its chance node. Plain Python, so that OpenSpiel's clone copies
+    it cheaply and its serialization stores the actions alone."""
+
+    def __init__(self, preset_name: str, players: int) -> None:
+        self.preset = preset_name
+        self.rules = preset(preset_name).rules
+        self.players = players
+        self.space = action_space(preset_name)
+        self.actions: list[int] = []
+        self.dealt: list[int] = []
+        self.hand: Hand | None = None
+        self.pending: int | None = None  # DRAW or STARTER_DRAW, waiting for its tile
+
+    @classmethod
+    def replay(cls, preset_name: str, players: int, actions: Sequence[int]) -> Play:
+        play = cls(preset_name, players)
+        for action in actions:
+            play.apply(action)
+        return play
+
+    def __reduce__(self) -> tuple[Callable[..., Play], tuple[str, int, tuple[int, ...]]]:
+        return Play.replay, (self.preset, self.players, tuple(self.actions))
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Play:
+        copy = Play.__new__(Play)
+        copy.__dict__ = self.__dict__.copy()
+        copy.actions = self.actions.copy()
+        copy.dealt = self.dealt.copy()
+        copy.hand = None if self.hand is None else self.hand.clone()
+        return copy
+
+    # --- chance -----------------------------------------------------------------------
+
+    @property
+    def is_chance(self) -> bool:
+        return self.hand is None or self.pending is not None
+
+    def chance_tiles(self) -> list[int]:
+        """The tile indices the next chance node may bring, all equally likely."""
+        tile_set = self.rules.tiles
+        if self.hand is None:
+            left = self.rules.box_mask
+            for tile in self.dealt:
+                left &= ~(1 << tile)
+            if len(self.dealt) == self._rack_tiles() and tile_set.joker is not None:
+                left &= ~(1 << tile_set.joker)  # the first card laid is never the joker
+            return list(indices(left))
+        pool = list(_pool(self.hand))
+        if self.pending == STARTER_DRAW:
+            shown = set(self.hand._shown.values())
+            return sorted(tile for tile in pool if tile not in shown)
+        return sorted(pool)
+
+    def _rack_tiles(self) -> int:
+        return self.rules.rack_size(self.players) * self.players
+
+    def _deal(self, tile: int) -> None:
+        self.dealt.append(tile)
+        racks = self._rack_tiles()
+        first = self.rules.opening == "pool_card"
+        if len(self.dealt) < racks + first:
+            return
+        tiles = self.rules.tiles.tiles
+        size = self.rules.rack_size(self.players)
+        dealt = set(self.dealt)
+        deal = Deal(
+            tuple(
+                tuple(tiles[i] for i in self.dealt[seat * size : (seat + 1) * size])
+                for seat in range(self.players)
+            ),
+            tuple(tiles[i] for i in indices(self.rules.box_mask) if i not in dealt),
+            tiles[self.dealt[racks]] if first else None,
+        )
+        self.hand = Hand(self.rules, deal)
+
+    # --- play -------------------------------------------------------------------------
+
+    def apply(self, action: int) -> None:
+        self.actions.append(action)
+        hand = self.hand
+        if hand is None:
+            self._deal(action)
+            return
+        if self.pending is not None:
+            if self.pending == DRAW:
+                _draw_next(hand, action)
+            else:
+                _show_next(hand, action)
+            hand.apply(self.space.decode(self.pending))
+            self.pending = None
+            return
+        if action in (DRAW, STARTER_DRAW):
+            self.pending = action  # the chance node brings the tile
+            return
+        hand.apply(self.space.decode(action, hand.board))
+
+    def legal_ids(self) -> list[int]:
+        assert self.hand is not None and not self.pending
+        return sorted(self.space.legal_ids(observe(self.hand, self.hand.to_move)))
+
+    def returns(self) -> list[float]:
+        if self.hand is None or not self.hand.is_over:
+            return [0.0] * self.players
+        points, others = self.hand.points, self.players - 1
+        total = sum(points)
+        return [mine - (total - mine) / others for mine in points]
+
+    # --- what a seat knows --------------------------------------------------------------
+
+    def information(self, seat: int) -> str:
+        """The seat's information state (module docstring), as text."""
+        if self.hand is None:
+            size = self.rules.rack_size(self.players)
+            mine = self.dealt[seat * size : (seat + 1) * size]
+            names = " ".join(self.rules.tiles.tiles[i].name for i in mine)
+            return f"seat {seat}; dealing, {len(self.dealt)} dealt; rack {names}"
+        history = " ".join(map(_event_text, observe(self.hand, None).history))
+        return (
+            f"{self._seat_text(seat)}; to move {self.hand.to_move}; history {history}"
+            f"{self._pending_text()}"
+        )
+
+    def observation(self, seat: int) -> str:
+        """What the seat sees now, as text: its rack, the table and the counts."""
+        if self.hand is None:
+            return self.information(seat)
+        seen = observe(self.hand, seat)
+        table = " ".join(_placement_text(p) for p in seen.board)
+        return (
+            f"{self._seat_text(seat)}; phase {seen.phase}; to move {seen.to_move}; "
+            f"table {table}; points {list(seen.hand_points)}; totals {list(seen.totals)}; "
+            f"racks {list(seen.rack_sizes)}; pool {seen.pool_size}; draws {seen.draws}"
+            f"{self._pending_text()}"
+        )
+
+    def _seat_text(self, seat: int) -> str:
+        assert self.hand is not None
+        return f"seat {seat}; rack {' '.join(tile.name for tile in self.hand.rack(seat))}"
+
+    def _pending_text(self) -> str:
+        return {None: "", DRAW: "; drawing", STARTER_DRAW: "; starter drawing"}[self.pending]
+
+    def redeal(self, seat: int, rng: random.Random) -> None:
+        """Deal the other seats' racks (and so the pool) anew, as :class:`WorldSampler`
+        guesses them from what ``seat`` saw."""
+        assert self.hand is not None and self.pending is None
+        world = WorldSampler(observe(self.hand, seat)).sample(rng)
+        for other, rack in enumerate(world.racks):
+            if other != seat:
+                self.hand.racks[other] = rack
+        _set_pool(self.hand, world.pool)
+
+
+class TriominosState(pyspiel.State):  # type: ignore[misc]
+    """One hand of ``triominos``: OpenSpiel's calls, answered by a :class:`Play`."""
+
+    def __init__(self, game: TriominosGame) -> None:
+        super().__init__(game)
+        self.play = Play(game.preset, game.players)
+
+    def current_player(self) -> int:
+        play = self.play
+        if play.hand is not None and play.hand.is_over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if play.is_chance:
+            return int(pyspiel.PlayerId.CHANCE)
+        return play.hand.to_move  # type: ignore[union-attr]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.play.legal_ids()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        tiles = self.play.chance_tiles()
+        return [(tile, 1.0 / len(tiles)) for tile in tiles]
+
+    def _apply_action(self, action: int) -> None:
+        self.play.apply(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"tile {self.play.rules.tiles.tiles[action].name}"
+        board = None if self.play.hand is None else self.play.hand.board
+        return repr(self.play.space.decode(int(action), board))
+
+    def is_terminal(self) -> bool:
+        return self.play.hand is not None and self.play.hand.is_over
+
+    def returns(self) -> list[float]:
+        return self.play.returns()
+
+    def resample_from_infostate(self, player: int, probability_sampler: Any) -> TriominosState:
+        state: TriominosState = self.clone()
+        state.play.redeal(player, random.Random(int(probability_sampler() * 2**53)))
+        return state
+
+    def observation(self, player: int) -> Observation:
+        """The engine's observation for a seat (a hand must be dealt)."""
+        assert self.play.hand is not None
+        return observe(self.play.hand, player)
+
+    def __str__(self) -> str:
+        if self.play.hand is None:
+            return f"dealing: {len(self.play.dealt)} tiles dealt"
+        return repr(self.play.hand)
+
+
+class TriominosObserver:
+    """OpenSpiel's observer: the tensor of :class:`ObservationEncoder` (zeros while the
+    deal is under way) and the strings of :class:`Play`; with perfect recall, the
+    information state string and no tensor."""
+
+    def __init__(self, game: TriominosGame, perfect_recall: bool) -> None:
+        self.perfect_recall = perfect_recall
+        self.encoder = game.encoder
+        size = 0 if perfect_recall else game.encoder.size
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: TriominosState, player: int) -> None:
+        if self.perfect_recall:
+            return
+        if state.play.hand is None:
+            self.tensor.fill(0)
+        else:
+            self.tensor[:] = self.encoder.encode(state.observation(player))
+
+    def string_from(self, state: TriominosState, player: int) -> str:
+        if self.perfect_recall:
+            return state.play.information(player)
+        return state.play.observation(player)
+
+
+# --- the engine's hidden pool, arranged by chance ---------------------------------------
+# A Hand draws from a pool in a set order; OpenSpiel's chance nodes decide each drawn tile
+# when it is drawn. These four functions are the only ones here that touch the hand's
+# hidden pool (Hand._pool, Hand._drawn) and its starter draws (Hand._starter_tiles,
+# Hand._starter_next): they put the tile chance chose next, or lay a resampled pool.
+
+
+def _pool(hand: Hand) -> list[int]:
+    return hand._pool[hand._drawn :]
+
+
+def _set_pool(hand: Hand, tiles: Sequence[int]) -> None:
+    """A new list, never an edit: clones and undo share the old one."""
+    hand._pool = [*hand._pool[: hand._drawn], *tiles]
+
+
+def _draw_next(hand: Hand, tile: int) -> None:
+    rest = [other for other in _pool(hand) if other != tile]
+    _set_pool(hand, [tile, *rest])
+
+
+def _show_next(hand: Hand, tile: int) -> None:
+    shown = hand._starter_tiles[: hand._starter_next]
+    hand._starter_tiles = (*shown, hand.tile_set.tiles[tile])
+
+
+def _event_text(event: Event) -> str:
+    tile = "" if event.tile is None else event.tile.name
+    where = "" if event.cell is None else f"@{event.cell.x},{event.cell.y},{int(event.cell.up)}"
+    corners = "" if event.corners is None else ",".join(map(str, event.corners))
+    return f"{event.player}:{event.action}:{tile}{where}:{corners}:{event.points}"
+
+
+def _placement_text(placement: Placement) -> str:
+    cell = placement.cell
+    return f"{placement.tile.name}@{cell.x},{cell.y},{int(cell.up)}:" + ",".join(
+        map(str, placement.corners)
+    )
+
+
+pyspiel.register_game(GAME_TYPE, TriominosGame)

@@ -1,0 +1,139 @@
+"""PettingZoo: ``env(preset=..., players=...)``, an AEC environment of one hand.
+
+Agents ``player_0`` … ``player_{n-1}`` are the seats. Each observation is a dict:
+``observation``, the seat's tensor (:class:`~triominos.encoding.ObservationEncoder`), and
+``action_mask``, 1 for each legal id of :class:`~triominos.encoding.ActionSpace` (all zeros
+when it is not the seat's turn). An action is an id; one the rules do not allow now
+raises :class:`~triominos.game.IllegalActionError`.
+
+Rewards are the change, after every action, in each seat's margin: its points in the hand
+less the mean of the other seats' points. They add up over the hand to the OpenSpiel
+game's returns. The hand's end terminates every agent; nothing truncates it (a hand is
+finite). ``render_mode="ansi"`` renders the hand's position string.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+
+from triominos.encoding import ActionSpace, ObservationEncoder
+from triominos.game import Deal, Hand, observe
+from triominos.rl import mask, tensor
+from triominos.rules import preset as find_preset
+
+Observation = dict[str, npt.NDArray[Any]]
+
+
+def margins(hand: Hand) -> list[float]:
+    """Each seat's points in the hand less the mean of the other seats' points."""
+    points, others = hand.points, hand.players - 1
+    total = sum(points)
+    return [mine - (total - mine) / others for mine in points]
+
+
+class TriominosAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
+    """The environment itself; :func:`env` wraps it as PettingZoo's environments are."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "triominos_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self, preset: str = "classic", players: int = 2, render_mode: str | None = None
+    ) -> None:
+        super().__init__()
+        rules = find_preset(preset).rules
+        rules.check_players(players)
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.rules = rules
+        self.render_mode = render_mode
+        self.space = ActionSpace(rules)
+        self.encoder = ObservationEncoder(rules, players)
+        self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        low, high = self.encoder.bounds()
+        observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(np.array(low), np.array(high), dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (self.space.size,), np.int8),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
+        self.action_spaces = {
+            agent: spaces.Discrete(self.space.size) for agent in self.possible_agents
+        }
+        self._rng = random.Random()
+        self.hand: Hand | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        players = len(self.possible_agents)
+        deal = Deal.shuffle(self.rules, players, self._rng)
+        self.hand = Hand(self.rules, deal, rng=random.Random(self._rng.randrange(2**63)))
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[self.hand.to_move]
+
+    def _hand(self) -> Hand:
+        if self.hand is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.hand
+
+    def observe(self, agent: str) -> Observation:
+        seen = observe(self._hand(), self._seats[agent])
+        return {"observation": tensor(self.encoder, seen), "action_mask": mask(self.space, seen)}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        hand = self._hand()
+        if action is None:
+            raise ValueError(f"{agent} is to move: the action is an id, not None")
+        before = margins(hand)
+        hand.apply(self.space.decode(int(action), hand.board), self._seats[agent])
+        self._cumulative_rewards[agent] = 0.0
+        for seat, (old, new) in enumerate(zip(before, margins(hand), strict=True)):
+            self.rewards[self.possible_agents[seat]] = new - old
+        if hand.is_over:
+            self.terminations = dict.fromkeys(self.agents, True)
+        self.agent_selection = self.possible_agents[hand.to_move]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode == "ansi":
+            return self._hand().to_text()
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def env(preset: str = "classic", players: int = 2, render_mode: str | None = None) -> AECEnv:
+    """The environment, wrapped as PettingZoo's own: actions out of range and calls out of
+    order are refused with a clear message."""
+    environment = TriominosAEC(preset, players, render_mode)
+    environment = wrappers.AssertOutOfBoundsWrapper(environment)
+    return wrappers.OrderEnforcingWrapper(environment)

@@ -1,0 +1,61 @@
+"""The PettingZoo AEC environment (triominos.rl.pettingzoo)."""
+
+from __future__ import annotations
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test  # type: ignore[import-untyped]  # noqa: E402
+
+from triominos.game import IllegalActionError, observe  # noqa: E402
+from triominos.rl.pettingzoo import TriominosAEC, env, margins  # noqa: E402
+from triominos.rules import PRESETS, RuleOptionError  # noqa: E402
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_environment_passes_pettingzoo_api_test(preset: str) -> None:
+    for players in (2, PRESETS[preset].rules.max_players):
+        api_test(env(preset=preset, players=players), num_cycles=60, verbose_progress=False)
+
+
+def test_a_hand_through_the_environment() -> None:
+    """Masks are the legal ids, rewards add up to each seat's margin, the end terminates
+    every agent."""
+    environment = TriominosAEC("junior", 3, render_mode="ansi")
+    environment.reset(seed=4)
+    rng = np.random.default_rng(4)
+    totals = dict.fromkeys(environment.possible_agents, 0.0)
+    while environment.agents:
+        agent = environment.agent_selection
+        observation, reward, terminated, truncated, _ = environment.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            environment.step(None)
+            continue
+        hand = environment.hand
+        assert hand is not None
+        seat = environment.possible_agents.index(agent)
+        legal = environment.space.legal_ids(observe(hand, seat))
+        assert sorted(np.flatnonzero(observation["action_mask"])) == sorted(legal)
+        for other in environment.possible_agents:
+            if other != agent:
+                assert not environment.observe(other)["action_mask"].any()
+        environment.step(int(rng.choice(legal)))
+    assert hand is not None and hand.is_over
+    assert list(totals.values()) == pytest.approx(margins(hand))
+    assert environment.render() == hand.to_text()
+
+
+def test_bad_arguments_and_actions_are_refused() -> None:
+    with pytest.raises(RuleOptionError, match="preset"):
+        env(preset="chess")
+    with pytest.raises(RuleOptionError, match="players"):
+        env(players=7)
+    with pytest.raises(ValueError, match="render_mode"):
+        env(render_mode="human")
+    environment = TriominosAEC()
+    environment.reset(seed=1)
+    with pytest.raises(IllegalActionError):
+        environment.step(1)  # a pass, with a tile to open the hand
