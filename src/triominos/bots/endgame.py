@@ -34,9 +34,10 @@ from triominos.game import Action, Hand, Observation, legal_actions
 NODE_LIMIT = 1000
 """Positions the sim bot lets one endgame search visit before it simulates instead.
 
-Measured (``benchmarks/endgame.py``): some 10,000 nodes a second, so a search given up
-costs about 0.1 s, three of the 600-simulation moves; 1,000 nodes solve 97% of the
-first empty-pool positions of greedy hands (250: 90%), most in under a millisecond."""
+Measured (``benchmarks/endgame.py``, a shared 2-core machine): 7,000 to 10,000 nodes
+a second, so a search given up costs 0.1 to 0.15 s, a few 600-simulation moves; 1,000
+nodes solve 98% of the first empty-pool positions of 60 greedy hands (250: 93%), most
+in under a millisecond."""
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 

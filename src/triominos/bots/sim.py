@@ -2,6 +2,9 @@
 
 This is Macondo's recipe for Scrabble, applied to Triominos:
 
+0. with two players and an empty pool nothing is hidden: the bot searches the rest of
+   the hand exactly (:mod:`triominos.bots.endgame`) and plays the solved move, unless
+   the search needs more than its node limit (``endgame``; ``sim-v1`` never searches);
 1. the static evaluation (:mod:`triominos.bots.expert`) values every legal action. If
    its best is to draw on purpose, the bot draws: the evaluation's weights price the
    fishing for bonus tiles that follows a draw, which greedy playouts never do, and
