@@ -33,7 +33,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--full", type=int, default=15, help="a rack this large is 'full'")
     args = parser.parse_args()
-    draws, largest, full_margins, other_margins = [], [], [], []
+    draws: list[int] = []
+    largest: list[int] = []
+    full_margins: list[int] = []
+    other_margins: list[int] = []
     for deal in range(args.seed, args.seed + args.deals):
         for expert_seat in (0, 1):
             match = Match(HAND, 2, deal)
