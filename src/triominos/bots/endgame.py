@@ -85,6 +85,8 @@ class _OutOfNodes(Exception):
 
 @dataclass(frozen=True, slots=True)
 class _Node:
+    """A position of the search; the board is the search's own, pushed and popped."""
+
     racks: tuple[int, ...]
     to_move: int
     out: tuple[int, ...]
@@ -94,6 +96,8 @@ class _Node:
 
 
 class _Search:
+    """One solve: the board copy the moves are tried on, the table, the node count."""
+
     def __init__(self, observation: Observation, node_limit: int) -> None:
         assert observation.seat is not None and observation.rack is not None
         self.observation = observation
@@ -117,6 +121,7 @@ class _Search:
         self.table: dict[object, tuple[float, int]] = {}
 
     def root(self) -> Solution:
+        """The best root action: each searched with the window the best so far leaves."""
         node = self.start
         best: tuple[Action, float] | None = None
         alpha = -math.inf
