@@ -1,4 +1,6 @@
-"""Bots: each sees one seat's observation, never the full state, and returns an action."""
+"""Bots: each sees one seat's observation, never the full state, and returns an action
+(all but the clairvoyant reference, which only the arena seats:
+:mod:`triominos.bots.clairvoyant`)."""
 
 from triominos.bots.base import BOT_NAMES, LEVELS, Bot, Budget, GreedyBot, RandomBot, make_bot
 
