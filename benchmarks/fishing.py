@@ -9,7 +9,12 @@ swapped), and prints:
 - ``largest rack a hand: median M, max X`` — expert's rack at its fullest;
 - ``hands ending with expert holding N+ tiles: P%, mean margin D`` — those hands, and
   expert's hand margin over greedy in them (settlement included);
-- ``mean margin of the other hands: D``.
+- ``mean margin of the other hands: D``;
+- ``mean margin: D ± E`` — expert's hand margin over greedy over all hands, with its
+  standard error.
+
+``--cap N`` measures the alternative: expert makes no voluntary draw once its rack holds
+N tiles (it plays its best placement instead).
 
 Figures are counts over seeded deals, not times: the same seed gives the same figures.
 """
@@ -20,11 +25,32 @@ import argparse
 import statistics
 
 from triominos.board import Placement
-from triominos.bots import GreedyBot, make_bot
-from triominos.game import Draw, Match
+from triominos.bots import Bot, GreedyBot
+from triominos.bots.expert import Evaluator, ExpertBot, choices, understood
+from triominos.game import Action, Draw, Match, Observation
 from triominos.rules import PRESETS
 
 HAND = PRESETS["classic"].rules.replace(hand_limit=1)
+
+
+class CappedExpert(ExpertBot):
+    """Expert that stops drawing on purpose once its rack holds ``cap`` tiles."""
+
+    def __init__(self, cap: int | None) -> None:
+        super().__init__()
+        self.cap = cap
+
+    def act(self, observation: Observation) -> Action:
+        options = choices(observation)
+        if self.cap is None or len(options) == 1 or not understood(observation, options):
+            return super().act(observation)
+        ranked = Evaluator(observation).ranked(options)
+        best = ranked[0][0].action
+        if isinstance(best, Draw) and (observation.rack or 0).bit_count() >= self.cap:
+            placements = [o.action for o, _ in ranked if isinstance(o.action, Placement)]
+            if placements:
+                return placements[0]
+        return best
 
 
 def main() -> None:
@@ -32,6 +58,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--full", type=int, default=15, help="a rack this large is 'full'")
+    parser.add_argument("--cap", type=int, default=None, help="no voluntary draw from N tiles")
     args = parser.parse_args()
     draws: list[int] = []
     largest: list[int] = []
@@ -40,7 +67,7 @@ def main() -> None:
     for deal in range(args.seed, args.seed + args.deals):
         for expert_seat in (0, 1):
             match = Match(HAND, 2, deal)
-            bots = [make_bot("expert"), GreedyBot()]
+            bots: list[Bot] = [CappedExpert(args.cap), GreedyBot()]
             if expert_seat:
                 bots.reverse()
             voluntary, biggest = 0, 0
@@ -71,6 +98,9 @@ def main() -> None:
         f"mean margin {mean_full:+.1f}"
     )
     print(f"mean margin of the other hands: {statistics.mean(other_margins):+.1f}")
+    margins = full_margins + other_margins
+    error = statistics.stdev(margins) / len(margins) ** 0.5
+    print(f"mean margin: {statistics.mean(margins):+.1f} ± {error:.1f}")
 
 
 if __name__ == "__main__":

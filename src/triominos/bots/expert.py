@@ -53,8 +53,9 @@ expert draws up to the three a turn allows unless a placement is clearly good.
 draws a hand, the rack at 23 tiles at its fullest (median), and a quarter of the hands
 ending with 15 tiles or more in it, at -118 points, the others at +162. Measured as a
 strategy it pays: no voluntary draw with 15, 12 or 9 tiles in the rack already, the
-mean hand margin over greedy fell from +78 to +58, +41 and +31 on 80 duplicate hands
-(seeds 1000 to 1039). Sim takes the call to draw from this evaluation, so it fishes too.
+mean hand margin over greedy fell from +78 to +58, +41 and +31 (standard errors 14 to
+20) on 80 duplicate hands (``benchmarks/fishing.py --deals 40 --seed 1000 --cap 15``).
+Sim takes the call to draw from this evaluation, so it fishes too.
 
 Three players (:data:`TUNED_THREE`), 400 deals::
 
