@@ -14,10 +14,10 @@ import junior_games
 from triominos.board import Placement
 from triominos.bots import Budget, GreedyBot
 from triominos.bots.expert import ExpertBot
+from triominos.bots.outcome import WIN_VALUE
 from triominos.bots.sampler import World
 from triominos.bots.sim import (
     CHECK_EVERY,
-    WIN_VALUE,
     SimBot,
     Simulation,
     _still_in_doubt,

@@ -29,7 +29,7 @@ import math
 import multiprocessing
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from statistics import NormalDist
@@ -37,13 +37,26 @@ from typing import Any, NamedTuple
 
 from openskill.models import PlackettLuce
 
-from triominos.bots.base import Budget, make_bot
+from triominos.bots import clairvoyant
+from triominos.bots.base import BOT_NAMES, Bot, Budget, make_bot
+from triominos.bots.clairvoyant import ClairvoyantBot
 from triominos.game import Match
 from triominos.record import PlayerInfo, match_record
 from triominos.rules import Rules
 
 CONFIDENCE = 0.95
 BOOTSTRAP_RESAMPLES = 2000
+
+ARENA_BOTS = (*BOT_NAMES, clairvoyant.NAME)
+"""Every bot an arena can seat: the clairvoyant reference only here, where the whole
+hand is at hand (:mod:`triominos.bots.clairvoyant`)."""
+
+
+def make_entry(name: str, seed: int, budget: Budget) -> Bot | ClairvoyantBot:
+    """The bot of an entry: :func:`make_bot`'s, or the clairvoyant reference."""
+    if name == clairvoyant.NAME:
+        return ClairvoyantBot(seed, budget)
+    return make_bot(name, seed, budget)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +77,9 @@ class ArenaConfig:
 
     def __post_init__(self) -> None:
         self.rules.check_players(len(self.bots))
+        unknown = [name for name in self.bots if name not in ARENA_BOTS]
+        if unknown:
+            raise ValueError(f"unknown bot {unknown[0]!r}; bots are {', '.join(ARENA_BOTS)}")
         if self.groups < 1:
             raise ValueError(f"an arena plays at least one group of deals, not {self.groups}")
 
@@ -147,14 +163,20 @@ def play_game(config: ArenaConfig, game: Game, keep_record: bool = False) -> Gam
     players = config.players
     seating = game.seating(players)
     names = [config.bots[entry] for entry in seating]
-    bots = [make_bot(name, game.seed * 8 + seat, config.budget) for seat, name in enumerate(names)]
+    bots = [
+        make_entry(name, game.seed * 8 + seat, config.budget) for seat, name in enumerate(names)
+    ]
     match = Match(config.game_rules, players, game.seed)
     moves = [0] * players
     thinking = [0.0] * players
     while not match.is_over:
         seat = match.to_move
         start = time.perf_counter()
-        action = bots[seat].act(match.observe(seat))
+        bot = bots[seat]
+        if isinstance(bot, ClairvoyantBot):
+            action = bot.act_seeing(match.observe(seat), match.hand.racks)
+        else:
+            action = bot.act(match.observe(seat))
         thinking[seat] += time.perf_counter() - start
         moves[seat] += 1
         match.apply(action, seat)
@@ -179,7 +201,7 @@ def play_games(
     jobs: int = 1,
     keep_records: bool = False,
     on_done: Callable[[GameResult], None] | None = None,
-) -> Iterator[GameResult]:
+) -> Generator[GameResult]:
     """Play the whole schedule in ``jobs`` processes; results in schedule order.
 
     ``on_done`` hears of each game as soon as it finishes (for a progress bar), while
@@ -335,3 +357,247 @@ def summarize(config: ArenaConfig, results: Sequence[GameResult]) -> list[EntryS
             )
         )
     return stats
+
+
+# --- the sequential test ----------------------------------------------------------------
+
+
+def elo_from_score(score: float) -> float:
+    """The logistic Elo difference that gives the expected ``score`` (0 to 1); infinite at
+    0 and 1."""
+    if score <= 0:
+        return -math.inf
+    if score >= 1:
+        return math.inf
+    return -400 * math.log10(1 / score - 1)
+
+
+def score_from_elo(elo: float) -> float:
+    """The expected score (0 to 1) of a logistic Elo difference."""
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
+PAIR_PRIOR = 0.5
+"""Pseudo-pairs added to each of the five pair outcomes for the variance only, so that a
+few pairs all alike (a variance of 0) do not make the test decide at once."""
+
+
+@dataclass(frozen=True, slots=True)
+class EloEstimate:
+    """The first entry's Elo over the second from duplicate pairs, with its interval."""
+
+    pairs: int
+    score: float
+    """The first entry's mean win share per game."""
+    elo: float
+    interval: tuple[float, float]
+
+
+def elo_estimate(pair_scores: Sequence[float], confidence: float = CONFIDENCE) -> EloEstimate:
+    """The Elo difference of the mean pair score, its interval by the normal
+    approximation of the pairs' mean, mapped to Elo (the pairs are independent; the
+    games of a pair are not)."""
+    if not pair_scores:
+        raise ValueError("an Elo estimate needs at least one pair")
+    count = len(pair_scores)
+    mean = sum(pair_scores) / count
+    half = NormalDist().inv_cdf(0.5 + confidence / 2) * math.sqrt(
+        _pair_variance(pair_scores) / count
+    )
+    return EloEstimate(
+        count,
+        mean,
+        elo_from_score(mean),
+        (elo_from_score(mean - half), elo_from_score(mean + half)),
+    )
+
+
+def _pair_variance(pair_scores: Sequence[float]) -> float:
+    """The variance of a pair's score, the five outcomes (0, 1/4, ... 1) each given
+    :data:`PAIR_PRIOR` pseudo-pairs."""
+    prior = [index / 4 for index in range(5)]
+    weight = len(pair_scores) + PAIR_PRIOR * len(prior)
+    mean = (sum(pair_scores) + PAIR_PRIOR * sum(prior)) / weight
+    squares = sum((score - mean) ** 2 for score in pair_scores)
+    squares += PAIR_PRIOR * sum((score - mean) ** 2 for score in prior)
+    return squares / weight
+
+
+@dataclass(frozen=True, slots=True)
+class SprtResult:
+    """Where a sequential test stands (see :class:`Sprt`)."""
+
+    llr: float
+    lower: float
+    upper: float
+    estimate: EloEstimate
+    decision: str | None
+    """``"H0"`` (the first entry is no more than ELO0 stronger), ``"H1"`` (at least
+    ELO1), or None: play on."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sprt:
+    """A sequential probability ratio test of H0: Elo = ``elo0`` against H1: Elo =
+    ``elo1`` (the first entry over the second), over duplicate pairs.
+
+    The unit is the *pair*: one deal played twice, the seats swapped, scored by the first
+    entry's mean win share, 0, 1/4, 1/2, 3/4 or 1 (the pentanomial model, as chess
+    engines are tested). The two games of a pair share their deals, so they are not
+    independent trials; the pairs are, and a pair's score varies less than two lone
+    games' would, since the luck of the deal cancels: the test stops sooner than on
+    games. The log-likelihood ratio is the GSPRT's normal approximation,
+    ``n (s1 - s0) (2 mean - s0 - s1) / (2 var)``, with ``s0``, ``s1`` the scores
+    expected at ``elo0``, ``elo1`` and ``var`` a pair score's variance (Van den Bergh's
+    generalized SPRT, used by Fishtest and OpenBench). Wald's bounds
+    ``log(beta / (1 - alpha))`` and ``log((1 - beta) / alpha)`` keep the chances of
+    accepting H1 when H0 holds under ``alpha`` and the reverse under ``beta``.
+    """
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        if not self.elo0 < self.elo1:
+            raise ValueError(f"--sprt needs ELO0 below ELO1, not {self.elo0:g},{self.elo1:g}")
+        for name, value in (("alpha", self.alpha), ("beta", self.beta)):
+            if not 0 < value < 0.5:
+                raise ValueError(f"--{name} is a probability between 0 and 0.5, not {value:g}")
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
+
+    def test(self, pair_scores: Sequence[float]) -> SprtResult:
+        """The test after ``pair_scores`` (each a pair's score, 0 to 1, in order)."""
+        lower, upper = self.bounds
+        estimate = elo_estimate(pair_scores)
+        s0, s1 = score_from_elo(self.elo0), score_from_elo(self.elo1)
+        variance = _pair_variance(pair_scores)
+        llr = len(pair_scores) * (s1 - s0) * (2 * estimate.score - s0 - s1) / (2 * variance)
+        decision = "H1" if llr >= upper else "H0" if llr <= lower else None
+        return SprtResult(llr, lower, upper, estimate, decision)
+
+
+def pair_scores(results: Sequence[GameResult], entry: int = 0) -> list[float]:
+    """Each duplicate group's mean win share of ``entry``: its pair scores, group by group."""
+    return group_means(results, lambda result: result.win_share(entry))
+
+
+def play_sprt(
+    config: ArenaConfig,
+    sprt: Sprt,
+    *,
+    jobs: int = 1,
+    on_done: Callable[[GameResult], None] | None = None,
+) -> tuple[SprtResult, list[GameResult]]:
+    """Play duplicate pairs of ``config`` (at most its ``groups``) until ``sprt`` decides;
+    the test where it stopped and the games played."""
+    if config.players != 2:
+        raise ValueError(f"--sprt compares two bots head to head: 2 players, not {config.players}")
+    results: list[GameResult] = []
+    result: SprtResult | None = None
+    games = play_games(config, jobs=jobs, on_done=on_done)
+    try:
+        for game in games:
+            results.append(game)
+            if game.game.rotation == config.players - 1:  # a pair complete
+                result = sprt.test(pair_scores(results))
+                if result.decision is not None:
+                    break
+    finally:
+        games.close()  # the games not started are dropped
+    assert result is not None  # at least one group is played
+    return result, results
+
+
+# --- the ladder -------------------------------------------------------------------------
+
+VIRTUAL_DRAW = 1.0
+"""Pairs scored 1/2 added to every pairing of a ladder: without them a bot that won
+every pair would be rated infinitely far above (as BayesElo and Ordo do, a small prior)."""
+
+LADDER_RESAMPLES = 500
+
+
+@dataclass(frozen=True, slots=True)
+class Rung:
+    """One bot's place on a ladder."""
+
+    bot: str
+    elo: float
+    """Above the ladder's first bot, rated 0."""
+    interval: tuple[float, float]
+    score: float
+    """Its mean pair score over all its pairings."""
+
+
+def ladder(
+    names: Sequence[str], scores: Mapping[tuple[int, int], Sequence[float]], *, seed: int = 0
+) -> list[Rung]:
+    """Elo ratings from a round robin: ``scores[i, j]`` are the pair scores of bot ``i``
+    against bot ``j`` (``i < j``). Bradley-Terry by maximum likelihood, the first bot at
+    0; each 95% interval by a percentile bootstrap of the pairs within each pairing."""
+    if len(names) < 2:
+        raise ValueError("a ladder needs at least two bots")
+    elos = _bradley_terry(
+        len(names), {key: _mean(values) for key, values in scores.items()}, scores
+    )
+    rng = random.Random(seed)
+    samples: list[list[float]] = [[] for _ in names]
+    for _ in range(LADDER_RESAMPLES):
+        resampled = {key: rng.choices(values, k=len(values)) for key, values in scores.items()}
+        means = {key: _mean(values) for key, values in resampled.items()}
+        for bot, elo in enumerate(_bradley_terry(len(names), means, scores)):
+            samples[bot].append(elo)
+    tail = (1 - CONFIDENCE) / 2
+    rungs = []
+    for bot, name in enumerate(names):
+        ordered = sorted(samples[bot])
+        low = ordered[math.floor(tail * (LADDER_RESAMPLES - 1))]
+        high = ordered[math.ceil((1 - tail) * (LADDER_RESAMPLES - 1))]
+        own = [
+            score if i == bot else 1 - score
+            for (i, j), values in scores.items()
+            if bot in (i, j)
+            for score in values
+        ]
+        rungs.append(Rung(name, elos[bot], (low, high), _mean(own)))
+    return rungs
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values)
+
+
+def _bradley_terry(
+    bots: int,
+    means: Mapping[tuple[int, int], float],
+    scores: Mapping[tuple[int, int], Sequence[float]],
+) -> list[float]:
+    """Each bot's Elo above the first, from each pairing's mean pair score (weighted by its
+    pairs, plus :data:`VIRTUAL_DRAW`): Hunter's MM iteration to the likelihood's maximum."""
+    weights = {key: len(values) + VIRTUAL_DRAW for key, values in scores.items()}
+    won = [0.0] * bots
+    for (i, j), mean in means.items():
+        pairs = len(scores[i, j])
+        won[i] += mean * pairs + VIRTUAL_DRAW / 2
+        won[j] += (1 - mean) * pairs + VIRTUAL_DRAW / 2
+    strength = [1.0] * bots
+    for _ in range(1000):
+        denominators = [0.0] * bots
+        for (i, j), weight in weights.items():
+            share = weight / (strength[i] + strength[j])
+            denominators[i] += share
+            denominators[j] += share
+        updated = [
+            won[bot] / denominators[bot] if denominators[bot] else strength[bot]
+            for bot in range(bots)
+        ]
+        change = max(abs(math.log(new / old)) for new, old in zip(updated, strength, strict=True))
+        strength = updated
+        if change < 1e-9:
+            break
+    return [400 * math.log10(value / strength[0]) for value in strength]

@@ -128,9 +128,18 @@ def make_bot(name: str, seed: int | None = None, budget: Budget | None = None) -
         from triominos.bots.sim import SimBot  # sim builds on this module
 
         return SimBot(seed) if budget is None else SimBot(seed, budget)
+    if name == "sim-v1":
+        from triominos.bots.sim import sim_v1
+
+        return sim_v1(seed, budget)
     names = ", ".join(repr(known) for known in BOT_NAMES)
     raise RuleOptionError("bot", f"must be one of {names}, not {name!r}")
 
 
-BOT_NAMES = ("random", "greedy", "expert", "sim")
-"""Every bot :func:`make_bot` knows, weakest first."""
+LEVELS = ("random", "greedy", "expert", "sim")
+"""The bots offered to players (the web app's levels), weakest first."""
+
+BOT_NAMES = (*LEVELS, "sim-v1")
+"""Every bot :func:`make_bot` knows: the levels, then ``sim-v1``, the frozen reference
+that later versions of ``sim`` are measured against (not a level: it plays as ``sim``
+does, but for the exact endgame)."""

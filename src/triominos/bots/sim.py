@@ -2,6 +2,9 @@
 
 This is Macondo's recipe for Scrabble, applied to Triominos:
 
+0. with two players and an empty pool nothing is hidden: the bot searches the rest of
+   the hand exactly (:mod:`triominos.bots.endgame`) and plays the solved move, unless
+   the search needs more than its node limit (``endgame``; ``sim-v1`` never searches);
 1. the static evaluation (:mod:`triominos.bots.expert`) values every legal action. If
    its best is to draw on purpose, the bot draws: the evaluation's weights price the
    fishing for bonus tiles that follows a draw, which greedy playouts never do, and
@@ -55,7 +58,9 @@ from typing import Literal, NamedTuple
 
 from triominos.board import Placement
 from triominos.bots.base import Budget, GreedyBot
+from triominos.bots.endgame import NODE_LIMIT, solvable, solve
 from triominos.bots.expert import Evaluator, ExpertBot, Weights, choices, evaluated, understood
+from triominos.bots.outcome import outcome
 from triominos.bots.sampler import UnsupportedObservationError, World, WorldSampler
 from triominos.game import (
     BOARD_ACTIONS,
@@ -84,14 +89,6 @@ CLEAR_MARGIN = 4.0
 """Standard errors of its paired deficit to the leader that drop a candidate under a time
 budget. Well above the usual 2 because the test is repeated every :data:`CHECK_EVERY`
 worlds: a good move dropped by bad luck costs more than the time it saves."""
-
-WIN_VALUE = 100.0
-"""Points a playout is worth more when the hand ends the match won (less when lost; a
-win shared by k seats counts 1/k of a win, as the arena counts it).
-
-Far from the target only the margin counts; when the hand in play can end the match,
-winning it outweighs a few points of margin."""
-
 
 Horizon = Literal["turn", "hand"]
 """How far a playout goes: to the seat's next turn (then the static evaluation), or to
@@ -215,25 +212,13 @@ class Simulation:
                 _greedy_play(hand, lambda: False)
             else:
                 _greedy_play(hand, lambda: hand.to_move == self.seat)
-            return self._margin(hand) + self._outlook(hand)
+            return outcome(self.observation, hand, self.seat) + self._outlook(hand)
         finally:
             # Undo the playout's placements and joker swaps, last first: a swap leaves
             # the number of tiles on the board as it was, so it is counted by its event.
             for event in hand.events:
                 if event.action in BOARD_ACTIONS:
                     board.pop()
-
-    def _margin(self, hand: Hand) -> float:
-        """The seat's points from the position less the mean of the others', and the
-        match won or lost if the hand is over and ends it."""
-        seat, points = self.seat, hand.points
-        value = points[seat] - (sum(points) - points[seat]) / (hand.players - 1)
-        if hand.is_over and _ends_match(self.observation, hand):
-            totals = hand.totals
-            best = max(totals)
-            share = 1 / totals.count(best) if totals[seat] == best else 0.0
-            value += WIN_VALUE * (2 * share - 1)
-        return value
 
     def _outlook(self, hand: Hand) -> float:
         """At the seat's next turn: its best placement now plus the static value of what
@@ -321,19 +306,8 @@ def _last_card_taker(observation: Observation) -> int | None:
     return draws[-1] if draws else None
 
 
-def _ends_match(observation: Observation, hand: Hand) -> bool:
-    """Whether the finished ``hand`` (played out from the observation) ends the match."""
-    rules = observation.rules
-    target, limit = rules.target_score, rules.hand_limit
-    return (target is not None and max(hand.totals) >= target) or (
-        limit is not None and observation.hand_number >= limit
-    )
-
-
 class SimBot:
     """The strongest bot: static pruning, then simulation (see the module docstring)."""
-
-    name = "sim"
 
     def __init__(
         self,
@@ -343,7 +317,14 @@ class SimBot:
         candidates: int = CANDIDATES,
         horizon: Horizon = "turn",
         weights: Weights | None = None,
+        endgame: int | None = NODE_LIMIT,
+        name: str = "sim",
     ) -> None:
+        """``endgame``: the positions an exact endgame search may visit
+        (:mod:`triominos.bots.endgame`) before the bot simulates instead; None: never
+        search, simulate every move (``sim-v1``)."""
+        self.name = name
+        self.endgame = endgame
         self.seed = random.SystemRandom().randrange(2**63) if seed is None else seed
         self.budget = budget
         self.candidates = candidates
@@ -352,12 +333,16 @@ class SimBot:
         self._fallback = ExpertBot(weights)
 
     def __repr__(self) -> str:
-        return f"SimBot(seed={self.seed}, budget={self.budget!r})"
+        return f"SimBot(seed={self.seed}, budget={self.budget!r}, name={self.name!r})"
 
     def act(self, observation: Observation) -> Action:
         options = choices(observation)
         if len(options) == 1:
             return options[0].action
+        if self.endgame is not None and solvable(observation):
+            solution = solve(observation, self.endgame)
+            if solution is not None:
+                return solution.action
         if observation.phase == "play" and not evaluated(observation.rules):
             return self.simulate_junior(observation, options)[0].option.action
         simulation = self.simulation(observation, options)
@@ -418,6 +403,25 @@ class SimBot:
 
 
 _GREEDY = GreedyBot()
+
+
+def sim_v1(seed: int | None = None, budget: Budget | None = None) -> SimBot:
+    """The frozen reference ``sim-v1``: the sim bot as it was when issue 18 opened, so
+    that every later change to ``sim`` is measured against a fixed opponent.
+
+    Its settings are written out here, not taken from the defaults, so that tuning a
+    default moves ``sim`` but not ``sim-v1``; a change to the simulation itself must come
+    behind a setting that ``sim-v1`` leaves off (as ``endgame`` does).
+    """
+    return SimBot(
+        seed,
+        Budget(simulations=600) if budget is None else budget,
+        candidates=6,
+        horizon="turn",
+        weights=None,
+        endgame=None,
+        name="sim-v1",
+    )
 
 
 def junior_candidates(options: Sequence[LegalAction]) -> list[tuple[LegalAction, float]]:

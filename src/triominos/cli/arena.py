@@ -16,7 +16,17 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from triominos.arena import BOOTSTRAP_RESAMPLES, ArenaConfig, EntryStats, GameResult, play_games
+from triominos.arena import (
+    ARENA_BOTS,
+    BOOTSTRAP_RESAMPLES,
+    ArenaConfig,
+    EntryStats,
+    GameResult,
+    Sprt,
+    SprtResult,
+    play_games,
+    play_sprt,
+)
 from triominos.arena import summarize as summarize_results
 from triominos.bots import Budget
 from triominos.cli.main import (
@@ -63,16 +73,101 @@ def results_table(stats: Sequence[EntryStats]) -> Table:
     return table
 
 
+def parse_sprt(value: str, alpha: float, beta: float, players: int) -> Sprt:
+    """``--sprt ELO0,ELO1`` with ``--alpha`` and ``--beta``, or a usage error naming the option."""
+    if players != 2:
+        raise click.BadParameter(
+            f"a sequential test compares two bots head to head: 2 players, not {players}",
+            param_hint="--players",
+        )
+    low, comma, high = value.partition(",")
+    try:
+        if not comma:
+            raise ValueError
+        bounds = float(low), float(high)
+    except ValueError:
+        raise click.BadParameter(
+            f"give two Elo differences ELO0,ELO1, like 0,10, not {value!r}", param_hint="--sprt"
+        ) from None
+    try:
+        return Sprt(*bounds, alpha=alpha, beta=beta)
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+def run_sprt(config: ArenaConfig, test: Sprt, jobs: int) -> None:
+    """Play pairs until the test decides (or the matches run out) and say where it stopped."""
+    progress = progress_bar()
+    task = progress.add_task("matches", total=config.groups * config.players)
+    start = time.perf_counter()
+    try:
+        with progress:
+            result, games = play_sprt(
+                config, test, jobs=jobs, on_done=lambda _: progress.advance(task)
+            )
+    except KeyboardInterrupt:
+        raise click.Abort() from None
+    elapsed = time.perf_counter() - start
+    first, second = config.labels
+    click.echo(
+        f"SPRT {first} against {second}: H0 Elo {test.elo0:g}, H1 Elo {test.elo1:g}, "
+        f"alpha {test.alpha:g}, beta {test.beta:g}, think {config.budget}, "
+        f"seeds from {config.seed}"
+    )
+    for line in sprt_lines(result):
+        click.echo(line)
+    click.echo(f"time: {elapsed:.1f} s, {len(games)} matches")
+
+
+def sprt_lines(result: SprtResult) -> list[str]:
+    """The test's figures and its verdict, a line each."""
+    estimate = result.estimate
+    low, high = estimate.interval
+    verdict = {
+        "H1": "H1 accepted: the difference is ELO1 (or more) rather than ELO0",
+        "H0": "H0 accepted: the difference is ELO0 (or less) rather than ELO1",
+        None: "undecided: the matches ran out before the test could decide (raise --matches)",
+    }[result.decision]
+    return [
+        f"LLR {result.llr:.2f} (bounds {result.lower:.2f}, {result.upper:.2f})",
+        f"Elo {estimate.elo:+.1f} (95% CI {low:+.1f} to {high:+.1f}), "
+        f"score {100 * estimate.score:.1f}%, {estimate.pairs} pairs",
+        verdict,
+    ]
+
+
 @main.command()
 @preset_option
 @players_option
-@bots_option("greedy,sim")
+@bots_option("greedy,sim", ARENA_BOTS)
 @click.option(
     "--matches",
     type=click.IntRange(min=1),
     default=100,
     show_default=True,
-    help="Matches to play, rounded up to whole duplicate groups (one per seating).",
+    help="Matches to play, rounded up to whole duplicate groups (one per seating); "
+    "with --sprt, the most to play.",
+)
+@click.option(
+    "--sprt",
+    default=None,
+    metavar="ELO0,ELO1",
+    help="Play duplicate pairs until a sequential test accepts H0 (the first bot is ELO0 "
+    "Elo stronger than the second) or H1 (ELO1 stronger); 2 players.",
+)
+@click.option(
+    "--alpha",
+    type=float,
+    default=0.05,
+    show_default=True,
+    help="With --sprt: the chance of accepting H1 when H0 holds.",
+)
+@click.option(
+    "--beta",
+    type=float,
+    default=0.05,
+    show_default=True,
+    help="With --sprt: the chance of accepting H0 when H1 holds.",
 )
 @click.option(
     "--jobs",
@@ -98,6 +193,9 @@ def arena(
     players: int,
     bots: str,
     matches: int,
+    sprt: str | None,
+    alpha: float,
+    beta: float,
     jobs: int,
     think: str,
     hands: bool,
@@ -111,8 +209,9 @@ def arena(
     Each deal group is one seed played once per seating, the bots rotated one seat on
     each time, so every bot plays every seat's cards and the luck of the deal cancels.
     """
-    entries = parse_bots(bots, players)
+    entries = parse_bots(bots, players, ARENA_BOTS)
     budget = parse_budget(think)
+    test = None if sprt is None else parse_sprt(sprt, alpha, beta, players)
     if out is not None and not out.parent.is_dir():
         raise click.BadParameter(
             f"no directory {str(out.parent)!r} to write in", param_hint="--out"
@@ -121,6 +220,9 @@ def arena(
     groups = math.ceil(matches / players)
     first_seed = seed_or_random(seed)
     config = ArenaConfig(rules, tuple(entries), budget, groups, first_seed, hands)
+    if test is not None:
+        run_sprt(config, test, jobs)
+        return
     games = groups * players
     console = Console(highlight=False)
     progress = progress_bar()

@@ -38,13 +38,13 @@ def players_option(function: click.decorators.FC) -> click.decorators.FC:
     )(function)
 
 
-def parse_bots(value: str, players: int) -> list[str]:
-    """A comma-separated bot list, repeated to fill the seats."""
+def parse_bots(value: str, players: int, known: Sequence[str] = BOTS) -> list[str]:
+    """A comma-separated bot list, repeated to fill the seats; ``known``: the bots allowed."""
     names = [name.strip() for name in value.split(",") if name.strip()]
-    unknown = [name for name in names if name not in BOTS]
+    unknown = [name for name in names if name not in known]
     if unknown or not names:
         raise click.BadParameter(
-            f"unknown bot {unknown[0]!r}; bots are {', '.join(BOTS)}"
+            f"unknown bot {unknown[0]!r}; bots are {', '.join(known)}"
             if unknown
             else "name at least one bot",
             param_hint="--bots",
@@ -52,13 +52,13 @@ def parse_bots(value: str, players: int) -> list[str]:
     return [names[seat % len(names)] for seat in range(players)]
 
 
-def bots_option(default: str) -> Callable[[FC], FC]:
+def bots_option(default: str, known: Sequence[str] = BOTS) -> Callable[[FC], FC]:
     """The ``--bots`` option of the commands where bots take seats."""
     return click.option(
         "--bots",
         default=default,
         show_default=True,
-        help=f"Bots, comma-separated, repeated to fill the seats ({', '.join(BOTS)}).",
+        help=f"Bots, comma-separated, repeated to fill the seats ({', '.join(known)}).",
     )
 
 
@@ -196,7 +196,7 @@ def main() -> None:
     """Triominos: play, watch bots play, and check game records."""
 
 
-from triominos.cli import arena, demo, play, replay, rules, selfplay, serve, verify  # noqa: E402, F401  (registers its command on main)
+from triominos.cli import arena, demo, ladder, play, replay, rules, selfplay, serve, verify  # noqa: E402, F401  (registers its command on main)
 
 __all__ = [
     "bots_option",
