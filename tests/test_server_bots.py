@@ -13,6 +13,10 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from typing import Any
 
+import pytest
+
+pytest.importorskip("starlette")
+
 from triominos.server.bots import BotWorker
 
 

@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+pytest.importorskip("starlette")
 from sqlalchemy import text
 
 from server_games import WAIT_SECONDS, Served, serve_app, summary_of

@@ -9,6 +9,8 @@ import time
 from typing import Any
 
 import pytest
+
+pytest.importorskip("starlette")
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 

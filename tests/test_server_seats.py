@@ -10,6 +10,10 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import pytest
+
+pytest.importorskip("starlette")
+
 from server_games import Message, Served, match_over, my_turn
 from triominos.server.protocol import DEFAULT_GRACE_SECONDS
 
