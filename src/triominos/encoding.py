@@ -70,6 +70,7 @@ from triominos.game import (
     Phase,
     StarterDraw,
     TakeJoker,
+    fit_forbids_draw,
     may_draw,
 )
 from triominos.lattice import Cell, Vertex, cell_id
@@ -265,7 +266,8 @@ class ActionSpace:
         for tile, corners in board.joker_swaps(rack):
             ids.append(self.take_joker_start + tile * 3 + rotations[tile][corners])
         balance = observation.totals[seat]
-        if may_draw(self.rules, observation.draws, observation.pool_size, balance):
+        forbids = fit_forbids_draw(self.rules, board, rack, observation.drawn)
+        if may_draw(self.rules, observation.draws, observation.pool_size, balance, forbids):
             ids.append(DRAW)
         elif not placed:
             ids.append(PASS)

@@ -89,6 +89,7 @@ from triominos.game import (
     Action,
     Deal,
     Draw,
+    EndReason,
     Event,
     Hand,
     HandEnd,
@@ -606,8 +607,9 @@ def _end_from(part: _Part, tile_set: TileSet) -> HandEnd | None:
     if len(pieces) != 4:
         raise part.error("an end is reason:player:settlement:racks left")
     reason, player, settlement, remaining = pieces
-    if reason.text not in ("out", "blocked", "last_round"):
-        raise reason.error(f"an end's reason is out, blocked or last_round, not {reason.text!r}")
+    reasons = get_args(EndReason)
+    if reason.text not in reasons:
+        raise reason.error(f"an end's reason is one of {', '.join(reasons)}, not {reason.text!r}")
     return HandEnd(
         reason.text,  # type: ignore[arg-type]  # checked just above
         player.optional(),
