@@ -55,6 +55,7 @@ def test_hello_with_a_token_gets_the_seat_view(served: Served) -> None:
             "name": "Bob",
             "kind": "person",
             "bot": None,
+            "think": None,
             "connected": True,
             "bot_allowed_at": None,
             "returns": False,

@@ -185,6 +185,7 @@ async def summary(connection: HTTPConnection, code: str) -> JsonObject:
         connected=table.connected,
         bot_allowed_at=table.bots_allowed_at(),
         totals=table.durable_totals,
+        to_move=table.durable_to_move if table.info.status == "playing" else None,
         rematch=rematch,
     )
 

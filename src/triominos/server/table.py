@@ -164,6 +164,7 @@ class LiveTable:
         """Everything in memory is in the database now: what anyone may be told."""
         self.durable_version = self.version
         self.durable_totals = tuple(self.match.totals)
+        self.durable_to_move = None if self.match.is_over else self.match.to_move
 
     def __repr__(self) -> str:
         return f"<LiveTable {self.info.code} v{self.version} {self.info.status}>"
