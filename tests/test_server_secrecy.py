@@ -159,7 +159,12 @@ def test_no_message_names_a_tile_its_viewer_may_not_know(
     ]
     people_seats = [seat for seat, kind in enumerate(seats) if kind == "person"]
     created = served.create(
-        preset=preset, players=len(seats), seats=body, options=options, take=people_seats
+        preset=preset,
+        players=len(seats),
+        seats=body,
+        options=options,
+        take=people_seats,
+        hints=True,  # hints between people too: they must not tell a secret either
     )
     code = created["code"]
     tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}

@@ -331,7 +331,7 @@ def test_a_seat_played_by_a_bot_may_watch_but_not_act(served: Served) -> None:
 
 
 def test_hints_answer_the_player_to_move(served: Served) -> None:
-    code, tokens = two_people(served)
+    code, tokens = two_people(served, hints=True)
     mover, other = to_move_and_other(served, code, tokens)
     with mover, other:
         mover.send({"type": "hint", "id": "h1"})
@@ -348,6 +348,38 @@ def test_hints_answer_the_player_to_move(served: Served) -> None:
             "id": "h2",
             "hints": [],
         }
+
+
+def test_hints_are_off_between_people_unless_the_creator_turns_them_on(served: Served) -> None:
+    code, tokens = two_people(served)
+    summary = served.http.get(f"/api/tables/{code}").json()
+    assert summary["hints"] is False
+    mover, other = to_move_and_other(served, code, tokens)
+    with mover, other:
+        assert mover.view["hints"] is False
+        mover.send({"type": "hint", "id": "h1"})
+        refusal = mover.until(lambda message: message["type"] == "error")
+        assert refusal["code"] == "no_hints" and refusal["id"] == "h1"
+    # Against a bot, hints are on unless the creator turns them off.
+    alone = served.create()
+    assert served.http.get(f"/api/tables/{alone['code']}").json()["hints"] is True
+    without = served.create(hints=False)
+    assert served.http.get(f"/api/tables/{without['code']}").json()["hints"] is False
+
+
+def test_a_wrong_timeout_action_names_itself_and_its_values(served: Served) -> None:
+    answer = served.http.post(
+        "/api/tables",
+        json={
+            "preset": "classic",
+            "players": 2,
+            "seats": TWO_PEOPLE,
+            "timeout_action": "skip",
+        },
+    )
+    assert answer.status_code == 400
+    error = answer.json()["error"]
+    assert error["field"] == "timeout_action" and "'place'" in error["message"]
 
 
 def test_actions_after_the_end_are_refused(served_sqlite: Served) -> None:
@@ -368,9 +400,37 @@ def test_actions_after_the_end_are_refused(served_sqlite: Served) -> None:
         assert final["winners"] and final["end"] is not None and final["hands"]
 
 
-def test_the_turn_timer_plays_the_default_action(served: Served) -> None:
+def run_out(served: Served, code: str, token: str) -> tuple[list[Any], dict[str, Any]]:
+    """The legal actions of the player of ``token`` and the event its turn timer played."""
+    with served.viewer(code, token) as player:
+        legal, seen = player.view["legal"], player.view["version"]
+        if not legal:
+            return [], {}
+        message = player.until(lambda m: m["type"] == "event" and m["version"] == seen + 1)
+    return legal, message["event"]
+
+
+def test_the_turn_timer_lays_the_best_tile_by_default(served: Served) -> None:
+    created = served.create(seats=TWO_PEOPLE, take=[0, 1], turn_seconds=0.5)
+    code, tokens = created["code"], [seat["token"] for seat in created["seats"]]
+    assert served.http.get(f"/api/tables/{code}").json()["timeout_action"] == "place"
+    for _ in range(3):  # the opening, then the next turns that run out
+        with served.viewer(code) as watcher:
+            mover = watcher.view["to_move"]
+        legal, event = run_out(served, code, tokens[mover])
+        if not legal:
+            continue  # the time ran out before this player was connected
+        places = [entry for entry in legal if entry["action"]["action"] == "place"]
+        if places:
+            assert event["action"] == "place"
+            assert event["points"] == max(entry["points"] for entry in places)
+        else:
+            assert event["action"] in ("draw", "pass")
+
+
+def test_a_table_can_keep_the_old_turn_timer_that_draws(served: Served) -> None:
     before = time.time()
-    created = served.create(seats=TWO_PEOPLE, take=[0, 1], turn_seconds=0.3)
+    created = served.create(seats=TWO_PEOPLE, take=[0, 1], turn_seconds=0.3, timeout_action="draw")
     code, tokens = created["code"], [seat["token"] for seat in created["seats"]]
     with served.viewer(code) as watcher:
         deadline = watcher.view["turn_deadline"]

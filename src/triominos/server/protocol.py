@@ -15,6 +15,8 @@ from typing import Annotated, Any, Literal, TypeVar, get_args
 import msgspec
 from starlette.responses import JSONResponse
 
+from triominos.server.timers import DEFAULT_TIMEOUT_ACTION
+
 MAX_MESSAGE_BYTES = 16 * 1024
 """A WebSocket message larger than this closes the connection (code 1009)."""
 MESSAGES_PER_SECOND = 20
@@ -126,6 +128,11 @@ class CreateTable(msgspec.Struct):
     grace_seconds: Grace = DEFAULT_GRACE_SECONDS
     listed: bool = False
     """Shown in the list of open tables (``GET /api/tables``); else only its link finds it."""
+    timeout_action: str = DEFAULT_TIMEOUT_ACTION
+    """One of timers.TIMEOUT_ACTIONS (checked by the route, which names them)."""
+    hints: bool | None = None
+    """Whether the players may ask for hints; None: only when one person plays (against
+    bots), never between people unless the creator says so."""
 
 
 class JoinTable(msgspec.Struct):

@@ -59,6 +59,7 @@ from sqlalchemy.orm import (
 )
 
 from triominos.rules import Rules
+from triominos.server.timers import DEFAULT_TIMEOUT_ACTION, TimeoutAction
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -164,6 +165,8 @@ class TableRow(Base):
     turn_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
     grace_seconds: Mapped[float] = mapped_column(Float, default=60.0)
     listed: Mapped[bool] = mapped_column(Boolean, default=False)
+    timeout_action: Mapped[str] = mapped_column(String(8), default="place")
+    hints: Mapped[bool] = mapped_column(Boolean, default=True)
     created_by: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     status: Mapped[str] = mapped_column(String(16), index=True)
     created_at: Mapped[float] = mapped_column(Float)
@@ -232,6 +235,8 @@ class TableInfo:
     ``grace_seconds``: how long a person is away before another player may give their
     seat to a bot. ``listed``: shown among the open tables. ``created_by``: a hash of
     the creator's address, which caps how many tables one address keeps waiting.
+    ``timeout_action``: what the turn timer plays (timers.TimeoutAction). ``hints``:
+    whether the players may ask for hints.
     """
 
     id: int
@@ -250,6 +255,8 @@ class TableInfo:
     grace_seconds: float = 60.0
     listed: bool = False
     created_by: str | None = None
+    timeout_action: TimeoutAction = DEFAULT_TIMEOUT_ACTION
+    hints: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,6 +287,8 @@ def _table_info(row: TableRow) -> TableInfo:
         grace_seconds=row.grace_seconds,
         listed=row.listed,
         created_by=row.created_by,
+        timeout_action=row.timeout_action,  # type: ignore[arg-type]  # only the store writes it
+        hints=row.hints,
         seats=tuple(
             SeatInfo(
                 seat.seat,
@@ -434,6 +443,8 @@ class Store:
         grace_seconds: float = 60.0,
         listed: bool = False,
         created_by: str | None = None,
+        timeout_action: TimeoutAction = DEFAULT_TIMEOUT_ACTION,
+        hints: bool = True,
     ) -> TableInfo:
         """A new table with a fresh short code (retried on the rare collision); it starts
         playing at once when no person seat is free."""
@@ -462,6 +473,8 @@ class Store:
                 grace_seconds=grace_seconds,
                 listed=listed,
                 created_by=created_by,
+                timeout_action=timeout_action,
+                hints=hints,
                 status=status,
                 created_at=now,
                 started_at=now if status == "playing" else None,

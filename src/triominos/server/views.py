@@ -345,6 +345,7 @@ def build_view(
         "winners": match.winners,
         "legal": legal_json(legal, board),
         "turn_deadline": turn_deadline,
+        "hints": info.hints,
     }
 
 
@@ -407,6 +408,8 @@ def table_summary(
         "turn_seconds": info.turn_seconds,
         "grace_seconds": info.grace_seconds,
         "listed": info.listed,
+        "timeout_action": info.timeout_action,
+        "hints": info.hints,
         "version": version,
         "totals": list(totals),
         "to_move": to_move,

@@ -204,6 +204,10 @@ async def send_hints(service: Service, table: LiveTable, viewer: Viewer, client_
     if seat is None:
         viewer.send(Refused("spectator", "a spectator gets no hints").to_message(client_id))
         return
+    if not table.info.hints:
+        refusal = Refused("no_hints", "the table's creator chose to play without hints")
+        viewer.send(refusal.to_message(client_id))
+        return
     async with table.lock:  # the position as stored, never one still being written
         observation = table.match.observe(seat)
         legal = observation.legal_actions() if table.playing else []
