@@ -412,3 +412,31 @@ def test_your_games_lists_the_tables_this_browser_plays_your_turn_first(
     expect(games.last).to_contain_text("waiting for players")
     games.first.locator("a").click()
     expect(page.get_by_test_id("table")).to_have_attribute("data-my-turn", "true")
+
+
+# --- the creator's table options ----------------------------------------------------------
+
+
+def test_the_creator_chooses_hints_and_what_a_turn_that_ran_out_plays(
+    live_server: LiveServerFactory, page: Page
+) -> None:
+    server = live_server(**FAST_BOTS)
+    open_in(page, f"{server.base_url}/")
+    page.get_by_test_id("your-name").fill("Ann")
+    page.get_by_test_id("house-rules").click()
+    hints = page.get_by_test_id("hints-option")
+    expect(hints).to_be_checked()  # against a bot: on
+    page.get_by_test_id("seat-1").select_option("invite")
+    expect(hints).not_to_be_checked()  # between people: off unless the creator says
+    page.get_by_test_id("seat-1").select_option("bot:greedy")
+    hints.uncheck()
+    expect(page.get_by_test_id("timeout-action")).to_have_value("place")
+    page.get_by_test_id("timeout-action").select_option("draw")
+    page.get_by_test_id("create").click()
+    page.wait_for_url(re.compile(r"/t/[A-Z0-9]+$"))
+    code = page.url.rsplit("/", 1)[1]
+    summary = httpx.get(f"{server.base_url}/api/tables/{code}").json()
+    assert summary["hints"] is False and summary["timeout_action"] == "draw"
+    assert table_state(page) == "turn"
+    expect(page.get_by_test_id("draw")).to_be_visible()
+    expect(page.get_by_test_id("hint")).to_have_count(0)

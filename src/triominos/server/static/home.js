@@ -7,6 +7,8 @@ import { describeRefusal, toastRefusal } from "./errors.js";
 import { optionLabels, ruleFields, useRuleTexts } from "./rule_form.js";
 
 const TURN_TIMES = [null, 30, 60, 120, 300];
+/** What a turn that ran out plays (RULES.md §13), the server's default first. */
+const TIMEOUT_ACTIONS = ["place", "draw"];
 /** How long a player who left is waited for before a bot may take the seat (RULES.md §15). */
 const GRACE_TIMES = [10, 30, 60, 300, 900];
 const OPEN_TABLES_EVERY = 5000;
@@ -34,6 +36,8 @@ export class HomePage {
       turnSeconds: null,
       graceSeconds: 60,
       listed: false,
+      timeoutAction: "place",
+      hints: null, // null: as the server decides (on against bots, off between people)
     };
   }
 
@@ -246,11 +250,28 @@ export class HomePage {
       h("input", { type: "checkbox", checked: form.listed, "data-testid": "listed", on: { change: (event) => (form.listed = event.target.checked) } }),
       h("span", { i18n: "listed_table" }),
     );
+    const timeout = h(
+      "label",
+      { class: "field" },
+      h("span", { i18n: "timeout_action" }),
+      h(
+        "select",
+        { "data-testid": "timeout-action", on: { change: (event) => (form.timeoutAction = event.target.value) } },
+        ...TIMEOUT_ACTIONS.map((action) => h("option", { value: action, selected: action === form.timeoutAction, i18n: `timeout_${action}` })),
+      ),
+    );
+    const people = form.seats.filter((seat) => seat.kind !== "bot").length;
+    const hints = h(
+      "label",
+      { class: "field check" },
+      h("input", { type: "checkbox", checked: form.hints ?? people <= 1, "data-testid": "hints-option", on: { change: (event) => (form.hints = event.target.checked) } }),
+      h("span", { i18n: "hints_option" }),
+    );
     return h(
       "details",
       { class: "house-rules", open: form.houseOpen, on: { toggle: (event) => (form.houseOpen = event.target.open) } },
       h("summary", { "data-testid": "house-rules", i18n: "house_rules" }),
-      h("div", { class: "fields" }, ...controls, timer, grace, listed),
+      h("div", { class: "fields" }, ...controls, timer, timeout, grace, hints, listed),
     );
   }
 
@@ -283,6 +304,8 @@ export class HomePage {
         take,
         grace_seconds: form.graceSeconds,
         listed: form.listed,
+        timeout_action: form.timeoutAction,
+        hints: form.hints,
       });
       for (const { seat, token } of answer.seats) holdSeat(answer.code, seat, token);
       location.assign(`/t/${answer.code}`);

@@ -566,7 +566,7 @@ export class TablePage {
     } else if (key === "p" || key === "P") {
       this.play("pass");
     } else if (key === "h" || key === "H") {
-      if (this.view?.legal.length) this.askHint();
+      if (this.view?.legal.length && this.view.hints) this.askHint();
     } else if (key === "?") {
       this.toggleKeys();
     }
@@ -718,7 +718,9 @@ export class TablePage {
     buttons.push(button("draw", junior ? "buy_cost" : "draw_cost", { points: drawCost }, "draw"));
     buttons.push(button("pass", "pass_cost", { points: passCost }, "pass"));
     buttons.push(
-      h("button", {
+      !view.hints
+        ? null
+        : h("button", {
         type: "button",
         class: "action hint",
         "data-testid": "hint",
@@ -751,7 +753,7 @@ export class TablePage {
         text: this.sounds.muted ? "\u{1F507}" : "\u{1F50A}",
       }),
     );
-    this.actions.replaceChildren(...buttons);
+    this.actions.replaceChildren(...buttons.filter(Boolean));
   }
 
   renderStatus(view) {
