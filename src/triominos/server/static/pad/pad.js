@@ -30,7 +30,12 @@ const root = () => document.getElementById("pad");
 
 function notify(text, detail = "") {
   const notice = document.getElementById("notice");
-  notice.replaceChildren(h("strong", { text }), detail ? h("span", { text: detail }) : null);
+  // The server's reason is English: shown beside the text in English only, else only as
+  // the notice's tooltip, so that a refusal never mixes two languages.
+  const english = document.documentElement.lang === "en";
+  notice.replaceChildren(h("strong", { text }), ...(detail && english ? [h("span", { text: detail })] : []));
+  if (detail && !english) notice.title = detail;
+  else notice.removeAttribute("title");
   notice.hidden = false;
   clearTimeout(notify.timer);
   notify.timer = setTimeout(() => (notice.hidden = true), 6000);
