@@ -14,7 +14,12 @@ from websockets.sync.client import connect
 from websockets.typing import Origin
 
 from server_games import Message, Served, Viewer, my_turn, serve_app
-from triominos.server.protocol import MAX_MESSAGE_BYTES, MESSAGES_PER_SECOND
+from triominos.server.protocol import (
+    CHAT_PER_CONNECTION,
+    MAX_CHAT_CHARS,
+    MAX_MESSAGE_BYTES,
+    MESSAGES_PER_SECOND,
+)
 
 TWO_PEOPLE = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}]
 
@@ -380,6 +385,53 @@ def test_a_wrong_timeout_action_names_itself_and_its_values(served: Served) -> N
     assert answer.status_code == 400
     error = answer.json()["error"]
     assert error["field"] == "timeout_action" and "'place'" in error["message"]
+
+
+def chats_of(viewer: Viewer) -> list[str]:
+    """The chat texts a connection got, in order: those its greeting brought, then the new."""
+    kept = [said["text"] for said in viewer.greeting["chat"]]
+    return kept + [
+        said["text"] for m in viewer.received if m["type"] == "chat" for said in m["messages"]
+    ]
+
+
+def test_the_players_and_the_spectators_chat_apart_and_it_is_kept(served: Served) -> None:
+    code, tokens = two_people(served)
+    with (
+        served.viewer(code, tokens[0]) as ann,
+        served.viewer(code, tokens[1]) as bob,
+        served.viewer(code) as watcher,
+    ):
+        ann.send({"type": "chat", "text": "<img src=x onerror=alert(1)> good luck"})
+        said = bob.until(lambda message: message["type"] == "chat" and message["messages"])
+        assert said["messages"][0]["name"] == "Ann" and said["messages"][0]["seat"] == 0
+        # Kept as sent: the page writes it as text, never as HTML.
+        assert said["messages"][0]["text"] == "<img src=x onerror=alert(1)> good luck"
+        watcher.send({"type": "chat", "text": "go Bob"})
+        watcher.until(lambda message: message["type"] == "chat" and message["messages"])
+        ann.send({"type": "ping"})
+        ann.until(lambda message: message["type"] == "pong")
+        assert chats_of(watcher) == ["go Bob"] and "go Bob" not in chats_of(ann)
+    # Someone who comes back later gets their chat's history, and only theirs.
+    with served.viewer(code, tokens[1]) as again, served.viewer(code) as spectator:
+        assert chats_of(again) == ["<img src=x onerror=alert(1)> good luck"]
+        assert chats_of(spectator) == ["go Bob"]
+
+
+def test_chat_is_short_and_rate_limited(served: Served) -> None:
+    code, tokens = two_people(served)
+    with served.viewer(code, tokens[0]) as ann:
+        ann.send({"type": "chat", "text": "x" * (MAX_CHAT_CHARS + 1)})
+        error = ann.until(lambda message: message["type"] == "error")
+        assert error["code"] == "bad_message" and error["field"] == "text"
+        count, _ = CHAT_PER_CONNECTION
+        for number in range(count + 1):
+            ann.send({"type": "chat", "text": f"hello {number}"})
+        refused = ann.until(lambda message: message["type"] == "error")
+        assert refused["code"] == "rate_limited"
+        ann.send({"type": "ping"})
+        ann.until(lambda message: message["type"] == "pong")
+        assert chats_of(ann) == [f"hello {number}" for number in range(count)]
 
 
 def test_actions_after_the_end_are_refused(served_sqlite: Served) -> None:

@@ -21,6 +21,14 @@ MAX_MESSAGE_BYTES = 16 * 1024
 """A WebSocket message larger than this closes the connection (code 1009)."""
 MESSAGES_PER_SECOND = 20
 """More messages than this in one second on one connection are refused."""
+MAX_CHAT_CHARS = 200
+"""A chat message is at most this many characters: a short word across the table."""
+CHAT_PER_CONNECTION = (5, 10.0)
+"""At most 5 chat messages in 10 seconds from one connection..."""
+CHAT_PER_TABLE = (20, 10.0)
+"""...and 20 in 10 seconds at one table, players' and spectators' chats together."""
+CHAT_KEPT = 50
+"""A viewer who arrives gets the last 50 messages of its chat."""
 MAX_BODY_BYTES = 64 * 1024
 """An HTTP request body larger than this is refused (413) before it is read whole."""
 MAX_THINK_SECONDS = 10.0
@@ -101,7 +109,13 @@ class Ping(msgspec.Struct, tag="ping", tag_field="type"):
     pass
 
 
-ClientMessage = Hello | ActionMessage | HintRequest | Ping
+class ChatMessage(msgspec.Struct, tag="chat", tag_field="type"):
+    """Say ``text`` in my chat: the players' from a seat, the spectators' from none."""
+
+    text: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_CHAT_CHARS)]
+
+
+ClientMessage = Hello | ActionMessage | HintRequest | Ping | ChatMessage
 MESSAGE_TYPES = tuple(kind.__struct_config__.tag for kind in get_args(ClientMessage))
 """The ``type`` of each message a client may send."""
 

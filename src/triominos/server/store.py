@@ -205,6 +205,32 @@ class ActionRow(Base):
     created_at: Mapped[float] = mapped_column(Float)
 
 
+class ChatRow(Base):
+    """One chat message, kept with its table: the players' chat or the spectators'."""
+
+    __tablename__ = "chats"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), index=True)
+    channel: Mapped[str] = mapped_column(String(12))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(40))
+    text: Mapped[str] = mapped_column(String(400))
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+ChatChannel = Literal["players", "spectators"]
+
+
+def chat_channel(seat: int | None) -> ChatChannel:
+    """The chat a viewer speaks and reads: the players' from a seat, else the spectators'."""
+    return "spectators" if seat is None else "players"
+
+
+def _chat_json(row: ChatRow) -> dict[str, Any]:
+    return {"seat": row.seat, "name": row.name, "text": row.text, "at": row.created_at}
+
+
 # --- what the rest of the service sees --------------------------------------------------
 
 
@@ -538,9 +564,40 @@ class Store:
                 session.execute(
                     update(TableRow).where(TableRow.rematch_of.in_(ids)).values(rematch_of=None)
                 )
+                session.execute(delete(ChatRow).where(ChatRow.table_id.in_(ids)))
                 session.execute(delete(SeatRow).where(SeatRow.table_id.in_(ids)))
                 session.execute(delete(TableRow).where(TableRow.id.in_(ids)))
         return [row.code for row in rows]
+
+    # --- chat -----------------------------------------------------------------------
+
+    def add_chat(
+        self, table_id: int, channel: ChatChannel, seat: int | None, name: str, text: str
+    ) -> dict[str, Any]:
+        """Keep a chat message; the message as the viewers get it."""
+        row = ChatRow(
+            table_id=table_id,
+            channel=channel,
+            seat=seat,
+            name=name,
+            text=text,
+            created_at=time.time(),
+        )
+        with self._session() as session:
+            session.add(row)
+            session.flush()
+            return _chat_json(row)
+
+    def chats(self, table_id: int, channel: ChatChannel, last: int) -> list[dict[str, Any]]:
+        """The ``last`` messages of a table's chat, oldest first."""
+        query = (
+            select(ChatRow)
+            .where(ChatRow.table_id == table_id, ChatRow.channel == channel)
+            .order_by(ChatRow.id.desc())
+            .limit(last)
+        )
+        with self._session() as session:
+            return [_chat_json(row) for row in reversed(session.scalars(query).all())]
 
     def rematch_code(self, table_id: int) -> str | None:
         """The code of the table created as this one's rematch, if any."""
