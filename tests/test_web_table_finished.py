@@ -440,3 +440,35 @@ def test_the_creator_chooses_hints_and_what_a_turn_that_ran_out_plays(
     assert table_state(page) == "turn"
     expect(page.get_by_test_id("draw")).to_be_visible()
     expect(page.get_by_test_id("hint")).to_have_count(0)
+
+
+# --- the chat -----------------------------------------------------------------------------
+
+
+def test_the_chat_is_text_kept_apart_from_the_spectators_and_can_be_muted(
+    live_server: LiveServerFactory, page: Page, browser: Browser
+) -> None:
+    server = live_server(**FAST_BOTS)
+    code = create_game(page, server)
+    attack = "<img src=x onerror=\"document.body.dataset.hacked='yes'\"> good luck"
+    page.get_by_test_id("chat-input").fill(attack)
+    page.get_by_test_id("chat-send").click()
+    lines = page.get_by_test_id("chat-line")
+    expect(lines).to_have_text([f"Ann: {attack}"])  # written as text, never as HTML
+    expect(page.locator("[data-testid=chat-log] img")).to_have_count(0)
+    assert page.evaluate("document.body.dataset.hacked") is None
+    with watched_page(browser, **DESKTOP) as watcher:
+        open_in(watcher, f"{server.base_url}/t/{code}")
+        expect(watcher.get_by_test_id("chat")).to_contain_text("Spectators' chat")
+        expect(watcher.get_by_test_id("chat-line")).to_have_count(0)  # not the players'
+        watcher.get_by_test_id("chat-input").fill("go Ann")
+        watcher.get_by_test_id("chat-send").click()
+        expect(watcher.get_by_test_id("chat-line")).to_have_text(["Spectator: go Ann"])
+    # Kept with the table: there after a reload; the spectators' never shows here.
+    page.reload()
+    expect(lines).to_have_text([f"Ann: {attack}"])
+    page.get_by_test_id("chat-mute").click()
+    expect(page.get_by_test_id("chat-muted")).to_be_visible()
+    page.reload()  # this browser keeps it muted
+    expect(page.get_by_test_id("chat-muted")).to_be_visible()
+    expect(lines).to_have_count(0)

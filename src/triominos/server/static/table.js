@@ -18,6 +18,8 @@ import { Sounds } from "./sounds.js";
 import { JOKER, cellKey, cellPoints, centre, tileNumbers } from "./tiles.js";
 
 const WATCH = "watch";
+const CHAT_MUTED = "triominos.chat_muted";
+const MAX_CHAT_CHARS = 200; // protocol.MAX_CHAT_CHARS
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
 /** The numbers of a placement as the tile shows them pointing up (left, apex, right). */
@@ -98,6 +100,7 @@ export class TablePage {
     this.finalBoard = null; // {hand, board}: the finished hand's board, shown until its dialog closes
     this.revealed = null; // hot-seat: the seat whose rack was shown after "pass the device"
     this.sounds = new Sounds();
+    this.chat = []; // this page's chat (the players' or the spectators'), oldest first
     this.rematch = null;
     this.build();
     this.clock = setInterval(() => this.renderClock(), 500);
@@ -156,6 +159,7 @@ export class TablePage {
     this.hintBox = h("div", { class: "hint-box", "data-testid": "hints", hidden: true });
     this.sheet = h("div", { class: "sheet", "data-testid": "score-sheet", tabindex: 0, i18nAttrs: { "aria-label": "sheet_title" } });
     this.scores = h("div", { class: "scores", "data-testid": "score-table" });
+    this.chatBox = h("section", { class: "chat", "data-testid": "chat" });
     this.handover = h("div", { class: "handover", "data-testid": "pass-device", hidden: true });
     this.endings = new EndDialogs();
     this.element = h(
@@ -177,6 +181,7 @@ export class TablePage {
         this.players,
         this.notices,
         this.hintBox,
+        this.chatBox,
         h("h2", { class: "sheet-title", i18n: "scores_title" }),
         this.scores,
         h("h2", { class: "sheet-title", i18n: "sheet_title" }),
@@ -290,9 +295,11 @@ export class TablePage {
     switch (message.type) {
       case "welcome":
         entry.view = message.view;
+        this.heard(key, message.chat, true);
         break;
       case "catchup":
         entry.view = message.view;
+        this.heard(key, message.chat, true);
         if (key === shownBefore) this.announceAll(message.events, before, message.view);
         break;
       case "event":
@@ -311,6 +318,9 @@ export class TablePage {
       case "rematch":
         this.rematch = message;
         break;
+      case "chat":
+        this.heard(key, message.messages, false);
+        return;
       case "error":
         this.onError(key, message);
         return;
@@ -347,6 +357,73 @@ export class TablePage {
       this.announce(event, view);
     }
     if (before && !before.match_over) this.sounds.changed(before, view, this.mine(view));
+  }
+
+  // --- the chat ---------------------------------------------------------------------
+
+  /** Chat messages from the server (all of them on a greeting); one connection speaks for the page. */
+  heard(key, messages, all) {
+    if (key !== [...this.seats.keys()][0] || !messages) return;
+    this.chat = all ? [...messages] : [...this.chat, ...messages];
+    this.renderChat();
+  }
+
+  get chatMuted() {
+    return localStorage.getItem(CHAT_MUTED) === "1";
+  }
+
+  say(text) {
+    if (!text) return;
+    const connection = this.seats.get([...this.seats.keys()][0])?.connection;
+    if (!connection?.send({ type: "chat", text })) toast(t("error_offline"), "error");
+  }
+
+  /** The chat, written as text (never as HTML); a muted chat shows nothing of what is said. */
+  renderChat() {
+    const watching = this.seats.has(WATCH);
+    const muted = this.chatMuted;
+    const input = h("input", { type: "text", maxlength: MAX_CHAT_CHARS, required: true, "data-testid": "chat-input", i18nAttrs: { placeholder: "chat_placeholder", "aria-label": "chat_placeholder" } });
+    const log = h(
+      "ol",
+      { class: "chat-log", "data-testid": "chat-log", "aria-live": "polite" },
+      ...(muted ? [] : this.chat.map((said) => h("li", { "data-testid": "chat-line" }, h("strong", { text: `${said.name || t("spectator")}: ` }), h("span", { text: said.text })))),
+    );
+    this.chatBox.replaceChildren(
+      h(
+        "div",
+        { class: "chat-head" },
+        h("h2", { class: "sheet-title", i18n: watching ? "chat_spectators" : "chat_players" }),
+        h("button", {
+          type: "button",
+          class: "small",
+          "data-testid": "chat-mute",
+          "aria-pressed": String(muted),
+          i18n: muted ? "chat_unmute" : "chat_mute",
+          on: {
+            click: () => {
+              localStorage.setItem(CHAT_MUTED, muted ? "0" : "1");
+              this.renderChat();
+            },
+          },
+        }),
+      ),
+      muted ? h("p", { class: "muted", "data-testid": "chat-muted", i18n: "chat_muted" }) : log,
+      muted
+        ? null
+        : h(
+            "form",
+            {
+              class: "chat-form",
+              on: onSubmit(() => {
+                this.say(input.value.trim());
+                input.value = "";
+              }),
+            },
+            input,
+            h("button", { type: "submit", "data-testid": "chat-send", i18n: "chat_send" }),
+          ),
+    );
+    log.scrollTop = log.scrollHeight;
   }
 
   /** Whether this page holds the seat to move in `view`. */
