@@ -116,6 +116,10 @@ def test_a_hand_settled_through_the_page(live_server: LiveServerFactory, phone_p
     tap(page, "go-out")
     expect_totals(page, 25 + 12 + 25 + 7, 14)
     expect(page.get_by_test_id("status")).to_contain_text("Hand 2")
+    # The score table: a row for the settled hand, with its points and running totals.
+    row = page.locator("[data-testid=score-table] [data-testid=score-row]")
+    expect(row).to_have_count(1)
+    expect(row.get_by_test_id("running-total")).to_have_text(["69", "14"])
     expect(page.get_by_test_id("hand-1")).to_contain_text("Ann went out")
 
 

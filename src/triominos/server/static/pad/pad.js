@@ -8,6 +8,7 @@
 import { getJson, postJson } from "/static/api.js";
 import { h, onSubmit, signed, speak, t } from "/static/dom.js";
 import { optionLabels, ruleFields, useRuleTexts } from "/static/rule_form.js";
+import { renderScores } from "/static/sheet.js";
 
 const LOCALES = "/static/pad/locales";
 const FIGURES = ["bridge", "hexagon", "double_hexagon", "triple_hexagon", "two_sides"];
@@ -245,6 +246,7 @@ function gameView() {
     open && state.panel === "correct" ? correctionPanel(sheet) : null,
     open && !state.panel ? entryPanel(sheet) : null,
     !game.finished ? finishRow(sheet) : null,
+    scoresView(sheet),
     historyView(sheet),
     shareRow(game),
   );
@@ -552,6 +554,17 @@ function describe(entry, sheet) {
     default:
       return t("history.correction", { name, note: entry.note || "" });
   }
+}
+
+/** The score table: a row per settled hand, each player's points and running total. */
+function scoresView(sheet) {
+  const start = sheet.rules.starting_score ?? 0;
+  const running = sheet.players.map(() => start);
+  const settled = sheet.hands.filter((hand) => hand.end);
+  const hands = settled.map((hand) => ({ number: hand.number, totals: hand.points.map((points, seat) => (running[seat] += points)) }));
+  const table = h("div", { "data-testid": "score-table" });
+  renderScores(table, hands, sheet.players, start);
+  return h("section", { class: "scores" }, h("h2", { text: t("scores.title") }), table);
 }
 
 function historyView(sheet) {
