@@ -375,10 +375,21 @@ def test_the_csv_lists_every_entry_and_the_totals() -> None:
     assert rows == [
         ["hand", "entry", "player", "detail", "Ann", "Bob"],
         ["1", "1", "Ann", "lay tile=5-5-5 opening_triple+10", "25", "0"],
-        ["1", "2", "Ann", "go_out remaining=(0, 9)", "34", "0"],
+        ["1", "2", "Ann", "go_out remaining=0/9", "34", "0"],  # a number a player
         ["1", "", "", "hand total", "59", "0"],
         ["", "", "", "match total", "59", "0"],
     ]
+
+
+def test_a_tile_is_kept_by_its_own_name_however_it_was_read() -> None:
+    sheet = pad()
+    enter(sheet, Lay(0, "5-5-5"), Lay(1, "5-5-4"), Lay(0, "3-2-1"))
+    assert [entry.tile for entry in sheet.entries if isinstance(entry, Lay)] == [
+        "5-5-5",
+        "4-5-5",
+        "1-2-3",
+    ]
+    assert sheet.to_json()["entries"][2]["tile"] == "1-2-3"
 
 
 # --- whole engine matches replayed into the pad ----------------------------------------

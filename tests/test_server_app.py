@@ -179,6 +179,7 @@ def test_a_seat_whose_person_left_can_be_given_to_a_bot(served: Served) -> None:
             "name": "Bob",
             "kind": "bot",
             "bot": "greedy",
+            "think": None,
             "connected": True,
             "bot_allowed_at": None,
             "returns": True,

@@ -92,7 +92,7 @@ def check_messages(viewer: Viewer, seat: int | None, knowledge: Knowledge) -> in
         for event in events:
             leaked = tiles_in(event) - knowledge.known(seat, event["hand"], message["version"])
             assert not leaked, f"seat {seat} saw {leaked} in {event}"
-        if message["type"] in ("hint", "error", "pong", "rematch"):
+        if message["type"] in ("hint", "error", "pong", "rematch", "chat"):
             leaked = tiles_in(message) - knowledge.known(seat, hand, version)
             assert not leaked, f"seat {seat} saw {leaked} in {message}"
     return len(viewer.received)
@@ -123,6 +123,8 @@ def play_whole_match(people: list[Viewer], watchers: list[Viewer], rng: random.R
             acted.add(turn)
             if rng.random() < 0.15:
                 person.send({"type": "hint", "id": f"hint-{turn}"})
+            if rng.random() < 0.05:  # a chat carries the words said, nothing of the game
+                person.send({"type": "chat", "text": "well played"})
             # A refused move on each person's first turn, and now and then after it.
             if view["rack"] and (len(acted) <= len(people) or rng.random() < 0.1):
                 tile = rng.choice(view["rack"])
@@ -161,7 +163,12 @@ def test_no_message_names_a_tile_its_viewer_may_not_know(
     ]
     people_seats = [seat for seat, kind in enumerate(seats) if kind == "person"]
     created = served.create(
-        preset=preset, players=len(seats), seats=body, options=options, take=people_seats
+        preset=preset,
+        players=len(seats),
+        seats=body,
+        options=options,
+        take=people_seats,
+        hints=True,  # hints between people too: they must not tell a secret either
     )
     code = created["code"]
     tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}

@@ -284,6 +284,8 @@ def test_a_database_of_the_previous_schema_upgrades_with_its_tables(database_url
             "person",
             "bot",
         ]
+        # Its turn timer still draws (its stored actions replay as they were), with hints.
+        assert table.timeout_action == "draw" and table.hints
         taken = store.take_seat(table.id, 0, "Ann", "a" * 64)
         assert taken is not None and taken[1].status == "playing"
         assert taken[1].started_at is not None
@@ -297,6 +299,21 @@ def test_a_database_of_the_previous_schema_upgrades_with_its_tables(database_url
         assert again is not None and again.seats == taken[1].seats and again.started_at is None
     finally:
         store.dispose()
+
+
+def test_a_new_table_stores_its_timeout_action_and_hints(store: Store) -> None:
+    store.upgrade()
+    made = store.create_table(
+        preset="classic",
+        rules=preset("classic").rules,
+        players=2,
+        seed=1,
+        turn_seconds=30.0,
+        seats=[SeatInfo(0, "bot", "G", "greedy"), SeatInfo(1, "bot", "R", "random")],
+        hints=False,
+    )
+    stored = store.table(made.code)
+    assert stored is not None and stored.timeout_action == "place" and not stored.hints
 
 
 def test_postgresql_urls_use_psycopg_3() -> None:

@@ -30,7 +30,7 @@ from triominos.server.bots import (
 )
 from triominos.server.store import SeatInfo, Store, TableInfo, TableStatus
 from triominos.server.table import LiveTable
-from triominos.server.timers import default_action
+from triominos.server.timers import TIMEOUT_ACTIONS, TimeoutAction, default_action
 from triominos.tiles import Tile
 
 PLACE_LOW = Placement(Tile(0, 0, 1), Cell(1, 0, True), (0, 0, 1))
@@ -48,21 +48,45 @@ TWO_PEOPLE = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob
         ([LegalAction(StarterDraw(), 0, {})], StarterDraw()),
     ],
 )
-def test_the_default_action_draws_else_passes_else_scores_most(
+def test_the_draw_timeout_draws_else_passes_else_scores_most(
     legal: list[LegalAction], expected: object
 ) -> None:
-    assert default_action(legal) == expected
+    assert default_action(legal, "draw") == expected
 
 
-def test_the_default_action_needs_a_legal_action() -> None:
+@pytest.mark.parametrize(
+    ("legal", "expected"),
+    [
+        ([LegalAction(Draw(), -5, {}), LegalAction(PLACE_HIGH, 15, {})], PLACE_HIGH),
+        (
+            [
+                LegalAction(PLACE_LOW, 1, {}),
+                LegalAction(Pass(), -10, {}),
+                LegalAction(PLACE_HIGH, 2, {}),
+            ],
+            PLACE_HIGH,
+        ),
+        ([LegalAction(Draw(), -5, {}), LegalAction(Pass(), -10, {})], Draw()),
+        ([LegalAction(Pass(), -10, {})], Pass()),
+        ([LegalAction(StarterDraw(), 0, {})], StarterDraw()),
+    ],
+)
+def test_the_place_timeout_lays_the_best_tile_when_one_fits(
+    legal: list[LegalAction], expected: object
+) -> None:
+    assert default_action(legal, "place") == expected
+
+
+@pytest.mark.parametrize("timeout_action", TIMEOUT_ACTIONS)
+def test_the_default_action_needs_a_legal_action(timeout_action: TimeoutAction) -> None:
     with pytest.raises(ValueError, match="no legal action"):
-        default_action([])
+        default_action([], timeout_action)
 
 
 def test_the_default_opening_is_the_one_scoring_most() -> None:
     match = Match.from_preset("classic", 2, seed=8)
     legal = match.legal_actions()
-    chosen = default_action(legal)
+    chosen = default_action(legal, "draw")
     assert chosen == max(legal, key=lambda option: option.points).action
 
 

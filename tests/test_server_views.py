@@ -302,6 +302,7 @@ def test_seats_and_summaries_show_who_is_here_and_no_secret() -> None:
             "name": "P0",
             "kind": "person",
             "bot": None,
+            "think": None,
             "connected": False,
             "bot_allowed_at": 75.0,
             "returns": False,
@@ -310,6 +311,7 @@ def test_seats_and_summaries_show_who_is_here_and_no_secret() -> None:
             "name": "sim",
             "kind": "bot",
             "bot": "sim",
+            "think": 1.0,
             "connected": True,
             "bot_allowed_at": None,
             "returns": True,  # a person may take the seat back
@@ -322,8 +324,10 @@ def test_seats_and_summaries_show_who_is_here_and_no_secret() -> None:
         connected={1},
         bot_allowed_at=[None, None],
         totals=[5, 0],
+        to_move=0,
         rematch=None,
     )
+    assert summary["to_move"] == 0
     assert summary["seats"][1]["connected"] and not summary["seats"][0]["connected"]
     assert "token_hash" not in str(summary) and "x" * 64 not in str(summary)
     assert summary["totals"] == [5, 0] and summary["version"] == 3

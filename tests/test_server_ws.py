@@ -17,7 +17,12 @@ from websockets.sync.client import connect
 from websockets.typing import Origin
 
 from server_games import Message, Served, Viewer, my_turn, serve_app
-from triominos.server.protocol import MAX_MESSAGE_BYTES, MESSAGES_PER_SECOND
+from triominos.server.protocol import (
+    CHAT_PER_CONNECTION,
+    MAX_CHAT_CHARS,
+    MAX_MESSAGE_BYTES,
+    MESSAGES_PER_SECOND,
+)
 
 TWO_PEOPLE = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}]
 
@@ -58,6 +63,7 @@ def test_hello_with_a_token_gets_the_seat_view(served: Served) -> None:
             "name": "Bob",
             "kind": "person",
             "bot": None,
+            "think": None,
             "connected": True,
             "bot_allowed_at": None,
             "returns": False,
@@ -333,7 +339,7 @@ def test_a_seat_played_by_a_bot_may_watch_but_not_act(served: Served) -> None:
 
 
 def test_hints_answer_the_player_to_move(served: Served) -> None:
-    code, tokens = two_people(served)
+    code, tokens = two_people(served, hints=True)
     mover, other = to_move_and_other(served, code, tokens)
     with mover, other:
         mover.send({"type": "hint", "id": "h1"})
@@ -350,6 +356,85 @@ def test_hints_answer_the_player_to_move(served: Served) -> None:
             "id": "h2",
             "hints": [],
         }
+
+
+def test_hints_are_off_between_people_unless_the_creator_turns_them_on(served: Served) -> None:
+    code, tokens = two_people(served)
+    summary = served.http.get(f"/api/tables/{code}").json()
+    assert summary["hints"] is False
+    mover, other = to_move_and_other(served, code, tokens)
+    with mover, other:
+        assert mover.view["hints"] is False
+        mover.send({"type": "hint", "id": "h1"})
+        refusal = mover.until(lambda message: message["type"] == "error")
+        assert refusal["code"] == "no_hints" and refusal["id"] == "h1"
+    # Against a bot, hints are on unless the creator turns them off.
+    alone = served.create()
+    assert served.http.get(f"/api/tables/{alone['code']}").json()["hints"] is True
+    without = served.create(hints=False)
+    assert served.http.get(f"/api/tables/{without['code']}").json()["hints"] is False
+
+
+def test_a_wrong_timeout_action_names_itself_and_its_values(served: Served) -> None:
+    answer = served.http.post(
+        "/api/tables",
+        json={
+            "preset": "classic",
+            "players": 2,
+            "seats": TWO_PEOPLE,
+            "timeout_action": "skip",
+        },
+    )
+    assert answer.status_code == 400
+    error = answer.json()["error"]
+    assert error["field"] == "timeout_action" and "'place'" in error["message"]
+
+
+def chats_of(viewer: Viewer) -> list[str]:
+    """The chat texts a connection got, in order: those its greeting brought, then the new."""
+    kept = [said["text"] for said in viewer.greeting["chat"]]
+    return kept + [
+        said["text"] for m in viewer.received if m["type"] == "chat" for said in m["messages"]
+    ]
+
+
+def test_the_players_and_the_spectators_chat_apart_and_it_is_kept(served: Served) -> None:
+    code, tokens = two_people(served)
+    with (
+        served.viewer(code, tokens[0]) as ann,
+        served.viewer(code, tokens[1]) as bob,
+        served.viewer(code) as watcher,
+    ):
+        ann.send({"type": "chat", "text": "<img src=x onerror=alert(1)> good luck"})
+        said = bob.until(lambda message: message["type"] == "chat" and message["messages"])
+        assert said["messages"][0]["name"] == "Ann" and said["messages"][0]["seat"] == 0
+        # Kept as sent: the page writes it as text, never as HTML.
+        assert said["messages"][0]["text"] == "<img src=x onerror=alert(1)> good luck"
+        watcher.send({"type": "chat", "text": "go Bob"})
+        watcher.until(lambda message: message["type"] == "chat" and message["messages"])
+        ann.send({"type": "ping"})
+        ann.until(lambda message: message["type"] == "pong")
+        assert chats_of(watcher) == ["go Bob"] and "go Bob" not in chats_of(ann)
+    # Someone who comes back later gets their chat's history, and only theirs.
+    with served.viewer(code, tokens[1]) as again, served.viewer(code) as spectator:
+        assert chats_of(again) == ["<img src=x onerror=alert(1)> good luck"]
+        assert chats_of(spectator) == ["go Bob"]
+
+
+def test_chat_is_short_and_rate_limited(served: Served) -> None:
+    code, tokens = two_people(served)
+    with served.viewer(code, tokens[0]) as ann:
+        ann.send({"type": "chat", "text": "x" * (MAX_CHAT_CHARS + 1)})
+        error = ann.until(lambda message: message["type"] == "error")
+        assert error["code"] == "bad_message" and error["field"] == "text"
+        count, _ = CHAT_PER_CONNECTION
+        for number in range(count + 1):
+            ann.send({"type": "chat", "text": f"hello {number}"})
+        refused = ann.until(lambda message: message["type"] == "error")
+        assert refused["code"] == "rate_limited"
+        ann.send({"type": "ping"})
+        ann.until(lambda message: message["type"] == "pong")
+        assert chats_of(ann) == [f"hello {number}" for number in range(count)]
 
 
 def test_actions_after_the_end_are_refused(served_sqlite: Served) -> None:
@@ -370,9 +455,37 @@ def test_actions_after_the_end_are_refused(served_sqlite: Served) -> None:
         assert final["winners"] and final["end"] is not None and final["hands"]
 
 
-def test_the_turn_timer_plays_the_default_action(served: Served) -> None:
+def run_out(served: Served, code: str, token: str) -> tuple[list[Any], dict[str, Any]]:
+    """The legal actions of the player of ``token`` and the event its turn timer played."""
+    with served.viewer(code, token) as player:
+        legal, seen = player.view["legal"], player.view["version"]
+        if not legal:
+            return [], {}
+        message = player.until(lambda m: m["type"] == "event" and m["version"] == seen + 1)
+    return legal, message["event"]
+
+
+def test_the_turn_timer_lays_the_best_tile_by_default(served: Served) -> None:
+    created = served.create(seats=TWO_PEOPLE, take=[0, 1], turn_seconds=0.5)
+    code, tokens = created["code"], [seat["token"] for seat in created["seats"]]
+    assert served.http.get(f"/api/tables/{code}").json()["timeout_action"] == "place"
+    for _ in range(3):  # the opening, then the next turns that run out
+        with served.viewer(code) as watcher:
+            mover = watcher.view["to_move"]
+        legal, event = run_out(served, code, tokens[mover])
+        if not legal:
+            continue  # the time ran out before this player was connected
+        places = [entry for entry in legal if entry["action"]["action"] == "place"]
+        if places:
+            assert event["action"] == "place"
+            assert event["points"] == max(entry["points"] for entry in places)
+        else:
+            assert event["action"] in ("draw", "pass")
+
+
+def test_a_table_can_keep_the_old_turn_timer_that_draws(served: Served) -> None:
     before = time.time()
-    created = served.create(seats=TWO_PEOPLE, take=[0, 1], turn_seconds=0.3)
+    created = served.create(seats=TWO_PEOPLE, take=[0, 1], turn_seconds=0.3, timeout_action="draw")
     code, tokens = created["code"], [seat["token"] for seat in created["seats"]]
     # From version 0: the catch-up holds whatever the timer played before we got here.
     with served.viewer(code, version=0) as watcher:

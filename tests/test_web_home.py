@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from conftest import LiveServerFactory, watched_page
 from triominos.rules import PRESETS
+from triominos.server.timers import TIMEOUT_ACTIONS
 from web import STATIC, assert_locales_agree, open_in, watch_texts
 
 LOCALES = STATIC / "locales"
@@ -52,7 +53,10 @@ ERROR_CODES = (
     "not_your_turn",
     "illegal",
     "unavailable",
+    "no_hints",
 )
+LEVEL_IDS = ("random", "greedy", "expert", "sim", "sim-slow")
+"""The bot levels of static/bots.js, whose texts are found by their ids."""
 ENGINE = Path(__file__).resolve().parent.parent / "src" / "triominos"
 
 
@@ -98,7 +102,11 @@ def test_every_message_the_page_uses_exists() -> None:
         | {f"bonus_{name}" for name in BONUSES}
         | {f"error_{code}" for code in ERROR_CODES}
         | {f"illegal_{rule}" for rule in engine_rules()}
-        | {f"bot_{name}" for name in ("random", "greedy", "expert", "sim")}
+        | {f"bot_{name}" for name in LEVEL_IDS}
+        | {f"bot_name_{name}" for name in LEVEL_IDS}
+        | {f"level_{name}" for name in LEVEL_IDS}
+        | {f"my_game_{status}" for status in ("turn", "playing", "waiting", "finished")}
+        | {f"timeout_{action}" for action in TIMEOUT_ACTIONS}
         | {f"connection_{state}" for state in ("online", "connecting", "offline")}
     )
     assert sorted((used | dynamic) - set(english)) == []

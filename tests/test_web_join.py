@@ -4,6 +4,8 @@ and two players taking turns on one device."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 pytest.importorskip("playwright")
@@ -70,8 +72,10 @@ def test_a_friend_joins_by_code_and_each_sees_the_others_move(
     expect(bob.locator(".presence")).to_have_class("presence away")
     expect(bob.get_by_test_id("away-countdown")).to_contain_text("A bot may play in")
     expect(bob.get_by_test_id("give-to-bot")).to_be_visible(timeout=30_000)
+    # "Let a bot play" asks which level: the beginner plays Bob's seat, under his name.
+    bob.get_by_test_id("bot-level").select_option("random")
     bob.get_by_test_id("give-to-bot").click()
-    expect(bob.locator(".badge")).to_contain_text("bot")
+    expect(bob.get_by_test_id("bot-badge")).to_have_text("bot · level 1 · beginner")
     expect(bob.locator(".presence")).to_have_class("presence here")
 
 
@@ -84,9 +88,26 @@ def test_two_players_take_turns_on_one_device(live_server: LiveServerFactory, pa
     page.get_by_test_id("seat-name-1").fill("Bob")
     page.get_by_test_id("create").click()
     expect(page.locator(".player.mine")).to_have_count(2)
-    # The page shows whichever of its seats is to move, and plays it.
-    for _ in range(4):
+    # Each turn: "pass the device" to the player to move, by name, the rack hidden; then
+    # that player shows it and is told it is their turn, by name.
+    movers = []
+    for turn in range(6):
+        page.wait_for_function(
+            """() => !document.querySelector('[data-testid=pass-device]').hidden
+                || document.querySelector('[data-testid=table]').dataset.myTurn === 'true'"""
+        )
+        handover = page.get_by_test_id("pass-device")
+        if turn == 0 or handover.is_visible():  # not after a draw: the same player goes on
+            expect(handover).to_be_visible()
+            expect(page.get_by_test_id("rack")).to_be_hidden()
+            name = re.search(r"to (\w+)\.", handover.inner_text())
+            assert name is not None
+            movers.append(name.group(1))
+            page.get_by_test_id("show-rack").click()
+            expect(page.get_by_test_id("rack")).to_be_visible()
+            expect(page.get_by_test_id("turn")).to_have_text(f"Your turn, {movers[-1]}")
         play_turn(page)
+    assert set(movers) == {"Ann", "Bob"}
     players = {
         row.split("\t")[0].strip() for row in page.get_by_test_id("sheet-row").all_inner_texts()
     }

@@ -120,6 +120,10 @@ def test_a_hand_settled_through_the_page(live_server: LiveServerFactory, phone_p
     tap(page, "go-out")
     expect_totals(page, 25 + 12 + 25 + 7, 14)
     expect(page.get_by_test_id("status")).to_contain_text("Hand 2")
+    # The score table: a row for the settled hand, with its points and running totals.
+    row = page.locator("[data-testid=score-table] [data-testid=score-row]")
+    expect(row).to_have_count(1)
+    expect(row.get_by_test_id("running-total")).to_have_text(["69", "14"])
     expect(page.get_by_test_id("hand-1")).to_contain_text("Ann went out")
 
 
@@ -183,5 +187,33 @@ def test_a_game_that_is_not_there_is_refused_in_the_players_language(
     french = json.loads((LOCALES / "fr.json").read_text(encoding="utf-8"))
     with watched_page(browser, "status of 404", **PHONE) as page:
         open_in(page, f"{server.base_url}/pad/NOSUCH", "fr")
-        expect(page.get_by_test_id("notice")).to_contain_text(french["error.not_found"])
-        expect(page.get_by_test_id("notice")).to_contain_text("no score pad game 'NOSUCH'")
+        notice = page.get_by_test_id("notice")
+        expect(notice).to_have_text(french["error.not_found"])  # French alone, not mixed
+        expect(notice).to_have_attribute("title", re.compile("no score pad game 'NOSUCH'"))
+
+
+def test_the_pad_keeps_a_tile_by_its_name_exports_numbers_and_refuses_in_one_language(
+    live_server: LiveServerFactory, browser: Browser
+) -> None:
+    server = live_server()
+    small = {"rack_sizes": {str(n): 2 for n in range(2, 7)}, "target_score": 500}
+    body = {"preset": "classic", "options": small, "players": ["Ann", "Bob"]}
+    code = httpx.post(f"{server.base_url}/api/pad/games", json=body).json()["id"]
+    german = json.loads((LOCALES / "de.json").read_text(encoding="utf-8"))
+    with watched_page(browser, "status of 400", **PHONE) as page:
+        open_in(page, f"{server.base_url}/pad/{code}", "de")
+        lay(page, "5-5-5")
+        lay(page, "5-5-4")  # read out in another order
+        lay(page, "5-5-5")  # refused: already on the table
+        notice = page.get_by_test_id("notice")
+        expect(notice).to_have_text(german["error.tile"])  # German alone, not mixed
+        expect(notice).to_have_attribute("title", re.compile("already on the table"))
+        for _ in range(3):  # the refused tile is back on the keypad: take it off
+            tap(page, "key-clear")
+        lay(page, "5-4-3")
+        expect_totals(page, 25 + 12, 14)
+    game = httpx.get(f"{server.base_url}/api/pad/games/{code}").json()
+    tiles = [entry["tile"] for entry in game["sheet"]["entries"]]
+    assert tiles == ["5-5-5", "4-5-5", "3-4-5"]
+    exported = httpx.get(f"{server.base_url}/api/pad/games/{code}/export.csv").text
+    assert "(" not in exported and "tile=4-5-5" in exported

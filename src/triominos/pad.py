@@ -23,7 +23,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Mapping, Sequence
-from dataclasses import MISSING, dataclass, field
+from dataclasses import MISSING, dataclass, field, replace
 from typing import Any, Literal
 
 from triominos.board import FIGURES
@@ -388,6 +388,9 @@ class Pad:
         """Score ``entry`` and write it on the sheet; a PadError leaves the pad as it was."""
         if self.is_over:
             raise PadError("kind", "the match is over: no more entries")
+        if isinstance(entry, Lay) and entry.tile is not None:
+            # Kept by the tile's own name ("1-2-3"), however the numbers were read out.
+            entry = replace(entry, tile=str(self._parse_tile(entry.tile)))
         try:
             scored = self._apply(entry)
         except PadError:
@@ -877,7 +880,7 @@ def _describe(scored: Scored) -> str:
     entry = scored.entry
     kind = _KIND_OF[type(entry)]
     details = [
-        f"{name}={value}"
+        f"{name}={'/'.join(map(str, value)) if isinstance(value, tuple) else value}"
         for name in entry.__dataclass_fields__
         if name != "player" and (value := getattr(entry, name)) not in (None, "", ())
     ]

@@ -15,6 +15,8 @@ from typing import Annotated, Any, Literal, TypeVar, get_args
 import msgspec
 from starlette.responses import JSONResponse
 
+from triominos.server.timers import DEFAULT_TIMEOUT_ACTION
+
 MAX_MESSAGE_BYTES = 16 * 1024
 """A WebSocket message larger than this closes the connection (code 1009)."""
 MESSAGES_PER_SECOND = 20
@@ -22,6 +24,14 @@ MESSAGES_PER_SECOND = 20
 CONNECTIONS_PER_ADDRESS = 64
 """Open WebSocket connections one client address may hold at once (a family's devices,
 each with a few seats, stay far below)."""
+MAX_CHAT_CHARS = 200
+"""A chat message is at most this many characters: a short word across the table."""
+CHAT_PER_CONNECTION = (5, 10.0)
+"""At most 5 chat messages in 10 seconds from one connection..."""
+CHAT_PER_TABLE = (20, 10.0)
+"""...and 20 in 10 seconds at one table, players' and spectators' chats together."""
+CHAT_KEPT = 50
+"""A viewer who arrives gets the last 50 messages of its chat."""
 MAX_BODY_BYTES = 64 * 1024
 """An HTTP request body larger than this is refused (413) before it is read whole."""
 MAX_THINK_SECONDS = 10.0
@@ -102,7 +112,13 @@ class Ping(msgspec.Struct, tag="ping", tag_field="type"):
     pass
 
 
-ClientMessage = Hello | ActionMessage | HintRequest | Ping
+class ChatMessage(msgspec.Struct, tag="chat", tag_field="type"):
+    """Say ``text`` in my chat: the players' from a seat, the spectators' from none."""
+
+    text: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_CHAT_CHARS)]
+
+
+ClientMessage = Hello | ActionMessage | HintRequest | Ping | ChatMessage
 MESSAGE_TYPES = tuple(kind.__struct_config__.tag for kind in get_args(ClientMessage))
 """The ``type`` of each message a client may send."""
 
@@ -129,6 +145,11 @@ class CreateTable(msgspec.Struct):
     grace_seconds: Grace = DEFAULT_GRACE_SECONDS
     listed: bool = False
     """Shown in the list of open tables (``GET /api/tables``); else only its link finds it."""
+    timeout_action: str = DEFAULT_TIMEOUT_ACTION
+    """One of timers.TIMEOUT_ACTIONS (checked by the route, which names them)."""
+    hints: bool | None = None
+    """Whether the players may ask for hints; None: only when one person plays (against
+    bots), never between people unless the creator says so."""
 
 
 class JoinTable(msgspec.Struct):

@@ -38,6 +38,7 @@ from triominos.server.protocol import (
 from triominos.server.service import Service
 from triominos.server.store import SeatInfo, TableInfo
 from triominos.server.table import LiveTable, token_hash
+from triominos.server.timers import TIMEOUT_ACTIONS
 from triominos.server.views import JsonObject, table_summary
 
 log = logging.getLogger("triominos.server")
@@ -121,6 +122,10 @@ async def create_table(request: Request) -> JSONResponse:
         raise bad_request(field, str(error)) from None
     except (TypeError, ValueError) as error:
         raise bad_request("options", f"not a set of rule options: {error}") from None
+    if body.timeout_action not in TIMEOUT_ACTIONS:
+        allowed = ", ".join(map(repr, TIMEOUT_ACTIONS))
+        raise bad_request("timeout_action", f"must be one of {allowed}")
+    timeout_action = body.timeout_action  # one of TIMEOUT_ACTIONS now
     if len(body.seats) != body.players:
         raise bad_request("seats", f"a table of {body.players} players has {body.players} seats")
     seats: list[SeatInfo] = []
@@ -139,6 +144,8 @@ async def create_table(request: Request) -> JSONResponse:
     for number, token in tokens.items():
         seats[number] = SeatInfo(number, "person", seats[number].name, token_hash=token_hash(token))
     waits = any(seat.kind == "person" and seat.token_hash is None for seat in seats)
+    people = sum(seat.kind == "person" for seat in seats)
+    hints = body.hints if body.hints is not None else people <= 1
     creator = await service.may_create(client_key(request.scope)) if waits else None
     info = await asyncio.to_thread(
         lambda: service.store.create_table(
@@ -151,6 +158,8 @@ async def create_table(request: Request) -> JSONResponse:
             grace_seconds=body.grace_seconds,
             listed=body.listed,
             created_by=creator,
+            timeout_action=timeout_action,
+            hints=hints,
         )
     )
     await service.table(info.code)  # live from now: bots may start at once
@@ -186,6 +195,7 @@ async def summary(connection: HTTPConnection, code: str) -> JsonObject:
         connected=table.connected,
         bot_allowed_at=table.bots_allowed_at(),
         totals=table.durable_totals,
+        to_move=table.durable_to_move if table.info.status == "playing" else None,
         rematch=rematch,
     )
 
@@ -297,6 +307,8 @@ async def rematch(request: Request) -> JSONResponse:
                 grace_seconds=info.grace_seconds,
                 listed=info.listed,
                 created_by=info.created_by,
+                timeout_action=info.timeout_action,
+                hints=info.hints,
             )
         )
         link = table_link(request, created.code)

@@ -396,7 +396,7 @@ class Service:
                 )
             except Exception:
                 log.exception("table %s: bot %s failed; the default action", table.code, info.bot)
-                action = default_action(table.legal_actions())
+                action = default_action(table.legal_actions(), table.info.timeout_action)
             table.bot_choice = version, action
         await asyncio.sleep(max(0.0, self.bot_delay - (time.monotonic() - started)))
         outcome = await self.submit(table, seat, version, action, by_server=True)
@@ -404,7 +404,11 @@ class Service:
             log.error("table %s: bot %s chose an illegal action", table.code, info.bot)
             table.bot_choice = None
             await self.submit(
-                table, seat, version, default_action(table.legal_actions()), by_server=True
+                table,
+                seat,
+                version,
+                default_action(table.legal_actions(), table.info.timeout_action),
+                by_server=True,
             )
 
     # --- the turn timer -----------------------------------------------------------
@@ -427,7 +431,7 @@ class Service:
         seat = table.match.to_move
         log.info("table %s v%d: seat %d ran out of time", table.code, version, seat)
         try:
-            action = default_action(table.legal_actions())
+            action = default_action(table.legal_actions(), table.info.timeout_action)
             await self.submit(table, seat, version, action, by_server=True)
         except Exception:
             log.exception("table %s: the turn timer's action failed", table.code)

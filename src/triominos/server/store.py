@@ -59,6 +59,7 @@ from sqlalchemy.orm import (
 )
 
 from triominos.rules import Rules
+from triominos.server.timers import DEFAULT_TIMEOUT_ACTION, TimeoutAction
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -164,6 +165,8 @@ class TableRow(Base):
     turn_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
     grace_seconds: Mapped[float] = mapped_column(Float, default=60.0)
     listed: Mapped[bool] = mapped_column(Boolean, default=False)
+    timeout_action: Mapped[str] = mapped_column(String(8), default="place")
+    hints: Mapped[bool] = mapped_column(Boolean, default=True)
     created_by: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     status: Mapped[str] = mapped_column(String(16), index=True)
     created_at: Mapped[float] = mapped_column(Float)
@@ -202,6 +205,32 @@ class ActionRow(Base):
     created_at: Mapped[float] = mapped_column(Float)
 
 
+class ChatRow(Base):
+    """One chat message, kept with its table: the players' chat or the spectators'."""
+
+    __tablename__ = "chats"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), index=True)
+    channel: Mapped[str] = mapped_column(String(12))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(40))
+    text: Mapped[str] = mapped_column(String(400))
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+ChatChannel = Literal["players", "spectators"]
+
+
+def chat_channel(seat: int | None) -> ChatChannel:
+    """The chat a viewer speaks and reads: the players' from a seat, else the spectators'."""
+    return "spectators" if seat is None else "players"
+
+
+def _chat_json(row: ChatRow) -> dict[str, Any]:
+    return {"seat": row.seat, "name": row.name, "text": row.text, "at": row.created_at}
+
+
 # --- what the rest of the service sees --------------------------------------------------
 
 
@@ -232,6 +261,8 @@ class TableInfo:
     ``grace_seconds``: how long a person is away before another player may give their
     seat to a bot. ``listed``: shown among the open tables. ``created_by``: a hash of
     the creator's address, which caps how many tables one address keeps waiting.
+    ``timeout_action``: what the turn timer plays (timers.TimeoutAction). ``hints``:
+    whether the players may ask for hints.
     """
 
     id: int
@@ -250,6 +281,8 @@ class TableInfo:
     grace_seconds: float = 60.0
     listed: bool = False
     created_by: str | None = None
+    timeout_action: TimeoutAction = DEFAULT_TIMEOUT_ACTION
+    hints: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,6 +313,8 @@ def _table_info(row: TableRow) -> TableInfo:
         grace_seconds=row.grace_seconds,
         listed=row.listed,
         created_by=row.created_by,
+        timeout_action=row.timeout_action,  # type: ignore[arg-type]  # only the store writes it
+        hints=row.hints,
         seats=tuple(
             SeatInfo(
                 seat.seat,
@@ -434,6 +469,8 @@ class Store:
         grace_seconds: float = 60.0,
         listed: bool = False,
         created_by: str | None = None,
+        timeout_action: TimeoutAction = DEFAULT_TIMEOUT_ACTION,
+        hints: bool = True,
     ) -> TableInfo:
         """A new table with a fresh short code (retried on the rare collision); it starts
         playing at once when no person seat is free."""
@@ -462,6 +499,8 @@ class Store:
                 grace_seconds=grace_seconds,
                 listed=listed,
                 created_by=created_by,
+                timeout_action=timeout_action,
+                hints=hints,
                 status=status,
                 created_at=now,
                 started_at=now if status == "playing" else None,
@@ -525,9 +564,40 @@ class Store:
                 session.execute(
                     update(TableRow).where(TableRow.rematch_of.in_(ids)).values(rematch_of=None)
                 )
+                session.execute(delete(ChatRow).where(ChatRow.table_id.in_(ids)))
                 session.execute(delete(SeatRow).where(SeatRow.table_id.in_(ids)))
                 session.execute(delete(TableRow).where(TableRow.id.in_(ids)))
         return [row.code for row in rows]
+
+    # --- chat -----------------------------------------------------------------------
+
+    def add_chat(
+        self, table_id: int, channel: ChatChannel, seat: int | None, name: str, text: str
+    ) -> dict[str, Any]:
+        """Keep a chat message; the message as the viewers get it."""
+        row = ChatRow(
+            table_id=table_id,
+            channel=channel,
+            seat=seat,
+            name=name,
+            text=text,
+            created_at=time.time(),
+        )
+        with self._session() as session:
+            session.add(row)
+            session.flush()
+            return _chat_json(row)
+
+    def chats(self, table_id: int, channel: ChatChannel, last: int) -> list[dict[str, Any]]:
+        """The ``last`` messages of a table's chat, oldest first."""
+        query = (
+            select(ChatRow)
+            .where(ChatRow.table_id == table_id, ChatRow.channel == channel)
+            .order_by(ChatRow.id.desc())
+            .limit(last)
+        )
+        with self._session() as session:
+            return [_chat_json(row) for row in reversed(session.scalars(query).all())]
 
     def rematch_code(self, table_id: int) -> str | None:
         """The code of the table created as this one's rematch, if any."""

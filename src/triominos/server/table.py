@@ -19,6 +19,7 @@ import dataclasses
 import hashlib
 import hmac
 import time
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -26,6 +27,7 @@ import msgspec
 
 from triominos.game import Action, IllegalActionError, LegalAction, Match
 from triominos.record import PlayerInfo, match_record
+from triominos.server.protocol import CHAT_PER_CONNECTION, CHAT_PER_TABLE
 from triominos.server.store import SeatInfo, StoredAction, TableInfo
 from triominos.server.views import (
     ActionFieldError,
@@ -89,6 +91,7 @@ class Viewer:
     def __init__(self, seat: int | None = None) -> None:
         self.seat = seat
         self.outbox: asyncio.Queue[str | int] = asyncio.Queue()
+        self.chat_limit = RateLimit(*CHAT_PER_CONNECTION)
 
     def send(self, message: JsonObject) -> None:
         self.outbox.put_nowait(encode(message))
@@ -100,6 +103,22 @@ class Viewer:
     def close(self, code: int = 1000) -> None:
         """Close the connection with this WebSocket close code once the outbox is sent."""
         self.outbox.put_nowait(code)
+
+
+class RateLimit:
+    """At most ``count`` events in any ``seconds``."""
+
+    def __init__(self, count: int, seconds: float) -> None:
+        self.count = count
+        self.seconds = seconds
+        self.times: deque[float] = deque(maxlen=count)
+
+    def allow(self) -> bool:
+        moment = time.monotonic()
+        if len(self.times) == self.count and moment - self.times[0] < self.seconds:
+            return False
+        self.times.append(moment)
+        return True
 
 
 def first_turn_started(info: TableInfo) -> float:
@@ -127,6 +146,8 @@ class LiveTable:
         self.stale = False
         """The match in memory is ahead of the database (a write failed and the table
         could not be replayed since): nothing is shown or accepted until it is."""
+        self.chat_limit = RateLimit(*CHAT_PER_TABLE)
+        """The table's chats together: a crowd of spectators cannot flood it."""
         self.reclaims: set[int] = set()
         """Seats whose person came back while their bot thought: theirs at its move."""
         self.bot_choice: tuple[int, Action] | None = None
@@ -164,6 +185,7 @@ class LiveTable:
         """Everything in memory is in the database now: what anyone may be told."""
         self.durable_version = self.version
         self.durable_totals = tuple(self.match.totals)
+        self.durable_to_move = None if self.match.is_over else self.match.to_move
 
     def __repr__(self) -> str:
         return f"<LiveTable {self.info.code} v{self.version} {self.info.status}>"

@@ -210,6 +210,7 @@ def seats_json(
             "name": seat.name,
             "kind": seat.kind,
             "bot": seat.bot,
+            "think": seat.think,
             "connected": seat.kind == "bot" or seat.seat in connected,
             "bot_allowed_at": allowed,
             "returns": seat.kind == "bot" and seat.token_hash is not None,
@@ -344,6 +345,7 @@ def build_view(
         "winners": match.winners,
         "legal": legal_json(legal, board),
         "turn_deadline": turn_deadline,
+        "hints": info.hints,
     }
 
 
@@ -378,9 +380,11 @@ def table_summary(
     connected: Collection[int],
     bot_allowed_at: Sequence[float | None],
     totals: Sequence[int],
+    to_move: int | None,
     rematch: str | None,
 ) -> JsonObject:
-    """What anyone may know of a table without watching it: no rack, no pool."""
+    """What anyone may know of a table without watching it: no rack, no pool.
+    ``to_move``: the seat whose turn it is while the table plays (for "Your games")."""
     return {
         "code": info.code,
         "link": link,
@@ -404,8 +408,11 @@ def table_summary(
         "turn_seconds": info.turn_seconds,
         "grace_seconds": info.grace_seconds,
         "listed": info.listed,
+        "timeout_action": info.timeout_action,
+        "hints": info.hints,
         "version": version,
         "totals": list(totals),
+        "to_move": to_move,
         "created": info.created_at,
         "finished": info.finished_at,
         "rematch": rematch,

@@ -10,43 +10,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
-from collections import deque
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from triominos.server.guard import client_key
 from triominos.server.protocol import (
+    CHAT_KEPT,
     MAX_MESSAGE_BYTES,
     MESSAGES_PER_SECOND,
     ActionMessage,
     BadMessageError,
+    ChatMessage,
     Hello,
     HintRequest,
     Ping,
     decode_client_message,
 )
 from triominos.server.service import Service
-from triominos.server.store import StorageFault
-from triominos.server.table import LiveTable, Refused, Viewer, token_hash
+from triominos.server.store import StorageFault, chat_channel
+from triominos.server.table import LiveTable, RateLimit, Refused, Viewer, encode, token_hash
 from triominos.server.views import hints_json
 
 log = logging.getLogger("triominos.server")
-
-
-class RateLimit:
-    """At most ``per_second`` messages in any second."""
-
-    def __init__(self, per_second: int) -> None:
-        self.per_second = per_second
-        self.times: deque[float] = deque(maxlen=per_second)
-
-    def allow(self) -> bool:
-        moment = time.monotonic()
-        if len(self.times) == self.per_second and moment - self.times[0] < 1.0:
-            return False
-        self.times.append(moment)
-        return True
 
 
 async def play(websocket: WebSocket) -> None:
@@ -88,7 +73,7 @@ async def serve_viewer(service: Service, websocket: WebSocket) -> None:
     viewer = Viewer()
     writer = asyncio.create_task(write(websocket, viewer))
     greeted = False
-    limit = RateLimit(MESSAGES_PER_SECOND)
+    limit = RateLimit(MESSAGES_PER_SECOND, 1.0)
     try:
         while True:
             text = await receive_text(websocket)
@@ -189,7 +174,17 @@ async def hello(service: Service, table: LiveTable, viewer: Viewer, message: Hel
         if viewer.seat is not None and message.token is not None:
             await service.reclaim(table, viewer.seat, token_hash(message.token))
         arrived = table.arrive(viewer)
-        viewer.send(table.greeting(viewer.seat, message.version))
+        greeting = table.greeting(viewer.seat, message.version)
+        # The greeting brings the viewer's chat as kept: its last messages (none while
+        # storage cannot show them: the game comes first).
+        try:
+            greeting["chat"] = await asyncio.to_thread(
+                service.store.chats, table.info.id, chat_channel(viewer.seat), CHAT_KEPT
+            )
+        except StorageFault as fault:
+            service.faults.failed(fault)
+            greeting["chat"] = []
+        viewer.send(greeting)
         if arrived:
             table.broadcast_presence(skip=viewer)
     service.changed(table)
@@ -200,12 +195,14 @@ async def handle(
     service: Service,
     table: LiveTable,
     viewer: Viewer,
-    message: ActionMessage | HintRequest | Ping | Hello,
+    message: ActionMessage | HintRequest | Ping | Hello | ChatMessage,
 ) -> None:
     if isinstance(message, Ping):
         viewer.send({"type": "pong"})
     elif isinstance(message, Hello):
         viewer.send(Refused("bad_message", "hello is sent once, first").to_message())
+    elif isinstance(message, ChatMessage):
+        await chat(service, table, viewer, message.text)
     elif isinstance(message, ActionMessage):
         await service.submit(
             table,
@@ -219,11 +216,38 @@ async def handle(
         await send_hints(service, table, viewer, message.id)
 
 
+async def chat(service: Service, table: LiveTable, viewer: Viewer, text: str) -> None:
+    """Keep a chat message with the table, then give it to the viewers of its chat: the
+    players' (sent from a seat) or the spectators' (sent by a spectator); neither sees
+    the other's. The text is the sender's words only, so it holds nothing hidden."""
+    if not (viewer.chat_limit.allow() and table.chat_limit.allow()):
+        viewer.send(Refused("rate_limited", "too many chat messages; wait a moment").to_message())
+        return
+    channel = chat_channel(viewer.seat)
+    name = "" if viewer.seat is None else table.seat(viewer.seat).name
+    try:
+        said = await asyncio.to_thread(
+            service.store.add_chat, table.info.id, channel, viewer.seat, name, text.strip()
+        )
+    except StorageFault as fault:
+        service.faults.failed(fault)
+        viewer.send(Refused("unavailable", "the message could not be kept").to_message())
+        return
+    message = encode({"type": "chat", "messages": [said]})
+    for other in table.viewers:
+        if chat_channel(other.seat) == channel:
+            other.send_text(message)
+
+
 async def send_hints(service: Service, table: LiveTable, viewer: Viewer, client_id: str) -> None:
     """Hints wait behind every bot's move in the worker (:class:`BotWorker`)."""
     seat = viewer.seat
     if seat is None:
         viewer.send(Refused("spectator", "a spectator gets no hints").to_message(client_id))
+        return
+    if not table.info.hints:
+        refusal = Refused("no_hints", "the table's creator chose to play without hints")
+        viewer.send(refusal.to_message(client_id))
         return
     async with table.lock:  # the position as stored, never one still being written
         observation = table.match.observe(seat)

@@ -42,6 +42,11 @@ function readSeats() {
   }
 }
 
+/** The codes of the tables this browser holds seats at, the latest taken first. */
+export function heldTables() {
+  return Object.keys(readSeats()).reverse();
+}
+
 /** The seats this browser holds at a table: [{seat, token}], by seat. */
 export function heldSeats(code) {
   return (readSeats()[code] ?? []).slice().sort((a, b) => a.seat - b.seat);

@@ -20,6 +20,7 @@ import {
 const MIN_SCALE = 0.25;
 const MAX_SCALE = 2.4;
 const FIT_MARGIN = 0.6 * EDGE;
+const FLASH_LINE = 22; // board units between the lines of one flash
 const CLICK_SLOP = 6; // pixels a pointer may move and still be a click, not a pan
 
 /** The numbers each lattice vertex shows, from the tiles on the board. */
@@ -91,6 +92,10 @@ export class BoardView {
       if (layer !== this.layers.effects) layer.replaceChildren();
     }
     const numbers = vertexNumbers(placements);
+    // A tile just laid (one more than last drawn, at another cell) slides in.
+    const lastKey = placements.length ? cellKey(placements[placements.length - 1].cell) : null;
+    const arrived = placements.length === (this.drawn?.count ?? -1) + 1 && lastKey !== this.drawn?.lastKey;
+    this.drawn = { count: placements.length, lastKey };
     placements.forEach((placement, index) => {
       const joker = placement.tile === JOKER;
       const last = markLast && index === placements.length - 1;
@@ -98,7 +103,7 @@ export class BoardView {
         this.layers.tiles,
         placement.cell,
         joker ? jokerCorners(placement, numbers) : placement.corners,
-        { cards: cards || joker, joker, className: last ? "last" : "" },
+        { cards: cards || joker, joker, className: last ? (arrived ? "last arrive" : "last") : "" },
       );
       group.dataset.testid = "board-tile";
       group.dataset.tile = placement.tile;
@@ -147,12 +152,22 @@ export class BoardView {
     if (!this.userMoved) this.fit(true);
   }
 
-  /** A short animated label over a cell, such as a bonus just made. */
-  flash(cell, text, className = "") {
+  /**
+   * A short animated label over a cell, such as the bonuses just made: one line each,
+   * stacked upwards, so that two bonuses of one placement never cover each other.
+   */
+  flash(cell, lines, className = "") {
     const [x, y] = centre(cellPoints(cell));
-    const label = svgElement("text", { class: `flash ${className}`.trim(), x, y }, this.layers.effects);
-    label.textContent = text;
-    label.addEventListener("animationend", () => label.remove());
+    lines.forEach((text, index) => {
+      const label = svgElement("text", { class: `flash ${className}`.trim(), x, y: y - index * FLASH_LINE, "data-testid": "flash" }, this.layers.effects);
+      label.textContent = text;
+      label.addEventListener("animationend", () => label.remove());
+    });
+  }
+
+  /** Take every label off the board (a new hand begins under them). */
+  clearFlashes() {
+    this.layers.effects.replaceChildren();
   }
 
   measure(cells) {

@@ -12,8 +12,9 @@ export class EndDialogs {
   }
 
   /** One hand's end: why it ended, what each rack held, the settlement, the totals. */
-  handEnd({ end, number, points, totals, names, counters }) {
+  handEnd({ end, number, points, totals, names, counters, onClose }) {
     this.open(
+      onClose,
       "hand-end",
       h("h2", { i18n: ["hand_over", { number }] }),
       h("p", { class: "end-reason" }, endText(end, names)),
@@ -30,6 +31,7 @@ export class EndDialogs {
   matchEnd({ winners, lastHand, totals, names, counters, replay, onRematch }) {
     const winnerNames = winners.map((seat) => names[seat]);
     this.open(
+      null,
       "match-end",
       h("h2", { i18n: "match_over" }),
       h("p", {
@@ -50,16 +52,20 @@ export class EndDialogs {
     );
   }
 
-  open(kind, ...content) {
-    this.waiting.push([kind, content.filter(Boolean)]);
+  /** Queue a dialog; `onClose` (or null) runs when it closes. */
+  open(onClose, kind, ...content) {
+    this.waiting.push([kind, content.filter(Boolean), onClose]);
     if (!this.dialog.open) this.next();
   }
 
   /** Show the next waiting dialog (called when one closes, by a button or Escape). */
   next() {
+    this.closing?.();
+    this.closing = null;
     const waiting = this.waiting.shift();
     if (!waiting) return;
-    const [kind, content] = waiting;
+    const [kind, content, onClose] = waiting;
+    this.closing = onClose;
     this.dialog.setAttribute("data-testid", kind);
     this.dialog.replaceChildren(...content);
     retranslate(this.dialog);

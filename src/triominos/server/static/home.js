@@ -1,19 +1,14 @@
 // The home page: start a game, join one by its code or link, see the open tables.
 
-import { getJson, holdSeat, playerName, postJson, rememberName } from "./api.js";
+import { getJson, heldSeats, heldTables, holdSeat, playerName, postJson, rememberName } from "./api.js";
+import { LEVELS, seatNames } from "./bots.js";
 import { h, onSubmit, t, toast } from "./dom.js";
 import { describeRefusal, toastRefusal } from "./errors.js";
 import { optionLabels, ruleFields, useRuleTexts } from "./rule_form.js";
 
-/** The bot levels offered for a seat: a bot and its thinking time. */
-const LEVELS = [
-  { id: "random", bot: "random", think: null },
-  { id: "greedy", bot: "greedy", think: null },
-  { id: "expert", bot: "expert", think: null },
-  { id: "sim", bot: "sim", think: 1.0 },
-  { id: "sim-slow", bot: "sim", think: 3.0 },
-];
 const TURN_TIMES = [null, 30, 60, 120, 300];
+/** What a turn that ran out plays (RULES.md §13), the server's default first. */
+const TIMEOUT_ACTIONS = ["place", "draw"];
 /** How long a player who left is waited for before a bot may take the seat (RULES.md §15). */
 const GRACE_TIMES = [10, 30, 60, 300, 900];
 const OPEN_TABLES_EVERY = 5000;
@@ -41,6 +36,8 @@ export class HomePage {
       turnSeconds: null,
       graceSeconds: 60,
       listed: false,
+      timeoutAction: "place",
+      hints: null, // null: as the server decides (on against bots, off between people)
     };
   }
 
@@ -56,6 +53,7 @@ export class HomePage {
       return;
     }
     this.render();
+    this.refreshMyGames();
     this.refreshOpenTables();
     this.timer = setInterval(() => this.refreshOpenTables(), OPEN_TABLES_EVERY);
   }
@@ -70,6 +68,7 @@ export class HomePage {
 
   render() {
     this.openTables = this.openTables ?? h("div", { class: "open-tables", "data-testid": "open-tables" });
+    this.myGames = this.myGames ?? h("div", { class: "open-tables", "data-testid": "my-games" });
     this.root.replaceChildren(
       h(
         "div",
@@ -78,6 +77,7 @@ export class HomePage {
         h(
           "div",
           { class: "home-side" },
+          h("section", { class: "card mine", hidden: !heldTables().length }, h("h2", { i18n: "my_games" }), this.myGames),
           h("section", { class: "card join" }, h("h2", { i18n: "join_title" }), this.joinForm()),
           h("section", { class: "card" }, h("h2", { i18n: "open_tables" }), this.openTables),
           h("section", { class: "card links" }, h("a", { href: "/pad", i18n: "score_pad" }), h("p", { class: "muted", i18n: "score_pad_about" })),
@@ -250,11 +250,28 @@ export class HomePage {
       h("input", { type: "checkbox", checked: form.listed, "data-testid": "listed", on: { change: (event) => (form.listed = event.target.checked) } }),
       h("span", { i18n: "listed_table" }),
     );
+    const timeout = h(
+      "label",
+      { class: "field" },
+      h("span", { i18n: "timeout_action" }),
+      h(
+        "select",
+        { "data-testid": "timeout-action", on: { change: (event) => (form.timeoutAction = event.target.value) } },
+        ...TIMEOUT_ACTIONS.map((action) => h("option", { value: action, selected: action === form.timeoutAction, i18n: `timeout_${action}` })),
+      ),
+    );
+    const people = form.seats.filter((seat) => seat.kind !== "bot").length;
+    const hints = h(
+      "label",
+      { class: "field check" },
+      h("input", { type: "checkbox", checked: form.hints ?? people <= 1, "data-testid": "hints-option", on: { change: (event) => (form.hints = event.target.checked) } }),
+      h("span", { i18n: "hints_option" }),
+    );
     return h(
       "details",
       { class: "house-rules", open: form.houseOpen, on: { toggle: (event) => (form.houseOpen = event.target.open) } },
       h("summary", { "data-testid": "house-rules", i18n: "house_rules" }),
-      h("div", { class: "fields" }, ...controls, timer, grace, listed),
+      h("div", { class: "fields" }, ...controls, timer, timeout, grace, hints, listed),
     );
   }
 
@@ -287,6 +304,8 @@ export class HomePage {
         take,
         grace_seconds: form.graceSeconds,
         listed: form.listed,
+        timeout_action: form.timeoutAction,
+        hints: form.hints,
       });
       for (const { seat, token } of answer.seats) holdSeat(answer.code, seat, token);
       location.assign(`/t/${answer.code}`);
@@ -338,7 +357,7 @@ export class HomePage {
         {},
         ...tables.map((table) => {
           const seats = table.seats ?? [];
-          const names = seats.filter((seat) => seat.taken || seat.kind === "bot").map((seat) => seat.name || t(`bot_${seat.bot}`));
+          const names = seatNames(seats).filter((_, index) => seats[index].taken);
           const free = seats.filter((seat) => seat.kind === "person" && !seat.taken).length;
           return h(
             "li",
@@ -349,6 +368,47 @@ export class HomePage {
               h("strong", { i18n: `preset_${table.preset}` }),
               h("span", { class: "muted" }, ` ${names.join(", ")}`),
               h("span", { class: "badge", i18n: ["free_seats", { count: free }] }),
+            ),
+          );
+        }),
+      ),
+    );
+  }
+
+  /**
+   * "Your games": the tables this browser holds seats at (api.js keeps their tokens),
+   * those where one of its seats is to play first, then those being played, waiting,
+   * and finished; a game can go on over days. A table that is gone is left out.
+   */
+  async refreshMyGames() {
+    const codes = heldTables();
+    const found = await Promise.all(codes.map((code) => getJson(`/api/tables/${encodeURIComponent(code)}`).catch(() => null)));
+    const order = (table) => {
+      const mine = heldSeats(table.code).map((held) => held.seat);
+      if (table.status === "playing" && mine.includes(table.to_move)) return 0;
+      return { playing: 1, waiting: 2, finished: 3 }[table.status];
+    };
+    const tables = found.filter(Boolean).sort((a, b) => order(a) - order(b));
+    if (!tables.length) {
+      this.myGames.replaceChildren(h("p", { class: "muted", i18n: "no_games" }));
+      return;
+    }
+    this.myGames.replaceChildren(
+      h(
+        "ul",
+        {},
+        ...tables.map((table) => {
+          const names = seatNames(table.seats);
+          const state = order(table) === 0 ? "my_game_turn" : `my_game_${table.status}`;
+          return h(
+            "li",
+            { class: "open-table", "data-testid": "my-game", "data-code": table.code, "data-my-turn": String(order(table) === 0) },
+            h(
+              "a",
+              { href: `/t/${table.code}` },
+              h("strong", { i18n: `preset_${table.preset}` }),
+              h("span", { class: "muted" }, ` ${names.join(", ")}`),
+              h("span", { class: `badge ${order(table) === 0 ? "you" : ""}`, i18n: state }),
             ),
           );
         }),

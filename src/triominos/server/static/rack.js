@@ -38,7 +38,9 @@ export class RackView {
     if (!same) {
       // A new rack: new buttons. The same rack keeps its buttons (and a drag in progress).
       this.tiles = tiles;
+      const focused = this.element.contains(document.activeElement);
       this.element.replaceChildren(...tiles.map((tile) => this.button(tile)));
+      if (focused) this.focusFirst(); // the tile just laid had the keyboard: the rack keeps it
     }
     for (const button of this.element.children) {
       const tile = button.dataset.tile;

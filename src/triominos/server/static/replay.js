@@ -6,9 +6,10 @@
 
 import { getJson } from "./api.js";
 import { BoardView } from "./board.js";
+import { seatNames } from "./bots.js";
 import { h, signed } from "./dom.js";
 import { describeRefusal } from "./errors.js";
-import { renderSheet, actionText, endText } from "./sheet.js";
+import { renderScores, renderSheet, actionText, endText } from "./sheet.js";
 import { JOKER, tilePicture, tileNumbers } from "./tiles.js";
 
 /**
@@ -54,6 +55,7 @@ export class ReplayPage {
     this.root = root;
     this.code = code;
     this.at = 0;
+    this.autoplay = null;
     this.keydown = (event) => this.onKey(event);
   }
 
@@ -66,7 +68,8 @@ export class ReplayPage {
       return;
     }
     this.steps = replaySteps(this.record);
-    this.names = this.record.players.map((player) => player.name);
+    // A record knows a bot by its name, which is its engine's unless the table named it.
+    this.names = seatNames(this.record.players.map((player) => (player.kind === "bot" ? { kind: "bot", name: player.name, bot: player.name } : player)));
     this.cards = this.record.rules.tile_set === "junior";
     this.build();
     document.addEventListener("keydown", this.keydown);
@@ -75,12 +78,14 @@ export class ReplayPage {
 
   destroy() {
     document.removeEventListener("keydown", this.keydown);
+    this.stopAutoplay();
     this.board?.destroy();
   }
 
   build() {
     const button = (testid, label, step, symbol) =>
       h("button", { type: "button", class: "icon", "data-testid": testid, i18nAttrs: { "aria-label": label, title: label }, on: { click: () => this.go(step()) } }, symbol);
+    this.playButton = h("button", { type: "button", class: "icon", "data-testid": "replay-autoplay", "aria-pressed": "false", i18nAttrs: { "aria-label": "replay_autoplay", title: "replay_autoplay" }, on: { click: () => this.toggleAutoplay() } }, "\u23EF");
     this.status = h("div", { class: "status-bar", "data-testid": "replay-status", "aria-live": "polite" });
     this.slider = h("input", {
       type: "range",
@@ -94,7 +99,21 @@ export class ReplayPage {
     const boardWrap = h("div", { class: "board-wrap" });
     this.board = new BoardView(boardWrap);
     this.racks = h("div", { class: "players replay-racks" });
-    this.sheet = h("div", { class: "sheet", "data-testid": "score-sheet", tabindex: 0 });
+    this.scores = h("div", { class: "scores", "data-testid": "score-table" });
+    // A move of the list is a button: it takes the replay to just after that move.
+    this.sheet = h("div", {
+      class: "sheet moves",
+      "data-testid": "score-sheet",
+      on: {
+        click: (event) => {
+          const row = event.target.closest("[data-testid=sheet-row]");
+          if (!row) return;
+          const first = this.steps.findIndex((step) => step.hand.number === Number(row.dataset.hand));
+          this.stopAutoplay();
+          this.go(first + 1 + Number(row.dataset.index));
+        },
+      },
+    });
     this.root.replaceChildren(
       h(
         "section",
@@ -110,6 +129,7 @@ export class ReplayPage {
             button("replay-first", "replay_first", () => 0, "\u21E4"),
             button("replay-prev", "replay_prev", () => this.at - 1, "\u25C0"),
             this.slider,
+            this.playButton,
             button("replay-next", "replay_next", () => this.at + 1, "\u25B6"),
             button("replay-last", "replay_last", () => this.steps.length - 1, "\u21E5"),
           ),
@@ -119,7 +139,9 @@ export class ReplayPage {
           { class: "table-side" },
           h("a", { class: "button", href: `/t/${this.code}`, i18n: "back_to_table" }),
           this.racks,
-          h("h2", { class: "sheet-title", i18n: "sheet_title" }),
+          h("h2", { class: "sheet-title", i18n: "scores_title" }),
+          this.scores,
+          h("h2", { class: "sheet-title", i18n: "moves_title" }),
           this.sheet,
         ),
       ),
@@ -132,7 +154,7 @@ export class ReplayPage {
     this.slider.value = String(this.at);
     this.board.render({ placements: step.board, cards: this.cards });
     const action = step.hand.actions[step.index];
-    this.status.replaceChildren(
+    const parts = [
       h("span", { i18n: ["hand_number", { number: step.hand.number }] }),
       h("span", { "data-testid": "replay-step", i18n: ["replay_move", { number: Math.max(0, Math.min(step.index + 1, step.hand.actions.length)), count: step.hand.actions.length }] }),
       step.end
@@ -140,7 +162,8 @@ export class ReplayPage {
         : action
           ? h("span", {}, `${this.names[action.player]}: ${actionText(action)}${action.points !== undefined ? ` ${signed(action.points)}` : ""}`)
           : null,
-    );
+    ];
+    this.status.replaceChildren(...parts.filter(Boolean));
     this.racks.replaceChildren(
       ...this.names.map((name, seat) =>
         h(
@@ -161,14 +184,38 @@ export class ReplayPage {
       const current = hand === step.hand;
       hands.push({ number: hand.number, actions: current ? hand.actions.slice(0, step.index + 1) : hand.actions, end: !current || step.end ? hand.end : null });
     }
-    renderSheet(this.sheet, hands, this.names);
-    this.sheet.scrollTop = this.sheet.scrollHeight;
+    renderSheet(this.sheet, hands, this.names, { buttons: true, current: step.index >= 0 && !step.end ? [step.hand.number, step.index] : null });
+    this.sheet.querySelector("[aria-current=step]")?.scrollIntoView({ block: "nearest" });
+    const finished = this.record.hands.filter((hand) => hand.number < step.hand.number || (hand === step.hand && step.end));
+    renderScores(this.scores, finished.map((hand) => ({ number: hand.number, totals: hand.scores })), this.names, this.record.rules.starting_score ?? 0);
+  }
+
+  /** Autoplay: one move a second to the end, or until stopped (the button, or a key). */
+  toggleAutoplay() {
+    if (this.autoplay !== null) {
+      this.stopAutoplay();
+      return;
+    }
+    if (this.at >= this.steps.length - 1) this.go(0);
+    this.playButton.setAttribute("aria-pressed", "true");
+    this.autoplay = setInterval(() => {
+      this.go(this.at + 1);
+      if (this.at >= this.steps.length - 1) this.stopAutoplay();
+    }, 1000);
+  }
+
+  stopAutoplay() {
+    if (this.autoplay === null) return;
+    clearInterval(this.autoplay);
+    this.autoplay = null;
+    this.playButton.setAttribute("aria-pressed", "false");
   }
 
   onKey(event) {
     const moves = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity };
     if (!(event.key in moves) || event.target.closest?.("input")) return;
     event.preventDefault();
+    this.stopAutoplay();
     const move = moves[event.key];
     this.go(Number.isFinite(move) ? this.at + move : move < 0 ? 0 : this.steps.length - 1);
   }

@@ -46,24 +46,30 @@ export function endText(end, names) {
  * Fill `container` with the sheet.
  * @param {Array<{number, actions, end, points}>} hands  each hand's actions (and end, if over)
  * @param {string[]} names  the players' names by seat
+ * @param {{buttons?: boolean, current?: [number, number] | null}} options  `buttons`: each
+ *   move is a button (the replay goes there); `current`: the hand and index of the move shown
  */
-export function renderSheet(container, hands, names) {
+export function renderSheet(container, hands, names, { buttons = false, current = null } = {}) {
   const rows = [];
   for (const hand of hands) {
     rows.push(h("tr", { class: "sheet-hand" }, h("th", { colspan: 3, i18n: ["hand_number", { number: hand.number }] })));
     hand.actions.forEach((action, index) => {
       const bonuses = Object.entries(action.bonuses ?? {});
+      const what = [actionText(action), ...bonuses.map(([name, value]) => h("span", { class: "bonus-chip" }, bonusText(name, value)))];
+      const shown = current !== null && current[0] === hand.number && current[1] === index;
       rows.push(
         h(
           "tr",
-          { class: `sheet-action seat-${action.player}`, "data-testid": "sheet-row", "data-action": action.action, "data-index": index },
+          {
+            class: `sheet-action seat-${action.player}`,
+            "data-testid": "sheet-row",
+            "data-action": action.action,
+            "data-hand": hand.number,
+            "data-index": index,
+            "aria-current": shown ? "step" : null,
+          },
           h("td", { class: "who" }, h("span", { class: `seat-dot seat-${action.player}` }), names[action.player] ?? ""),
-          h(
-            "td",
-            { class: "what" },
-            actionText(action),
-            ...bonuses.map(([name, value]) => h("span", { class: "bonus-chip" }, bonusText(name, value))),
-          ),
+          h("td", { class: "what" }, buttons ? h("button", { type: "button", class: "link", "data-testid": "move" }, ...what) : what),
           h("td", { class: `points ${action.points < 0 ? "minus" : ""}` }, action.points === undefined ? "" : signed(action.points)),
         ),
       );
@@ -83,4 +89,30 @@ export function renderSheet(container, hands, names) {
   const atBottom = container.scrollHeight - container.scrollTop - container.clientHeight < 40;
   container.replaceChildren(table);
   if (atBottom) container.scrollTop = container.scrollHeight;
+}
+
+/**
+ * Fill `container` with the score table: a row per finished hand with what each player
+ * scored in it and, under it, the running total (the totals after that hand).
+ * @param {Array<{number: number, totals: number[]}>} hands  the finished hands, in order
+ * @param {string[]} names  the players' names by seat
+ * @param {number} start  every player's score before the first hand
+ */
+export function renderScores(container, hands, names, start) {
+  let before = names.map(() => start);
+  const rows = hands.map((hand) => {
+    const cells = hand.totals.map((total, seat) =>
+      h("td", { class: "points" }, h("span", { class: "hand-score" }, signed(total - before[seat])), h("span", { class: "running", "data-testid": "running-total" }, String(total))),
+    );
+    before = hand.totals;
+    return h("tr", { "data-testid": "score-row" }, h("th", { scope: "row" }, String(hand.number)), ...cells);
+  });
+  container.replaceChildren(
+    h(
+      "table",
+      { class: "score-table" },
+      h("thead", {}, h("tr", {}, h("th", { i18n: "hand_head" }), ...names.map((name, seat) => h("th", { scope: "col" }, h("span", { class: `seat-dot seat-${seat}` }), name)))),
+      h("tbody", {}, rows.length ? rows : h("tr", {}, h("td", { colspan: names.length + 1, class: "muted", i18n: "no_hand_over" }))),
+    ),
+  );
 }

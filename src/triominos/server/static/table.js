@@ -8,14 +8,18 @@
 
 import { TableConnection, getJson, heldSeats, holdSeat, playerName, postJson, releaseSeat, rememberName } from "./api.js";
 import { BoardView } from "./board.js";
+import { LEVELS, levelOf, seatNames } from "./bots.js";
 import { h, onSubmit, setText, signed, t, toast } from "./dom.js";
 import { RackView } from "./rack.js";
 import { EndDialogs } from "./endings.js";
 import { describeRefusal, toastRefusal } from "./errors.js";
-import { bonusText, cellText, renderSheet } from "./sheet.js";
+import { bonusText, cellText, renderScores, renderSheet } from "./sheet.js";
+import { Sounds } from "./sounds.js";
 import { JOKER, cellKey, cellPoints, centre, tileNumbers } from "./tiles.js";
 
 const WATCH = "watch";
+const CHAT_MUTED = "triominos.chat_muted";
+const MAX_CHAT_CHARS = 200; // protocol.MAX_CHAT_CHARS
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
 /** The numbers of a placement as the tile shows them pointing up (left, apex, right). */
@@ -26,6 +30,33 @@ function pointingUp(entry) {
 
 function sameNumbers(one, other) {
   return one.length === other.length && one.every((value, index) => value === other[index]);
+}
+
+/** The board after `event`: a placement adds its tile, taking the joker back replaces it. */
+function boardAfter(board, event) {
+  const placement = { tile: event.tile, cell: event.cell, corners: event.corners };
+  if (event.action === "place") return [...board, placement];
+  if (event.action === "take_joker") return board.map((each) => (each.tile === JOKER ? placement : each));
+  return board;
+}
+
+/**
+ * Who rang the bell (`going_out="finish_round"`, RULES.md 5.5): of the seats with an empty
+ * rack while the hand goes on, the one whose last placement came first.
+ */
+function bellRinger(view) {
+  if (view.rules.going_out !== "finish_round" || view.end || view.phase !== "play") return null;
+  const out = view.rack_sizes.flatMap((size, seat) => (size === 0 ? [seat] : []));
+  if (!out.length) return null;
+  const lastPlacement = (seat) => view.history.findLastIndex((event) => event.player === seat && event.action === "place");
+  return out.reduce((first, seat) => (lastPlacement(seat) < lastPlacement(first) ? seat : first));
+}
+
+/** The seats that still play in the bell round: from the one to move to the one before the starter. */
+function stillToPlay(view) {
+  const seats = [];
+  for (let seat = view.to_move; seat !== view.starter; seat = (seat + 1) % view.players) seats.push(seat);
+  return seats;
 }
 
 /** The legal list, arranged for the page: placements by tile and cell, and the rest. */
@@ -65,6 +96,11 @@ export class TablePage {
     this.pending = false;
     this.hints = null;
     this.shownEnds = new Set();
+    this.endedHere = false; // the match ended while this page was open (its dialog is shown then only)
+    this.finalBoard = null; // {hand, board}: the finished hand's board, shown until its dialog closes
+    this.revealed = null; // hot-seat: the seat whose rack was shown after "pass the device"
+    this.sounds = new Sounds();
+    this.chat = []; // this page's chat (the players' or the spectators'), oldest first
     this.rematch = null;
     this.build();
     this.clock = setInterval(() => this.renderClock(), 500);
@@ -75,7 +111,9 @@ export class TablePage {
   // --- the page's parts ------------------------------------------------------------
 
   build() {
-    this.status = h("div", { class: "status-bar", "data-testid": "status", "aria-live": "polite" });
+    // Only whose turn it is is read out (turnLive), never the clock that ticks beside it.
+    this.status = h("div", { class: "status-bar", "data-testid": "status" });
+    this.turnLive = h("span", { class: "visually-hidden", "aria-live": "polite", "data-testid": "turn-live" });
     this.confirmBox = h("div", { class: "confirm", "data-testid": "confirm", hidden: true });
     this.boardWrap = h("div", { class: "board-wrap" });
     this.board = new BoardView(this.boardWrap, { onCellClick: (key) => this.onCell(key) });
@@ -120,6 +158,9 @@ export class TablePage {
     this.notices = h("div", { class: "notices" });
     this.hintBox = h("div", { class: "hint-box", "data-testid": "hints", hidden: true });
     this.sheet = h("div", { class: "sheet", "data-testid": "score-sheet", tabindex: 0, i18nAttrs: { "aria-label": "sheet_title" } });
+    this.scores = h("div", { class: "scores", "data-testid": "score-table" });
+    this.chatBox = h("section", { class: "chat", "data-testid": "chat" });
+    this.handover = h("div", { class: "handover", "data-testid": "pass-device", hidden: true });
     this.endings = new EndDialogs();
     this.element = h(
       "section",
@@ -128,7 +169,9 @@ export class TablePage {
         "div",
         { class: "table-main" },
         this.status,
+        this.turnLive,
         this.boardWrap,
+        this.handover,
         h("div", { class: "rack-bar" }, rackBox, this.actions),
         this.keysHelp,
       ),
@@ -138,6 +181,9 @@ export class TablePage {
         this.players,
         this.notices,
         this.hintBox,
+        this.chatBox,
+        h("h2", { class: "sheet-title", i18n: "scores_title" }),
+        this.scores,
         h("h2", { class: "sheet-title", i18n: "sheet_title" }),
         this.sheet,
       ),
@@ -147,6 +193,7 @@ export class TablePage {
   }
 
   async start() {
+    this.takeSeatFromLink();
     let summary;
     try {
       summary = await getJson(`/api/tables/${encodeURIComponent(this.code)}`);
@@ -167,6 +214,17 @@ export class TablePage {
     }
     this.summary = summary;
     this.connect();
+  }
+
+  /**
+   * A personal link (`#seat=N&token=…`, shown to each player under "Play on another
+   * device") gives this browser that seat: it is kept, and the token leaves the address bar.
+   */
+  takeSeatFromLink() {
+    const given = new URLSearchParams(location.hash.slice(1));
+    if (!given.has("token") || !given.has("seat")) return;
+    holdSeat(this.code, Number(given.get("seat")), given.get("token"));
+    history.replaceState(null, "", location.pathname + location.search);
   }
 
   /** The table's summary says which person seats are still free (`taken`). */
@@ -200,6 +258,7 @@ export class TablePage {
     document.removeEventListener("keydown", this.keydown);
     for (const { connection } of this.seats.values()) connection.close();
     this.board.destroy();
+    document.title = t("title");
   }
 
   /** The seat shown: one of ours whose turn it is, else the one chosen, else the first. */
@@ -223,7 +282,7 @@ export class TablePage {
   }
 
   names(view = this.view) {
-    return view.seats.map((seat, index) => seat.name || t("seat_n", { number: index + 1 }));
+    return seatNames(view.seats);
   }
 
   // --- messages ----------------------------------------------------------------------
@@ -232,17 +291,20 @@ export class TablePage {
     const entry = this.seats.get(key);
     if (!entry) return;
     const shownBefore = this.shownKey;
+    const before = entry.view;
     switch (message.type) {
       case "welcome":
         entry.view = message.view;
+        this.heard(key, message.chat, true);
         break;
       case "catchup":
         entry.view = message.view;
-        if (key === shownBefore) for (const event of message.events) this.announce(event, message.view);
+        this.heard(key, message.chat, true);
+        if (key === shownBefore) this.announceAll(message.events, before, message.view);
         break;
       case "event":
         entry.view = message.view;
-        if (key === shownBefore) this.announce(message.event, message.view);
+        if (key === shownBefore) this.announceAll([message.event], before, message.view);
         break;
       case "presence":
         // Who sits where changed, and with it what may be done (the view, when sent).
@@ -256,6 +318,9 @@ export class TablePage {
       case "rematch":
         this.rematch = message;
         break;
+      case "chat":
+        this.heard(key, message.messages, false);
+        return;
       case "error":
         this.onError(key, message);
         return;
@@ -270,7 +335,100 @@ export class TablePage {
     }
     this.render();
     const view = this.view;
-    if (view?.match_over && !this.shownEnds.has("match")) this.showMatchEnd(view);
+    if (view?.match_over && this.endedHere && !this.shownEnds.has("match")) this.showMatchEnd(view);
+  }
+
+  /**
+   * Make events felt, and keep the board of a hand that ended until its dialog closes:
+   * the board of the view `before` (when it shows that hand) with the events laid on it,
+   * else the finished hand's placements from its history.
+   */
+  announceAll(events, before, view) {
+    let board = before?.board ?? [];
+    let hand = before?.hand ?? null;
+    for (const event of events) {
+      if (event.hand !== hand) [board, hand] = [null, event.hand];
+      if (board) board = boardAfter(board, event);
+      if (event.end && !event.winners) {
+        const finished = view.hands.find((each) => each.number === event.hand);
+        this.finalBoard = { hand: event.hand, board: board ?? (finished?.history ?? []).reduce(boardAfter, []) };
+      }
+      if (event.winners) this.endedHere = true;
+      this.announce(event, view);
+    }
+    if (before && !before.match_over) this.sounds.changed(before, view, this.mine(view));
+  }
+
+  // --- the chat ---------------------------------------------------------------------
+
+  /** Chat messages from the server (all of them on a greeting); one connection speaks for the page. */
+  heard(key, messages, all) {
+    if (key !== [...this.seats.keys()][0] || !messages) return;
+    this.chat = all ? [...messages] : [...this.chat, ...messages];
+    this.renderChat();
+  }
+
+  get chatMuted() {
+    return localStorage.getItem(CHAT_MUTED) === "1";
+  }
+
+  say(text) {
+    if (!text) return;
+    const connection = this.seats.get([...this.seats.keys()][0])?.connection;
+    if (!connection?.send({ type: "chat", text })) toast(t("error_offline"), "error");
+  }
+
+  /** The chat, written as text (never as HTML); a muted chat shows nothing of what is said. */
+  renderChat() {
+    const watching = this.seats.has(WATCH);
+    const muted = this.chatMuted;
+    const input = h("input", { type: "text", maxlength: MAX_CHAT_CHARS, required: true, "data-testid": "chat-input", i18nAttrs: { placeholder: "chat_placeholder", "aria-label": "chat_placeholder" } });
+    const log = h(
+      "ol",
+      { class: "chat-log", "data-testid": "chat-log", "aria-live": "polite" },
+      ...(muted ? [] : this.chat.map((said) => h("li", { "data-testid": "chat-line" }, h("strong", { text: `${said.name || t("spectator")}: ` }), h("span", { text: said.text })))),
+    );
+    this.chatBox.replaceChildren(
+      h(
+        "div",
+        { class: "chat-head" },
+        h("h2", { class: "sheet-title", i18n: watching ? "chat_spectators" : "chat_players" }),
+        h("button", {
+          type: "button",
+          class: "small",
+          "data-testid": "chat-mute",
+          "aria-pressed": String(muted),
+          i18n: muted ? "chat_unmute" : "chat_mute",
+          on: {
+            click: () => {
+              localStorage.setItem(CHAT_MUTED, muted ? "0" : "1");
+              this.renderChat();
+            },
+          },
+        }),
+      ),
+      muted ? h("p", { class: "muted", "data-testid": "chat-muted", i18n: "chat_muted" }) : log,
+      muted
+        ? null
+        : h(
+            "form",
+            {
+              class: "chat-form",
+              on: onSubmit(() => {
+                this.say(input.value.trim());
+                input.value = "";
+              }),
+            },
+            input,
+            h("button", { type: "submit", "data-testid": "chat-send", i18n: "chat_send" }),
+          ),
+    );
+    log.scrollTop = log.scrollHeight;
+  }
+
+  /** Whether this page holds the seat to move in `view`. */
+  mine(view) {
+    return !view.match_over && view.legal.length > 0;
   }
 
   onError(key, message) {
@@ -290,13 +448,8 @@ export class TablePage {
   announce(event, view) {
     if ((event.action === "place" || event.action === "take_joker") && event.cell) {
       const bonuses = Object.entries(event.bonuses ?? {});
-      if (bonuses.length) {
-        bonuses.forEach(([name, value], index) => {
-          setTimeout(() => this.board.flash(event.cell, bonusText(name, value), "bonus"), index * 400);
-        });
-      } else if (event.points) {
-        this.board.flash(event.cell, signed(event.points));
-      }
+      if (bonuses.length) this.board.flash(event.cell, bonuses.map(([name, value]) => bonusText(name, value)), "bonus");
+      else if (event.points) this.board.flash(event.cell, [signed(event.points)]);
     }
     if (event.end && !event.winners) {
       const hand = view.hands.find((finished) => finished.number === event.hand);
@@ -423,6 +576,8 @@ export class TablePage {
     this.pending = true;
     this.clearChoice();
     this.render();
+    // The button pressed is gone with the choice: the keyboard goes back to the rack.
+    this.rack.focusFirst();
   }
 
   /** The arrow keys walk the chosen tile's legal cells, nearest in the arrow's direction. */
@@ -488,7 +643,7 @@ export class TablePage {
     } else if (key === "p" || key === "P") {
       this.play("pass");
     } else if (key === "h" || key === "H") {
-      if (this.view?.legal.length) this.askHint();
+      if (this.view?.legal.length && this.view.hints) this.askHint();
     } else if (key === "?") {
       this.toggleKeys();
     }
@@ -506,9 +661,14 @@ export class TablePage {
     if (!view) return;
     // For tests and tools: which version is shown, and whether this page may play now.
     this.element.dataset.version = view.version;
-    this.element.dataset.myTurn = String(view.legal.length > 0 && !this.pending);
+    // Hot-seat: the next player's rack waits behind "pass the device" until they show it.
+    const handingOver = this.handingOver(view);
+    const frozen = this.finalBoard !== null;
+    this.element.dataset.myTurn = String(view.legal.length > 0 && !this.pending && !handingOver && !frozen);
     this.element.dataset.over = String(view.match_over);
-    if (!view.legal.length) this.clearChoice();
+    if (!view.legal.length || handingOver || frozen) this.clearChoice();
+    this.renderHandover(view, handingOver);
+    this.renderTitle(view);
     const cards = view.rules.tile_set === "junior";
     const { byTile, others } = this.options;
     const cells = this.selected ? (byTile.get(this.selected) ?? new Map()) : new Map();
@@ -516,9 +676,9 @@ export class TablePage {
     const previewEntry = previewOption?.entries[this.preview.index];
     const hints = (this.hints ?? []).map((hint, index) => ({ cell: hint.action.cell, rank: index + 1 })).filter((hint) => hint.cell);
     this.board.render({
-      placements: view.board,
+      placements: frozen ? this.finalBoard.board : view.board,
       cards,
-      legal: this.pending ? new Map() : cells,
+      legal: this.pending || frozen ? new Map() : cells,
       focus: this.preview?.key ?? null,
       preview: previewEntry ? { ...previewEntry.action, points: previewEntry.points } : null,
       hints,
@@ -530,7 +690,7 @@ export class TablePage {
       selected: this.selected,
       turned: this.turned,
     });
-    this.rack.element.hidden = view.rack === null;
+    this.rack.element.hidden = view.rack === null || handingOver || frozen;
     this.renderConfirm(previewEntry, previewOption);
     this.renderActions(others, byTile, view);
     this.renderStatus(view);
@@ -540,7 +700,48 @@ export class TablePage {
     const hands = view.hands.map((hand) => ({ number: hand.number, actions: hand.history, end: hand.end }));
     if (!hands.some((hand) => hand.number === view.hand)) hands.push({ number: view.hand, actions: view.history, end: view.end });
     renderSheet(this.sheet, hands, this.names(view));
+    let total = view.rules.starting_score ?? 0;
+    const running = view.seats.map(() => total);
+    const finished = view.hands.map((hand) => ({ number: hand.number, totals: hand.points.map((points, seat) => (running[seat] += points)) }));
+    renderScores(this.scores, finished, this.names(view), total);
     this.renderClock();
+  }
+
+  /** Hot-seat: the seat to move is one of several people on this device who has not shown the rack yet. */
+  handingOver(view) {
+    const people = [...this.seats.keys()].filter((key) => key !== WATCH && view.seats[key]?.kind === "person");
+    return people.length > 1 && view.legal.length > 0 && !view.match_over && this.revealed !== this.shownKey;
+  }
+
+  renderHandover(view, handingOver) {
+    this.handover.hidden = !handingOver;
+    if (!handingOver) return;
+    const name = this.names(view)[this.shownKey];
+    this.handover.replaceChildren(
+      h("p", { class: "handover-text", i18n: ["pass_device", { name }] }),
+      h("button", {
+        type: "button",
+        class: "primary",
+        "data-testid": "show-rack",
+        i18n: ["show_rack", { name }],
+        on: {
+          click: () => {
+            this.revealed = this.shownKey;
+            this.render();
+            this.rack.focusFirst();
+          },
+        },
+      }),
+    );
+  }
+
+  /** The tab says when it is this page's turn: a mark in its title, and its icon. */
+  renderTitle(view) {
+    const turn = this.mine(view) && !this.pending;
+    document.title = turn ? `\u25CF ${t("your_turn_title", { name: this.names(view)[this.shownKey] })} \u2014 ${t("title")}` : t("title");
+    const icon = document.querySelector("link[rel=icon]");
+    const wanted = turn ? "/static/favicon-turn.svg" : "/static/favicon.svg";
+    if (icon && icon.getAttribute("href") !== wanted) icon.setAttribute("href", wanted);
   }
 
   renderConfirm(entry, option) {
@@ -594,7 +795,9 @@ export class TablePage {
     buttons.push(button("draw", junior ? "buy_cost" : "draw_cost", { points: drawCost }, "draw"));
     buttons.push(button("pass", "pass_cost", { points: passCost }, "pass"));
     buttons.push(
-      h("button", {
+      !view.hints
+        ? null
+        : h("button", {
         type: "button",
         class: "action hint",
         "data-testid": "hint",
@@ -612,8 +815,22 @@ export class TablePage {
         on: { click: () => this.toggleKeys() },
         text: "\u2328",
       }),
+      h("button", {
+        type: "button",
+        class: "icon",
+        "data-testid": "mute",
+        "aria-pressed": String(this.sounds.muted),
+        i18nAttrs: { "aria-label": "mute", title: "mute" },
+        on: {
+          click: () => {
+            this.sounds.muted = !this.sounds.muted;
+            this.render();
+          },
+        },
+        text: this.sounds.muted ? "\u{1F507}" : "\u{1F50A}",
+      }),
     );
-    this.actions.replaceChildren(...buttons);
+    this.actions.replaceChildren(...buttons.filter(Boolean));
   }
 
   renderStatus(view) {
@@ -627,9 +844,23 @@ export class TablePage {
     if (view.match_over) turn = h("strong", { i18n: "match_over" });
     else if (view.status === "waiting") turn = h("span", { i18n: "waiting_players" });
     else if (view.seat !== null && view.to_move === view.seat) {
-      turn = h("strong", { class: "your-turn", i18n: view.phase === "starter_draw" ? "your_turn_starter" : "your_turn" });
+      // Several people on this device (hot-seat): "Your turn, Ann", never a bare "Your turn".
+      const several = [...this.seats.keys()].filter((key) => key !== WATCH).length > 1;
+      const key = view.phase === "starter_draw" ? "your_turn_starter" : several ? "your_turn_name" : "your_turn";
+      turn = h("strong", { class: "your-turn", i18n: [key, { name: names[view.to_move] }] });
     } else turn = h("span", { i18n: ["to_move", { name: names[view.to_move] }] });
-    parts.push(h("span", { class: "turn", "data-testid": "turn" }, turn, h("span", { class: "clock", "data-testid": "clock" })));
+    parts.push(h("span", { class: "turn", "data-testid": "turn" }, turn), h("span", { class: "clock", "data-testid": "clock" }));
+    if (this.turnLive.textContent !== turn.textContent) this.turnLive.textContent = turn.textContent;
+    const ringer = bellRinger(view);
+    if (ringer !== null) {
+      const still = stillToPlay(view).map((seat) => names[seat]).join(", ");
+      parts.push(h("strong", { class: "gong", "data-testid": "bell", i18n: ["bell", { name: names[ringer], names: still }] }));
+    }
+    const target = view.rules.target_score;
+    if (target && view.rules.match_end === "after_hand" && !view.match_over && view.gong === null) {
+      const past = view.seats.flatMap((_, seat) => (view.totals[seat] + view.hand_points[seat] >= target ? [names[seat]] : []));
+      if (past.length) parts.push(h("strong", { class: "gong", "data-testid": "target-notice", i18n: ["target_reached", { names: past.join(", "), target }] }));
+    }
     // Seed 002's gong: a total reached the target during this hand, which is the last.
     if (view.gong !== null && view.gong !== undefined && !view.match_over) {
       parts.push(h("strong", { class: "gong", "data-testid": "gong", i18n: ["gong", { name: names[view.gong] }] }));
@@ -647,7 +878,11 @@ export class TablePage {
         const toMove = !view.match_over && view.to_move === index;
         const mine = held.has(index);
         const details = [h("span", { class: "rack-size", "data-testid": "rack-size", i18n: ["rack_size", { count: view.rack_sizes[index] }] })];
-        if (seat.kind === "bot") details.unshift(h("span", { class: "badge", i18n: ["bot_badge", { bot: t(`bot_${seat.bot}`) }] }));
+        const level = seat.kind === "bot" ? levelOf(seat) : null;
+        if (level) {
+          const number = LEVELS.indexOf(level) + 1;
+          details.unshift(h("span", { class: `badge bot level-${number}`, "data-testid": "bot-badge", i18n: ["bot_level_badge", { level: number, bot: t(`bot_${level.id}`) }] }));
+        }
         if (!junior) details.push(h("span", { class: "hand-points", i18n: ["hand_points", { points: signed(view.hand_points[index]) }] }));
         const openRack = view.open_racks?.[index];
         const away = !view.match_over && held.size && !mine && seat.kind === "person" && seat.name && seat.connected === false;
@@ -656,7 +891,7 @@ export class TablePage {
         const takeOver = !away
           ? null
           : (seat.bot_allowed_at ?? 0) <= Date.now() / 1000
-            ? h("button", { type: "button", class: "small", "data-testid": "give-to-bot", i18n: "give_to_bot", on: { click: () => this.giveToBot(index) } })
+            ? this.giveToBotForm(index)
             : h("span", { class: "away-countdown", "data-testid": "away-countdown", "data-until": seat.bot_allowed_at });
         return h(
           "div",
@@ -738,17 +973,40 @@ export class TablePage {
         ),
       );
     }
+    if (!watching && !view.match_over) notices.push(this.personalLinks(view));
     if (view.match_over) {
+      const winners = view.winners.map((seat) => this.names(view)[seat]);
       notices.push(
         h(
           "div",
           { class: "notice over" },
+          h("p", { class: "winner", "data-testid": "over-winner", i18n: winners.length > 1 ? ["winners_are", { names: winners.join(", ") }] : ["winner_is", { name: winners[0] ?? "" }] }),
           h("a", { class: "button", href: `/t/${this.code}?replay=1`, "data-testid": "replay-link", i18n: "replay" }),
           h("a", { class: "button", href: `/api/tables/${this.code}/record`, download: `triominos-${this.code}.json`, i18n: "download_record" }),
         ),
       );
     }
     this.notices.replaceChildren(...notices);
+  }
+
+  /**
+   * Each seat this browser holds, as a link that gives it to another device (a phone, the
+   * next day): the token is in the link's fragment, which the browser never sends.
+   */
+  personalLinks(view) {
+    const names = this.names(view);
+    const links = [...this.seats.entries()]
+      .filter(([key, entry]) => key !== WATCH && entry.token)
+      .map(([key, entry]) => {
+        const link = `${location.origin}/t/${this.code}#seat=${key}&token=${encodeURIComponent(entry.token)}`;
+        return h(
+          "div",
+          { class: "invite-line" },
+          h("input", { type: "text", readonly: true, value: link, "data-testid": "personal-link", "aria-label": t("personal_link_of", { name: names[key] }), on: { focus: (event) => event.target.select() } }),
+          h("button", { type: "button", i18n: "copy", on: { click: () => this.copy(link) } }),
+        );
+      });
+    return h("details", { class: "notice personal", "data-testid": "other-device" }, h("summary", { i18n: "other_device" }), h("p", { class: "muted", i18n: "other_device_help" }), ...links);
   }
 
   joinForm() {
@@ -787,10 +1045,25 @@ export class TablePage {
     }
   }
 
-  async giveToBot(seat) {
+  /** "Let a bot play" with the level the player picks (the good bot unless told). */
+  giveToBotForm(seat) {
+    const choice = h(
+      "select",
+      { "data-testid": "bot-level", i18nAttrs: { "aria-label": "bot_level" } },
+      ...LEVELS.map((level) => h("option", { value: level.id, selected: level.id === "expert", i18n: `level_${level.id}` })),
+    );
+    return h(
+      "form",
+      { class: "give-to-bot", on: onSubmit(() => this.giveToBot(seat, LEVELS.find((level) => level.id === choice.value))) },
+      choice,
+      h("button", { type: "submit", class: "small", "data-testid": "give-to-bot", i18n: "give_to_bot" }),
+    );
+  }
+
+  async giveToBot(seat, level) {
     const token = [...this.seats.values()].find((entry) => entry.token)?.token;
     try {
-      await postJson(`/api/tables/${encodeURIComponent(this.code)}/seats/${seat}/bot`, { token, bot: "greedy", think: 1.0 });
+      await postJson(`/api/tables/${encodeURIComponent(this.code)}/seats/${seat}/bot`, { token, bot: level.bot, think: level.think });
     } catch (error) {
       toastRefusal(error);
     }
@@ -877,7 +1150,19 @@ export class TablePage {
   showHandEnd(end, number, points, view) {
     if (this.shownEnds.has(number)) return;
     this.shownEnds.add(number);
-    this.endings.handEnd({ end, number, points, totals: view.totals, names: this.names(view), counters: view.bank !== null });
+    this.endings.handEnd({
+      end,
+      number,
+      points,
+      totals: view.totals,
+      names: this.names(view),
+      counters: view.bank !== null,
+      onClose: () => {
+        if (this.finalBoard?.hand === number) this.finalBoard = null;
+        this.board.clearFlashes();
+        this.render();
+      },
+    });
   }
 
   showMatchEnd(view) {

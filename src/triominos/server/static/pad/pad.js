@@ -8,6 +8,7 @@
 import { getJson, postJson } from "/static/api.js";
 import { h, onSubmit, signed, speak, t } from "/static/dom.js";
 import { optionLabels, ruleFields, useRuleTexts } from "/static/rule_form.js";
+import { renderScores } from "/static/sheet.js";
 
 const LOCALES = "/static/pad/locales";
 const FIGURES = ["bridge", "hexagon", "double_hexagon", "triple_hexagon", "two_sides"];
@@ -30,7 +31,12 @@ const root = () => document.getElementById("pad");
 
 function notify(text, detail = "") {
   const notice = document.getElementById("notice");
-  notice.replaceChildren(h("strong", { text }), detail ? h("span", { text: detail }) : null);
+  // The server's reason is English: shown beside the text in English only, else only as
+  // the notice's tooltip, so that a refusal never mixes two languages.
+  const english = document.documentElement.lang === "en";
+  notice.replaceChildren(h("strong", { text }), ...(detail && english ? [h("span", { text: detail })] : []));
+  if (detail && !english) notice.title = detail;
+  else notice.removeAttribute("title");
   notice.hidden = false;
   clearTimeout(notify.timer);
   notify.timer = setTimeout(() => (notice.hidden = true), 6000);
@@ -240,6 +246,7 @@ function gameView() {
     open && state.panel === "correct" ? correctionPanel(sheet) : null,
     open && !state.panel ? entryPanel(sheet) : null,
     !game.finished ? finishRow(sheet) : null,
+    scoresView(sheet),
     historyView(sheet),
     shareRow(game),
   );
@@ -547,6 +554,17 @@ function describe(entry, sheet) {
     default:
       return t("history.correction", { name, note: entry.note || "" });
   }
+}
+
+/** The score table: a row per settled hand, each player's points and running total. */
+function scoresView(sheet) {
+  const start = sheet.rules.starting_score ?? 0;
+  const running = sheet.players.map(() => start);
+  const settled = sheet.hands.filter((hand) => hand.end);
+  const hands = settled.map((hand) => ({ number: hand.number, totals: hand.points.map((points, seat) => (running[seat] += points)) }));
+  const table = h("div", { "data-testid": "score-table" });
+  renderScores(table, hands, sheet.players, start);
+  return h("section", { class: "scores" }, h("h2", { text: t("scores.title") }), table);
 }
 
 function historyView(sheet) {

@@ -1,0 +1,38 @@
+// The bot levels a seat may be given, and the names bots go by at a table.
+//
+// The server knows a bot by its engine ("greedy") and thinking time; people know it by a
+// level ("Easy") and a friendly name, both in their language. A bot seat still called by
+// its engine's name (the server's default) is shown by its level's name, numbered when
+// two seats share one, so that two bots of one level can be told apart.
+
+import { t } from "./dom.js";
+
+/** The levels offered for a seat, weakest first: a bot and its thinking time. */
+export const LEVELS = [
+  { id: "random", bot: "random", think: null },
+  { id: "greedy", bot: "greedy", think: null },
+  { id: "expert", bot: "expert", think: null },
+  { id: "sim", bot: "sim", think: 1.0 },
+  { id: "sim-slow", bot: "sim", think: 3.0 },
+];
+
+/** The level of a bot seat: the one with its engine and, among those, the nearest thinking time. */
+export function levelOf(seat) {
+  const same = LEVELS.filter((level) => level.bot === seat.bot);
+  if (!same.length) return null;
+  const think = seat.think ?? 0;
+  return same.reduce((best, level) => (Math.abs((level.think ?? 0) - think) < Math.abs((best.think ?? 0) - think) ? level : best));
+}
+
+/** Each seat's name as shown: a person's own, a bot's friendly one, or "Seat N". */
+export function seatNames(seats) {
+  const counts = new Map();
+  const named = seats.map((seat, index) => {
+    const level = seat.kind === "bot" && (!seat.name || seat.name === seat.bot) ? levelOf(seat) : null;
+    if (!level) return seat.name || t("seat_n", { number: index + 1 });
+    const name = t(`bot_name_${level.id}`);
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+    return { name, number: counts.get(name) };
+  });
+  return named.map((each) => (typeof each === "string" ? each : counts.get(each.name) > 1 ? `${each.name} ${each.number}` : each.name));
+}
