@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+pytest.importorskip("starlette")
+
 from rule_values import changed_value
 from server_games import Served
 from triominos.rules import OPTIONS, PRESETS

@@ -11,9 +11,10 @@ import time
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
 
 pytest.importorskip("starlette")
+
+from sqlalchemy import text
 
 from server_games import WAIT_SECONDS, serve_app, summary_of
 from triominos.board import Placement

@@ -10,6 +10,8 @@ from collections import defaultdict
 from typing import Any
 
 import pytest
+
+pytest.importorskip("playwright")
 from playwright.sync_api import Browser, Page, Route, expect
 
 from conftest import LiveServerFactory, watched_page

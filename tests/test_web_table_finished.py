@@ -5,6 +5,10 @@ the replay's move list and autoplay, a seat taken to another device, and "Your g
 
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("playwright")
+
 import json
 import re
 from typing import Any
