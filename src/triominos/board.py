@@ -76,6 +76,11 @@ def _moves(log: _Log) -> tuple[tuple[int, int, Corners], ...]:
     return tuple(moves)
 
 
+def _same_board(board: Board | FrozenBoard, other: Board | FrozenBoard) -> bool:
+    """``==`` of boards, live or frozen: the same tiles, played in the same order."""
+    return board.tile_set is other.tile_set and (board._log is other._log or board.log == other.log)
+
+
 class IllegalPlacementError(ValueError):
     """A placement that breaks a rule of the board; ``rule`` names the rule."""
 
@@ -252,9 +257,7 @@ class Board:
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Board | FrozenBoard):
-            return self.tile_set is other.tile_set and (
-                self._log is other._log or self.log == other.log
-            )
+            return _same_board(self, other)
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]  # a board changes: it is no dict key
@@ -706,9 +709,7 @@ class FrozenBoard:
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Board | FrozenBoard):
-            return self.tile_set is other.tile_set and (
-                self._log is other._log or self.log == other.log
-            )
+            return _same_board(self, other)
         return NotImplemented
 
     def __hash__(self) -> int:

@@ -31,6 +31,7 @@ from triominos.arena import summarize as summarize_results
 from triominos.bots import Budget
 from triominos.cli.main import (
     bots_option,
+    hands_option,
     main,
     match_rules,
     out_option,
@@ -41,6 +42,7 @@ from triominos.cli.main import (
     rule_options,
     seed_option,
     seed_or_random,
+    think_option,
 )
 from triominos.record import write_records
 
@@ -176,15 +178,11 @@ def sprt_lines(result: SprtResult) -> list[str]:
     show_default=True,
     help="Processes playing at once.",
 )
-@click.option(
-    "--think",
-    default="600sims",
-    show_default=True,
-    metavar="BUDGET",
-    help="What a searching bot (sim) may spend a move: 1s, 250ms or 600sims "
-    "(simulations: the same seed then gives the same games).",
+@think_option(
+    "What a searching bot (sim) may spend a move: 1s, 250ms or 600sims "
+    "(simulations: the same seed then gives the same games)."
 )
-@click.option("--hands", is_flag=True, help="Play single hands instead of matches.")
+@hands_option
 @seed_option("Seed of the first deal group; group g uses seed + g (random if omitted).")
 @rule_options
 @out_option("Save every match's record to FILE.jsonl, each player named after its bot.")

@@ -25,6 +25,7 @@ from triominos.arena import ladder as rate
 from triominos.bots import BOTS
 from triominos.cli.arena import parse_budget
 from triominos.cli.main import (
+    hands_option,
     main,
     match_rules,
     parse_bots,
@@ -33,6 +34,7 @@ from triominos.cli.main import (
     rule_options,
     seed_option,
     seed_or_random,
+    think_option,
 )
 
 
@@ -63,15 +65,11 @@ def ladder_table(rungs: list[Rung]) -> list[str]:
     help="Duplicate pairs (one deal, seats swapped) for each pairing of two bots.",
 )
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option(
-    "--think",
-    default="600sims",
-    show_default=True,
-    metavar="BUDGET",
-    help="What a searching bot may spend a move; in simulations (600sims) for ratings "
-    "that do not depend on the machine.",
+@think_option(
+    "What a searching bot may spend a move; in simulations (600sims) for ratings "
+    "that do not depend on the machine."
 )
-@click.option("--hands", is_flag=True, help="Play single hands instead of matches.")
+@hands_option
 @seed_option("Seed of the first pair; every pairing plays the same seeds (random if omitted).")
 @rule_options
 def ladder(

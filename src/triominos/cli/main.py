@@ -66,6 +66,16 @@ def seed_option(help_text: str = "Seed of the deals (random if omitted).") -> Ca
     return click.option("--seed", type=int, default=None, help=help_text)
 
 
+def think_option(help_text: str) -> Callable[[FC], FC]:
+    """``--think BUDGET`` for the bots that search: 600 simulations unless told."""
+    return click.option(
+        "--think", default="600sims", show_default=True, metavar="BUDGET", help=help_text
+    )
+
+
+hands_option = click.option("--hands", is_flag=True, help="Play single hands instead of matches.")
+
+
 def out_option(help_text: str) -> Callable[[FC], FC]:
     """``--out FILE.jsonl``: where to save the records of the games played."""
     return click.option(
