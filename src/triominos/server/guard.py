@@ -117,9 +117,8 @@ class Origins:
             return ipaddress.ip_address(host) == ipaddress.ip_address(served_host)
         return host == "localhost" and _is_loopback(served_host)
 
-    def check(self, scope: Scope) -> ApiError | None:
+    def check(self, scope: Scope, headers: dict[str, str]) -> ApiError | None:
         """Why this request is refused for its Host or Origin, or None."""
-        headers = _headers(scope)
         server = scope.get("server")
         scheme = scope.get("scheme", "http")
         found = _host_port(headers.get("host", ""), scheme)
@@ -133,9 +132,8 @@ class Origins:
         if origin is not None:
             parts = urlsplit(origin)
             found = _host_port(parts.netloc, parts.scheme)
-            if parts.scheme not in ("http", "https") or found is None:
-                return ApiError(403, "bad_origin", f"requests from {origin!r} are refused")
-            if not self.host_allowed(*found, server):
+            web = parts.scheme in ("http", "https")
+            if found is None or not web or not self.host_allowed(*found, server):
                 return ApiError(403, "bad_origin", f"requests from {origin!r} are refused")
         elif headers.get("sec-fetch-site") == "cross-site":
             return ApiError(403, "bad_origin", "requests from other sites are refused")
@@ -301,12 +299,12 @@ class Guard:
             wait = self.limiter.wait(limit, client_key(scope))
             if wait > 0:
                 return rate_limited(wait, limit)
-        refusal = self.origins.check(scope)
+        headers = _headers(scope)
+        refusal = self.origins.check(scope, headers)
         if refusal is not None:
             return refusal
         if method not in CHANGING_METHODS:
             return None
-        headers = _headers(scope)
         length = headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
             return BodyTooLarge(self.max_body)

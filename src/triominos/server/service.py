@@ -336,25 +336,28 @@ class Service:
         table.reseat(info, self.clock())
         table.broadcast_presence()
 
-    async def reclaim(self, table: LiveTable, seat: int, token_hash: str) -> None:
+    async def reclaim(self, table: LiveTable, seat: int, token_hash: str) -> bool:
         """Under the table's lock: the person who came back takes their seat back from
         the bot, unless the bot is thinking about this seat's move right now (then the
-        seat comes back when that move is made, at the latest on its next turn)."""
+        seat comes back when that move is made, at the latest on its next turn).
+        Whether the seat is the person's again now."""
         if table.seat(seat).kind != "bot" or table.seat(seat).token_hash != token_hash:
-            return
+            return False
         if table.bot_task is not None and table.match.to_move == seat:
             table.reclaims.add(seat)
-            return
+            return False
         try:
             info = await asyncio.to_thread(self.store.reclaim_seat, table.info.id, seat, token_hash)
         except Exception as error:
             self.faults.failed(error)
             table.reclaims.add(seat)  # tried again at the seat's next turn
-            return
+            return False
         table.reclaims.discard(seat)
-        if info is not None:
-            self.reseated(table, info)
-            log.info("table %s: seat %d taken back from its bot", table.code, seat)
+        if info is None:
+            return False
+        self.reseated(table, info)
+        log.info("table %s: seat %d taken back from its bot", table.code, seat)
+        return True
 
     # --- bots ---------------------------------------------------------------------
 

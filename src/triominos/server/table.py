@@ -236,11 +236,12 @@ class LiveTable:
         self.away_since[viewer.seat] = now
         return True
 
-    def bot_allowed_at(self, number: int) -> float | None:
+    def bot_allowed_at(self, number: int, connected: set[int] | None = None) -> float | None:
         """From when another player may give this seat to a bot (None: not at all now,
-        its person is here or a bot plays it); a seat nobody sat at, at once."""
+        its person is here or a bot plays it); a seat nobody sat at, at once.
+        ``connected``: :attr:`connected`, when the caller has it already."""
         seat = self.seat(number)
-        if seat.kind == "bot" or number in self.connected:
+        if seat.kind == "bot" or number in (self.connected if connected is None else connected):
             return None
         if seat.token_hash is None:
             return 0.0
@@ -254,7 +255,8 @@ class LiveTable:
         return self.turn_started + self.info.turn_seconds
 
     def bots_allowed_at(self) -> list[float | None]:
-        return [self.bot_allowed_at(seat.seat) for seat in self.info.seats]
+        connected = self.connected  # one pass over the viewers, not one a seat
+        return [self.bot_allowed_at(seat.seat, connected) for seat in self.info.seats]
 
     def to_move_is_bot(self) -> bool:
         return self.playing and self.seat(self.match.to_move).kind == "bot"

@@ -171,8 +171,9 @@ async def hello(service: Service, table: LiveTable, viewer: Viewer, message: Hel
             )
             viewer.close(1013)
             return False
+        reclaimed = False
         if viewer.seat is not None and message.token is not None:
-            await service.reclaim(table, viewer.seat, token_hash(message.token))
+            reclaimed = await service.reclaim(table, viewer.seat, token_hash(message.token))
         arrived = table.arrive(viewer)
         greeting = table.greeting(viewer.seat, message.version)
         # The greeting brings the viewer's chat as kept: its last messages (none while
@@ -187,7 +188,8 @@ async def hello(service: Service, table: LiveTable, viewer: Viewer, message: Hel
         viewer.send(greeting)
         if arrived:
             table.broadcast_presence(skip=viewer)
-    service.changed(table)
+    if reclaimed:
+        service.changed(table)  # a person plays the seat again: no bot to schedule
     return True
 
 
