@@ -67,6 +67,7 @@ def test_searching_bots_never_take_every_slot_and_quick_bots_go_first() -> None:
         await settle()
         assert executor.started == ["hog0", "hint"]  # the free slot took the first asker
         executor.release("hint")
+        await hint  # its slot is free again: however long the thread took to notice
         await settle()
         assert executor.started[-1] == "quick"  # a move before the hogs' next thinking
         executor.release("quick")

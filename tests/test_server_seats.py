@@ -8,6 +8,7 @@ the table, and a join racing a handover cannot both win.
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -39,7 +40,7 @@ def test_a_reload_cannot_evict_anyone(served: Served) -> None:
     ann, bob = (seat["token"] for seat in created["seats"])
     with served.viewer(code, ann) as ann_view:
         with served.viewer(code, bob):
-            pass  # Bob's page reloads: he is away for a moment
+            left = time.time()  # Bob's page reloads: he is away from a moment after this
         away = ann_view.until(
             lambda message: message["type"] == "presence" and not message["seats"][1]["connected"]
         )
@@ -48,7 +49,8 @@ def test_a_reload_cannot_evict_anyone(served: Served) -> None:
         refused = to_bot(served, code, 1, ann)
         assert refused.status_code == 409 and refused.json()["error"]["code"] == "away_grace"
         wait = int(refused.headers["Retry-After"])
-        assert DEFAULT_GRACE_SECONDS - 5 <= wait <= DEFAULT_GRACE_SECONDS
+        # Bounded by the moments around it, not by how fast the machine got here.
+        assert left + DEFAULT_GRACE_SECONDS - time.time() <= wait <= DEFAULT_GRACE_SECONDS
         with served.viewer(code, bob) as bob_view:  # he is back
             assert bob_view.view["seats"][1]["bot_allowed_at"] is None
             assert to_bot(served, code, 1, ann).json()["error"]["code"] == "connected"
