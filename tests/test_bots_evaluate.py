@@ -7,57 +7,17 @@ import doctest
 import pytest
 
 import triominos.bots.evaluate
-from shapes import D, U, placement_for
+from hexagon_game import HEXAGON, KEPT, hexagon_to_complete
 from triominos.board import Placement
 from triominos.bots import Budget, GreedyBot
 from triominos.bots.evaluate import MoveValue, evaluate
 from triominos.bots.expert import Evaluator
+from triominos.bots.outcome import WIN_VALUE
 from triominos.bots.sim import SimBot
-from triominos.game import Deal, Draw, Hand, Match, Observation, Pass
-from triominos.lattice import ORIGIN
-from triominos.rules import Rules
-from triominos.tiles import Tile
+from triominos.game import Draw, Match, Pass
 
 SIMULATIONS = 400
 SMALL = Budget(simulations=SIMULATIONS)
-
-SHAPE = [placement_for(cell) for cell in (ORIGIN, D(-1, 0), U(-1, 0), D(-1, -1), U(0, -1))]
-"""Five tiles of a hexagon, laid in turn by seats 0, 1, 0, 1, 0."""
-HEXAGON = placement_for(D(0, -1))
-"""The sixth: 0-2-5, the only tile that completes it (50 points, 7 for the tile)."""
-KEPT = Tile(2, 3, 5)
-"""Seat 1's other tile (10 points), which fits two cells and completes nothing."""
-LAST = Tile(1, 4, 3)
-"""Seat 0's last tile (8 points), which fits whatever seat 1 does."""
-
-
-def hexagon_to_complete(open_racks: bool = True) -> Observation:
-    """Seat 1 to move, holding 0-2-5 (it completes a hexagon) and 2-3-5; seat 0 holds one
-    tile that fits, so it goes out next turn and collects seat 1's rack.
-
-    With open racks, seat 1 sees seat 0's tile: only the pool's order is hidden, and the
-    values can be worked out by hand. The 76-tile set, the starter drawn for seat 0.
-    """
-    rules = Rules(
-        tile_set="extended",
-        opening="starter_draw",
-        open_racks=open_racks,
-        max_players=2,
-        rack_sizes=((2, 4),),
-    )
-    racks = (
-        (SHAPE[0].tile, SHAPE[2].tile, SHAPE[4].tile, LAST),
-        (SHAPE[1].tile, SHAPE[3].tile, HEXAGON.tile, KEPT),
-    )
-    dealt = {tile for rack in racks for tile in rack}
-    pool = tuple(tile for tile in rules.box if tile not in dealt)
-    hand = Hand(rules, Deal(racks, pool), starter_tiles=(Tile(5, 5, 5), Tile(0, 0, 0)))
-    while hand.phase == "starter_draw":
-        hand.apply(hand.legal_actions()[0].action)
-    for placement in SHAPE:
-        hand.apply(placement)
-    assert hand.to_move == 1
-    return hand.observe(1)
 
 
 def by_action(values: list[MoveValue]) -> dict[object, MoveValue]:
@@ -67,12 +27,13 @@ def by_action(values: list[MoveValue]) -> dict[object, MoveValue]:
 def test_completing_the_hexagon_is_valued_above_what_completes_nothing() -> None:
     values = evaluate(hexagon_to_complete(), SMALL)
     assert values[0].action == HEXAGON
-    # 57 for the hexagon; seat 0 goes out: 8 for its tile, 25 and the 10 of 2-3-5.
-    assert values[0].expected == 57 - (8 + 25 + 10)
+    # 57 for the hexagon; seat 0 goes out: 8 for its tile, 25 and the 10 of 2-3-5; the
+    # one-hand match is won.
+    assert values[0].expected == 57 - (8 + 25 + 10) + WIN_VALUE
     kept = [value for value in values if getattr(value.action, "tile", None) == KEPT]
     assert len(kept) == 2
-    # 10 for 2-3-5; seat 0 goes out: 8, 25 and the 7 of 0-2-5.
-    assert all(value.expected == 10 - (8 + 25 + 7) for value in kept)
+    # 10 for 2-3-5; seat 0 goes out: 8, 25 and the 7 of 0-2-5; the match is lost.
+    assert all(value.expected == 10 - (8 + 25 + 7) - WIN_VALUE for value in kept)
 
 
 def test_every_choice_is_valued_the_draw_too_in_the_same_worlds() -> None:
@@ -84,7 +45,7 @@ def test_every_choice_is_valued_the_draw_too_in_the_same_worlds() -> None:
     draw = by_action(values)[Draw()]
     # The draw is played out to the end of the seat's turn: it draws, lays the hexagon
     # (greedy's move) and seat 0 goes out with the drawn tile to collect besides.
-    assert 10 - (8 + 25 + 7) < draw.expected < 57 - (8 + 25 + 10) - 5
+    assert 10 - (8 + 25 + 7) - WIN_VALUE < draw.expected < 57 - (8 + 25 + 10) - 5 + WIN_VALUE
 
 
 def test_the_same_seed_and_budget_give_the_same_values() -> None:

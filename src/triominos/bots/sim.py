@@ -352,10 +352,9 @@ class SimBot:
         if simulation is None:
             return self._fallback.act(observation)
         ranked = simulation.evaluator.ranked(options)
-        if not isinstance(ranked[0][0].action, Placement):
-            # Drawing on purpose is the static evaluation's call: its weights price the
-            # fishing that follows a draw, which greedy playouts never do.
-            return ranked[0][0].action
+        drawn = on_purpose(ranked)
+        if drawn is not None:
+            return drawn
         return self.simulate(simulation, ranked)[0].option.action
 
     def simulation(
@@ -401,6 +400,14 @@ class SimBot:
 
 
 _GREEDY = GreedyBot()
+
+
+def on_purpose(ranked: Sequence[tuple[LegalAction, float]]) -> Action | None:
+    """The static evaluation's choice when it is not a placement (a draw on purpose),
+    which sim plays without simulating: the evaluation's weights price the fishing that
+    follows a draw, which greedy playouts never do."""
+    top = ranked[0][0].action
+    return None if isinstance(top, Placement) else top
 
 
 def shortlist(

@@ -1,0 +1,498 @@
+"""Analysis of a finished match: what every decision lost against the best choice.
+
+For every decision of every seat in a record (each placement, draw and pass; the
+starter draw is chance, not a decision), the seat's observation is rebuilt from the
+record (what that seat saw then, never the others' racks) and every choice it had is
+valued in the same sampled worlds (:func:`triominos.bots.evaluate.evaluate`, the ``sim``
+bot's own measure). The *loss* of the move made is the value of the best choice less
+its own, in points; a loss of :data:`THRESHOLDS` points or more earns a mark, as in
+chess analysis: an inaccuracy, a mistake, a blunder. Each player's summary gives the
+average loss, the count of each mark and the biggest bonus missed (a bonus some legal
+choice would have scored now that the move made did not).
+
+The thresholds were chosen by looking at the losses of real games (docs/analysis.md
+says how). Everything is deterministic for a number of simulations and a seed, so an
+analysis can be checked, cached and shared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
+
+from triominos.board import Placement
+from triominos.bots.base import Budget
+from triominos.bots.evaluate import evaluate
+from triominos.bots.expert import Evaluator, understood
+from triominos.bots.sim import on_purpose
+from triominos.game import (
+    Action,
+    Draw,
+    Event,
+    LegalAction,
+    Observation,
+    Pass,
+    StarterDraw,
+    TakeJoker,
+    action_json,
+    observe,
+)
+from triominos.lattice import Cell, LatticeError
+from triominos.record import load_match
+from triominos.tiles import WILD, TileError, TileSet
+
+Mark = Literal["inaccuracy", "mistake", "blunder"]
+MARKS: tuple[Mark, ...] = get_args(Mark)
+
+THRESHOLDS: dict[Mark, float] = {"inaccuracy": 8.0, "mistake": 20.0, "blunder": 45.0}
+"""The loss in points from which a move earns each mark (docs/analysis.md: how chosen)."""
+
+DEFAULT_SIMULATIONS = 1000
+"""Simulations per decision, shared by its choices, when not told."""
+
+FORMAT = "triominos-analysis/1"
+"""The ``format`` of an analysis in JSON."""
+
+
+class AnalysisError(ValueError):
+    """An analysis in JSON that is not one: ``field`` names the faulty value."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+def mark_for(loss: float) -> Mark | None:
+    """The mark a loss of ``loss`` points earns (the gravest it reaches), or None."""
+    earned = [mark for mark in MARKS if loss >= THRESHOLDS[mark]]
+    return earned[-1] if earned else None
+
+
+# --- the values -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A choice of the seat: what it scores now and what it is worth."""
+
+    action: Action
+    points: int
+    bonuses: tuple[tuple[str, int], ...]
+    expected: float
+    """:attr:`MoveValue.expected <triominos.bots.evaluate.MoveValue.expected>`, in points."""
+
+
+@dataclass(frozen=True, slots=True)
+class MissedBonus:
+    """The biggest bonus some legal choice would have scored now that the move made did not."""
+
+    name: str
+    points: int
+    action: Action
+    """A choice that scores it (the best one when the best does)."""
+    by_best: bool
+    """Whether the best choice scores it: missing it was a loss, not only a choice."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision of one seat: the move made against the best choice."""
+
+    hand: int
+    """The hand's number (1, 2…)."""
+    index: int
+    """The action's index in that hand's ``actions`` in the record."""
+    seat: int
+    total: int
+    """The seat's score just before the move (the match total with this hand so far)."""
+    choices: int
+    """How many legal choices the seat had."""
+    played: Choice
+    best: Choice
+    missed: MissedBonus | None
+    joker_cell: Cell | None = None
+    """Where the joker lay (Junior), which a ``take_joker`` names as its cell."""
+
+    @property
+    def loss(self) -> float:
+        """Points the move made lost against the best choice (0 when it was the best)."""
+        return max(0.0, self.best.expected - self.played.expected)
+
+    @property
+    def mark(self) -> Mark | None:
+        return mark_for(self.loss)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSummary:
+    """A player's decisions in brief."""
+
+    seat: int
+    name: str
+    decisions: int
+    average_loss: float
+    marks: dict[Mark, int]
+    missed: Decision | None
+    """The decision where the biggest bonus was missed, if any was."""
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """Every decision of a match, in the order played, and how it was valued."""
+
+    players: tuple[str, ...]
+    simulations: int
+    seed: int
+    decisions: tuple[Decision, ...]
+
+    def summaries(self) -> list[PlayerSummary]:
+        """One summary a seat, in seat order."""
+        found = []
+        for seat, name in enumerate(self.players):
+            own = [decision for decision in self.decisions if decision.seat == seat]
+            marks = dict.fromkeys(MARKS, 0)
+            for decision in own:
+                if decision.mark is not None:
+                    marks[decision.mark] += 1
+            missed = [decision for decision in own if decision.missed is not None]
+            biggest = max(missed, key=lambda d: d.missed.points if d.missed else 0, default=None)
+            average = sum(decision.loss for decision in own) / len(own) if own else 0.0
+            found.append(PlayerSummary(seat, name, len(own), average, marks, biggest))
+        return found
+
+    def to_json(self) -> dict[str, Any]:
+        """The analysis as JSON: the decisions, and each player's summary (derived, for
+        programs; :meth:`from_json` works it out again)."""
+        return {
+            "format": FORMAT,
+            "simulations": self.simulations,
+            "seed": self.seed,
+            "thresholds": dict(THRESHOLDS),
+            "players": [
+                {
+                    "seat": summary.seat,
+                    "name": summary.name,
+                    "decisions": summary.decisions,
+                    "average_loss": round(summary.average_loss, 2),
+                    "marks": summary.marks,
+                    "missed": None
+                    if summary.missed is None
+                    else {"hand": summary.missed.hand, "index": summary.missed.index},
+                }
+                for summary in self.summaries()
+            ],
+            "decisions": [_decision_json(decision) for decision in self.decisions],
+        }
+
+    @classmethod
+    def from_json(cls, value: object, tile_set: TileSet) -> Analysis:
+        """The analysis :meth:`to_json` wrote; AnalysisError names a faulty field."""
+        root = _Reader(value, "")
+        if root.member("format").value != FORMAT:
+            raise AnalysisError("format", f"must be {FORMAT!r}")
+        return cls(
+            tuple(player.member("name").text() for player in root.member("players").items()),
+            root.member("simulations").integer(),
+            root.member("seed").integer(),
+            tuple(_decision_from(item, tile_set) for item in root.member("decisions").items()),
+        )
+
+
+# --- analysing a record -----------------------------------------------------------------
+
+
+Progress = Callable[[int, int], None]
+"""Told ``(decisions done, decisions in all)`` after each decision."""
+
+
+def decisions_in(document: Mapping[str, Any]) -> int:
+    """How many decisions a record holds (the work :func:`analyse` does)."""
+    return sum(1 for _ in _positions(document))
+
+
+def analyse(
+    document: Mapping[str, Any],
+    *,
+    simulations: int = DEFAULT_SIMULATIONS,
+    seed: int = 0,
+    index: int = 1,
+    line: int | None = None,
+    progress: Progress | None = None,
+) -> Analysis:
+    """Every decision of the record's match valued (see the module docstring).
+
+    The record is replayed and checked first (:func:`~triominos.record.load_match`:
+    RecordError or VerificationError, with ``index`` and ``line``, for a bad one).
+    ``simulations`` per decision are shared by its choices.
+    """
+    budget = Budget(simulations=simulations)
+    positions = list(_positions(document, index=index, line=line))
+    players = tuple(player["name"] for player in document["players"])  # checked by now
+    decisions = []
+    for done, (number, observation, event) in enumerate(positions, 1):
+        decisions.append(_decide(number, observation, event, budget, seed))
+        if progress is not None:
+            progress(done, len(positions))
+    return Analysis(players, simulations, seed, tuple(decisions))
+
+
+def _positions(
+    document: Mapping[str, Any], *, index: int = 1, line: int | None = None
+) -> Iterator[tuple[int, Observation, Event]]:
+    """(action index, the mover's observation just before, the event) for each decision.
+
+    Each hand is taken back from its end one action at a time (:meth:`Hand.undo`): the
+    positions are the engine's own, as the seat saw them.
+    """
+    match = load_match(document, index=index, line=line)
+    for hand in match.hands:
+        hand = hand.clone()
+        found = []
+        while hand.events:
+            event = hand.undo()
+            if event.action != "starter_draw":
+                found.append((len(hand.events), observe(hand, event.player), event))
+        yield from reversed(found)
+
+
+def _decide(
+    number: int, observation: Observation, event: Event, budget: Budget, seed: int
+) -> Decision:
+    options = {option.action: option for option in observation.legal_actions()}
+    made = event.action_made()
+    if len(options) == 1:
+        values = [(made, _lone_value(observation, budget, seed))]
+    else:
+        values = [
+            (value.action, value.expected) for value in evaluate(observation, budget, seed=seed)
+        ]
+    played = _choice(options[made], dict(values)[made])
+    best = _choice(options[values[0][0]], values[0][1])
+    if isinstance(made, Draw) and _draws_on_purpose(observation, list(options.values())):
+        best = played
+    assert observation.seat is not None
+    return Decision(
+        observation.hand_number,
+        number,
+        observation.seat,
+        observation.totals[observation.seat],
+        len(options),
+        played,
+        best,
+        _missed(played, best, options.values()),
+        observation.board.joker_cell,
+    )
+
+
+def _draws_on_purpose(observation: Observation, options: list[LegalAction]) -> bool:
+    """Whether the ``sim`` bot would draw here without simulating
+    (:func:`~triominos.bots.sim.on_purpose`): its static evaluation prices the fishing
+    that follows a draw, which greedy playouts do not, so such a draw is the best as the
+    bots see it, whatever the playouts make of it."""
+    if observation.phase != "play" or not understood(observation, options):
+        return False
+    return isinstance(on_purpose(Evaluator(observation).ranked(options)), Draw)
+
+
+def _lone_value(observation: Observation, budget: Budget, seed: int) -> float:
+    """The value of a forced move: nothing to compare, so a tenth of the budget will do
+    for the graph of expected scores."""
+    fewer = Budget(simulations=max(1, (budget.simulations or 1) // 10))
+    return evaluate(observation, fewer, seed=seed)[0].expected
+
+
+def _choice(option: LegalAction, expected: float) -> Choice:
+    """The option with its value to the hundredth of a point: finer is noise, and the
+    JSON stays short and gives back the same value."""
+    bonuses = tuple(option.bonuses.items())
+    return Choice(option.action, option.points, bonuses, round(expected, 2))
+
+
+def _missed(played: Choice, best: Choice, options: Iterable[LegalAction]) -> MissedBonus | None:
+    """The biggest bonus of ``options`` the move made did not score, the best's first."""
+    scored = dict(played.bonuses)
+    found: MissedBonus | None = None
+    best_bonuses = dict(best.bonuses)
+    for option in options:
+        for name, points in option.bonuses.items():
+            if points <= scored.get(name, 0):
+                continue
+            by_best = best_bonuses.get(name, 0) >= points
+            action = best.action if by_best else option.action
+            if found is None or (points, by_best) > (found.points, found.by_best):
+                found = MissedBonus(name, points, action, by_best)
+    return found
+
+
+# --- JSON ---------------------------------------------------------------------------------
+
+
+def _choice_json(choice: Choice, decision: Decision) -> dict[str, Any]:
+    move = action_json(choice.action, decision.joker_cell)
+    return {
+        **move,
+        "points": choice.points,
+        "bonuses": dict(choice.bonuses),
+        "expected": choice.expected,
+    }
+
+
+def _decision_json(decision: Decision) -> dict[str, Any]:
+    missed = decision.missed
+    return {
+        "hand": decision.hand,
+        "index": decision.index,
+        "seat": decision.seat,
+        "total": decision.total,
+        "choices": decision.choices,
+        "played": _choice_json(decision.played, decision),
+        "best": _choice_json(decision.best, decision),
+        "loss": round(decision.loss, 2),
+        "mark": decision.mark,
+        "joker_cell": None if decision.joker_cell is None else decision.joker_cell.to_json(),
+        "missed": None
+        if missed is None
+        else {
+            "name": missed.name,
+            "points": missed.points,
+            "by_best": missed.by_best,
+            "action": action_json(missed.action, decision.joker_cell),
+        },
+    }
+
+
+class _Reader:
+    """A JSON value and its path, for errors that name the field."""
+
+    def __init__(self, value: object, path: str) -> None:
+        self.value = value
+        self.path = path
+
+    def error(self, message: str) -> AnalysisError:
+        return AnalysisError(self.path or "the analysis", message)
+
+    def member(self, key: str) -> _Reader:
+        if not isinstance(self.value, dict):
+            raise self.error("must be an object")
+        if key not in self.value:
+            raise AnalysisError(f"{self.path}.{key}".lstrip("."), "missing")
+        return _Reader(self.value[key], f"{self.path}.{key}".lstrip("."))
+
+    def optional(self, key: str) -> _Reader | None:
+        reader = self.member(key) if isinstance(self.value, dict) and key in self.value else None
+        return None if reader is None or reader.value is None else reader
+
+    def items(self) -> list[_Reader]:
+        if not isinstance(self.value, list):
+            raise self.error("must be an array")
+        return [_Reader(item, f"{self.path}[{number}]") for number, item in enumerate(self.value)]
+
+    def integer(self) -> int:
+        if not isinstance(self.value, int) or isinstance(self.value, bool):
+            raise self.error("must be a whole number")
+        return self.value
+
+    def number(self) -> float:
+        if not isinstance(self.value, int | float) or isinstance(self.value, bool):
+            raise self.error("must be a number")
+        return float(self.value)
+
+    def text(self) -> str:
+        if not isinstance(self.value, str):
+            raise self.error("must be a string")
+        return self.value
+
+    def cell(self) -> Cell:
+        try:
+            return Cell.from_json(self.value)
+        except LatticeError as error:
+            raise self.error(str(error)) from None
+
+    def action(self, tile_set: TileSet) -> Action:
+        kind = self.member("action").text()
+        if kind == "draw":
+            return Draw()
+        if kind == "pass":
+            return Pass()
+        if kind == "starter_draw":
+            return StarterDraw()
+        tile_field = self.member("tile")
+        try:
+            tile = tile_set.parse(tile_field.text())
+        except TileError as error:
+            raise tile_field.error(str(error)) from None
+        corners_field = self.member("corners")
+        numbers = corners_field.items()
+        if len(numbers) != 3:
+            raise corners_field.error("must hold three corners")
+        a, b, c = (WILD if item.value is None else item.integer() for item in numbers)
+        if kind == "take_joker":
+            return TakeJoker(tile, (a, b, c))
+        if kind == "place":
+            return Placement(tile, self.member("cell").cell(), (a, b, c))
+        raise self.member("action").error(
+            f"must be place, draw, pass, take_joker or starter_draw, not {kind!r}"
+        )
+
+
+def _choice_from(reader: _Reader, tile_set: TileSet) -> Choice:
+    return Choice(
+        reader.action(tile_set),
+        reader.member("points").integer(),
+        tuple(
+            (name, _Reader(points, f"{reader.path}.bonuses.{name}").integer())
+            for name, points in _object(reader.member("bonuses")).items()
+        ),
+        reader.member("expected").number(),
+    )
+
+
+def _object(reader: _Reader) -> dict[str, Any]:
+    if not isinstance(reader.value, dict):
+        raise reader.error("must be an object")
+    return reader.value
+
+
+def _decision_from(reader: _Reader, tile_set: TileSet) -> Decision:
+    missed_field = reader.optional("missed")
+    missed = None
+    if missed_field is not None:
+        by_best = missed_field.member("by_best")
+        if not isinstance(by_best.value, bool):
+            raise by_best.error("must be true or false")
+        missed = MissedBonus(
+            missed_field.member("name").text(),
+            missed_field.member("points").integer(),
+            missed_field.member("action").action(tile_set),
+            by_best.value,
+        )
+    joker = reader.optional("joker_cell")
+    return Decision(
+        reader.member("hand").integer(),
+        reader.member("index").integer(),
+        reader.member("seat").integer(),
+        reader.member("total").integer(),
+        reader.member("choices").integer(),
+        _choice_from(reader.member("played"), tile_set),
+        _choice_from(reader.member("best"), tile_set),
+        missed,
+        None if joker is None else joker.cell(),
+    )
+
+
+__all__ = [
+    "DEFAULT_SIMULATIONS",
+    "MARKS",
+    "THRESHOLDS",
+    "Analysis",
+    "AnalysisError",
+    "Choice",
+    "Decision",
+    "Mark",
+    "MissedBonus",
+    "PlayerSummary",
+    "analyse",
+    "decisions_in",
+    "mark_for",
+]
