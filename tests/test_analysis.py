@@ -15,8 +15,8 @@ from triominos.analysis import (
     AnalysisError,
     Decision,
     analyse,
-    decisions_in,
     mark_for,
+    positions,
 )
 from triominos.bots import GreedyBot
 from triominos.game import Draw, Match
@@ -42,7 +42,7 @@ def test_every_placement_is_a_decision_and_the_starter_draws_are_not() -> None:
     assert [decision.index for decision in analysis.decisions] == list(range(2, 9))
     assert [decision.seat for decision in analysis.decisions] == [0, 1, 0, 1, 0, 1, 0]
     assert [decision.played.action for decision in analysis.decisions[:5]] == SHAPE
-    assert decisions_in(hexagon_record(True)) == len(analysis.decisions)
+    assert len(positions(hexagon_record(True))) == len(analysis.decisions)
 
 
 def test_missing_the_hexagon_is_a_blunder() -> None:

@@ -17,9 +17,9 @@ analysis can be checked, cached and shared.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Any, Literal, NamedTuple, get_args
 
 from triominos.board import Placement
 from triominos.bots.base import Budget
@@ -206,9 +206,41 @@ Progress = Callable[[int, int], None]
 """Told ``(decisions done, decisions in all)`` after each decision."""
 
 
-def decisions_in(document: Mapping[str, Any]) -> int:
-    """How many decisions a record holds (the work :func:`analyse` does)."""
-    return sum(1 for _ in _positions(document))
+class Position(NamedTuple):
+    """A decision to analyse: the mover's observation just before it, and what it did."""
+
+    action_index: int
+    """The action's index in its hand's ``actions``."""
+    observation: Observation
+    event: Event
+
+
+def positions(
+    document: Mapping[str, Any], *, index: int = 1, line: int | None = None
+) -> list[Position]:
+    """Every decision of a record, in the order played (the starter draws are chance).
+
+    The record is replayed and checked first (:func:`~triominos.record.load_match`:
+    RecordError or VerificationError, with ``index`` and ``line``, for a bad one). Then
+    each hand is taken back from its end one action at a time (:meth:`Hand.undo`), so
+    the observations are the engine's own, as each seat saw its turn.
+    """
+    match = load_match(document, index=index, line=line)
+    found: list[Position] = []
+    for hand in match.hands:
+        hand = hand.clone()
+        taken_back = []
+        while hand.events:
+            event = hand.undo()
+            if event.action != "starter_draw":
+                taken_back.append(Position(len(hand.events), observe(hand, event.player), event))
+        found.extend(reversed(taken_back))
+    return found
+
+
+def player_names(document: Mapping[str, Any]) -> tuple[str, ...]:
+    """The players' names of a record that :func:`positions` accepted."""
+    return tuple(str(player["name"]) for player in document["players"])
 
 
 def analyse(
@@ -220,53 +252,26 @@ def analyse(
     line: int | None = None,
     progress: Progress | None = None,
 ) -> Analysis:
-    """Every decision of the record's match valued (see the module docstring).
-
-    The record is replayed and checked first (:func:`~triominos.record.load_match`:
-    RecordError or VerificationError, with ``index`` and ``line``, for a bad one).
-    ``simulations`` per decision are shared by its choices.
-    """
-    budget = Budget(simulations=simulations)
-    positions = list(_positions(document, index=index, line=line))
-    players = tuple(player["name"] for player in document["players"])  # checked by now
+    """Every decision of the record's match valued (see the module docstring):
+    :func:`positions`, then :func:`decide` for each. ``simulations`` per decision are
+    shared by its choices."""
+    found = positions(document, index=index, line=line)
     decisions = []
-    for done, (number, observation, event) in enumerate(positions, 1):
-        decisions.append(_decide(number, observation, event, budget, seed))
+    for done, position in enumerate(found, 1):
+        decisions.append(decide(position, simulations, seed))
         if progress is not None:
-            progress(done, len(positions))
-    return Analysis(players, simulations, seed, tuple(decisions))
+            progress(done, len(found))
+    return Analysis(player_names(document), simulations, seed, tuple(decisions))
 
 
-def _positions(
-    document: Mapping[str, Any], *, index: int = 1, line: int | None = None
-) -> Iterator[tuple[int, Observation, Event]]:
-    """(action index, the mover's observation just before, the event) for each decision.
-
-    Each hand is taken back from its end one action at a time (:meth:`Hand.undo`): the
-    positions are the engine's own, as the seat saw them.
-    """
-    match = load_match(document, index=index, line=line)
-    for hand in match.hands:
-        hand = hand.clone()
-        found = []
-        while hand.events:
-            event = hand.undo()
-            if event.action != "starter_draw":
-                found.append((len(hand.events), observe(hand, event.player), event))
-        yield from reversed(found)
-
-
-def _decide(
-    number: int, observation: Observation, event: Event, budget: Budget, seed: int
-) -> Decision:
+def decide(position: Position, simulations: int, seed: int) -> Decision:
+    """One decision valued: every choice the seat had, in the same sampled worlds
+    (a forced move with a tenth of the simulations: there is nothing to compare)."""
+    observation, event = position.observation, position.event
     options = {option.action: option for option in observation.legal_actions()}
     made = event.action_made()
-    if len(options) == 1:
-        values = [(made, _lone_value(observation, budget, seed))]
-    else:
-        values = [
-            (value.action, value.expected) for value in evaluate(observation, budget, seed=seed)
-        ]
+    budget = Budget(simulations=simulations if len(options) > 1 else max(1, simulations // 10))
+    values = [(value.action, value.expected) for value in evaluate(observation, budget, seed=seed)]
     played = _choice(options[made], dict(values)[made])
     best = _choice(options[values[0][0]], values[0][1])
     if isinstance(made, Draw) and _draws_on_purpose(observation, list(options.values())):
@@ -274,7 +279,7 @@ def _decide(
     assert observation.seat is not None
     return Decision(
         observation.hand_number,
-        number,
+        position.action_index,
         observation.seat,
         observation.totals[observation.seat],
         len(options),
@@ -293,13 +298,6 @@ def _draws_on_purpose(observation: Observation, options: list[LegalAction]) -> b
     if observation.phase != "play" or not understood(observation, options):
         return False
     return isinstance(on_purpose(Evaluator(observation).ranked(options)), Draw)
-
-
-def _lone_value(observation: Observation, budget: Budget, seed: int) -> float:
-    """The value of a forced move: nothing to compare, so a tenth of the budget will do
-    for the graph of expected scores."""
-    fewer = Budget(simulations=max(1, (budget.simulations or 1) // 10))
-    return evaluate(observation, fewer, seed=seed)[0].expected
 
 
 def _choice(option: LegalAction, expected: float) -> Choice:
@@ -492,7 +490,10 @@ __all__ = [
     "Mark",
     "MissedBonus",
     "PlayerSummary",
+    "Position",
     "analyse",
-    "decisions_in",
+    "decide",
     "mark_for",
+    "player_names",
+    "positions",
 ]
