@@ -77,7 +77,7 @@ def create_app(
     waiting_in_all: int = WAITING_IN_ALL,
     waiting_seconds: float = WAITING_SECONDS,
     connections_per_address: int = CONNECTIONS_PER_ADDRESS,
-    analysis_simulations: int = DEFAULT_SIMULATIONS,
+    analysis_simulations: int | None = None,
 ) -> Starlette:
     """The service as an ASGI app on ``database_url``.
 
@@ -89,12 +89,17 @@ def create_app(
     (``--allowed-origin``).
     ``rate_limits``: off only for a benchmark that plays every client from one address.
     ``waiting_*`` and ``connections_per_address``: limits of PROTOCOL.md.
-    ``analysis_simulations``: what a finished match's analysis spends a decision.
+    ``analysis_simulations``: what a finished match's analysis spends a decision
+    (default: env ``TRIOMINOS_ANALYSIS_SIMS``, else ``triominos analyse``'s default).
     """
     store = Store(database_url)
     origins = Origins.parse(allowed_origins)
     if bot_delay is None:
         bot_delay = float(os.environ.get("TRIOMINOS_BOT_DELAY", "0.4"))
+    if analysis_simulations is None:
+        analysis_simulations = int(
+            os.environ.get("TRIOMINOS_ANALYSIS_SIMS", str(DEFAULT_SIMULATIONS))
+        )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
