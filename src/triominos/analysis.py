@@ -45,10 +45,10 @@ from triominos.tiles import WILD, TileError, TileSet
 Mark = Literal["inaccuracy", "mistake", "blunder"]
 MARKS: tuple[Mark, ...] = get_args(Mark)
 
-THRESHOLDS: dict[Mark, float] = {"inaccuracy": 8.0, "mistake": 20.0, "blunder": 45.0}
+THRESHOLDS: dict[Mark, float] = {"inaccuracy": 10.0, "mistake": 20.0, "blunder": 40.0}
 """The loss in points from which a move earns each mark (docs/analysis.md: how chosen)."""
 
-DEFAULT_SIMULATIONS = 1000
+DEFAULT_SIMULATIONS = 500
 """Simulations per decision, shared by its choices, when not told."""
 
 FORMAT = "triominos-analysis/1"
