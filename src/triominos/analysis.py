@@ -38,9 +38,9 @@ from triominos.game import (
     action_json,
     observe,
 )
-from triominos.lattice import Cell, LatticeError
-from triominos.record import load_match
-from triominos.tiles import WILD, TileError, TileSet
+from triominos.lattice import Cell
+from triominos.record import JsonField, RecordError, load_match
+from triominos.tiles import JOKER, TileSet
 
 Mark = Literal["inaccuracy", "mistake", "blunder"]
 MARKS: tuple[Mark, ...] = get_args(Mark)
@@ -55,12 +55,9 @@ FORMAT = "triominos-analysis/1"
 """The ``format`` of an analysis in JSON."""
 
 
-class AnalysisError(ValueError):
-    """An analysis in JSON that is not one: ``field`` names the faulty value."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
+class AnalysisError(RecordError):
+    """An analysis in JSON that is not one: ``field`` names the faulty value (as a
+    record's error does, :class:`~triominos.record.JsonField`)."""
 
 
 def mark_for(loss: float) -> Mark | None:
@@ -188,9 +185,8 @@ class Analysis:
     @classmethod
     def from_json(cls, value: object, tile_set: TileSet) -> Analysis:
         """The analysis :meth:`to_json` wrote; AnalysisError names a faulty field."""
-        root = _Reader(value, "")
-        if root.member("format").value != FORMAT:
-            raise AnalysisError("format", f"must be {FORMAT!r}")
+        root = JsonField(value, "", None, AnalysisError)
+        root.member("format").choice((FORMAT,))
         return cls(
             tuple(player.member("name").text() for player in root.member("players").items()),
             root.member("simulations").integer(),
@@ -360,120 +356,53 @@ def _decision_json(decision: Decision) -> dict[str, Any]:
     }
 
 
-class _Reader:
-    """A JSON value and its path, for errors that name the field."""
-
-    def __init__(self, value: object, path: str) -> None:
-        self.value = value
-        self.path = path
-
-    def error(self, message: str) -> AnalysisError:
-        return AnalysisError(self.path or "the analysis", message)
-
-    def member(self, key: str) -> _Reader:
-        if not isinstance(self.value, dict):
-            raise self.error("must be an object")
-        if key not in self.value:
-            raise AnalysisError(f"{self.path}.{key}".lstrip("."), "missing")
-        return _Reader(self.value[key], f"{self.path}.{key}".lstrip("."))
-
-    def optional(self, key: str) -> _Reader | None:
-        reader = self.member(key) if isinstance(self.value, dict) and key in self.value else None
-        return None if reader is None or reader.value is None else reader
-
-    def items(self) -> list[_Reader]:
-        if not isinstance(self.value, list):
-            raise self.error("must be an array")
-        return [_Reader(item, f"{self.path}[{number}]") for number, item in enumerate(self.value)]
-
-    def integer(self) -> int:
-        if not isinstance(self.value, int) or isinstance(self.value, bool):
-            raise self.error("must be a whole number")
-        return self.value
-
-    def number(self) -> float:
-        if not isinstance(self.value, int | float) or isinstance(self.value, bool):
-            raise self.error("must be a number")
-        return float(self.value)
-
-    def text(self) -> str:
-        if not isinstance(self.value, str):
-            raise self.error("must be a string")
-        return self.value
-
-    def cell(self) -> Cell:
-        try:
-            return Cell.from_json(self.value)
-        except LatticeError as error:
-            raise self.error(str(error)) from None
-
-    def action(self, tile_set: TileSet) -> Action:
-        kind = self.member("action").text()
-        if kind == "draw":
-            return Draw()
-        if kind == "pass":
-            return Pass()
-        if kind == "starter_draw":
-            return StarterDraw()
-        tile_field = self.member("tile")
-        try:
-            tile = tile_set.parse(tile_field.text())
-        except TileError as error:
-            raise tile_field.error(str(error)) from None
-        corners_field = self.member("corners")
-        numbers = corners_field.items()
-        if len(numbers) != 3:
-            raise corners_field.error("must hold three corners")
-        a, b, c = (WILD if item.value is None else item.integer() for item in numbers)
-        if kind == "take_joker":
-            return TakeJoker(tile, (a, b, c))
-        if kind == "place":
-            return Placement(tile, self.member("cell").cell(), (a, b, c))
-        raise self.member("action").error(
-            f"must be place, draw, pass, take_joker or starter_draw, not {kind!r}"
-        )
+_ACTIONS = ("place", "draw", "pass", "take_joker", "starter_draw")
 
 
-def _choice_from(reader: _Reader, tile_set: TileSet) -> Choice:
+def _action_from(field: JsonField, tile_set: TileSet) -> Action:
+    """An action as :func:`~triominos.game.action_json` writes it."""
+    kind = field.member("action").choice(_ACTIONS)
+    if kind == "draw":
+        return Draw()
+    if kind == "pass":
+        return Pass()
+    if kind == "starter_draw":
+        return StarterDraw()
+    tile = field.member("tile").tile(tile_set)
+    corners = field.member("corners").corners(free=tile == JOKER)
+    if kind == "take_joker":
+        return TakeJoker(tile, corners)
+    return Placement(tile, field.member("cell").cell(), corners)
+
+
+def _choice_from(field: JsonField, tile_set: TileSet) -> Choice:
     return Choice(
-        reader.action(tile_set),
-        reader.member("points").integer(),
-        tuple(
-            (name, _Reader(points, f"{reader.path}.bonuses.{name}").integer())
-            for name, points in _object(reader.member("bonuses")).items()
-        ),
-        reader.member("expected").number(),
+        _action_from(field, tile_set),
+        field.member("points").integer(),
+        field.member("bonuses").bonuses(),
+        field.member("expected").number(),
     )
 
 
-def _object(reader: _Reader) -> dict[str, Any]:
-    if not isinstance(reader.value, dict):
-        raise reader.error("must be an object")
-    return reader.value
-
-
-def _decision_from(reader: _Reader, tile_set: TileSet) -> Decision:
-    missed_field = reader.optional("missed")
+def _decision_from(field: JsonField, tile_set: TileSet) -> Decision:
+    missed_field = field.optional("missed")
     missed = None
     if missed_field is not None:
-        by_best = missed_field.member("by_best")
-        if not isinstance(by_best.value, bool):
-            raise by_best.error("must be true or false")
         missed = MissedBonus(
             missed_field.member("name").text(),
             missed_field.member("points").integer(),
-            missed_field.member("action").action(tile_set),
-            by_best.value,
+            _action_from(missed_field.member("action"), tile_set),
+            missed_field.member("by_best").flag(),
         )
-    joker = reader.optional("joker_cell")
+    joker = field.optional("joker_cell")
     return Decision(
-        reader.member("hand").integer(),
-        reader.member("index").integer(),
-        reader.member("seat").integer(),
-        reader.member("total").integer(),
-        reader.member("choices").integer(),
-        _choice_from(reader.member("played"), tile_set),
-        _choice_from(reader.member("best"), tile_set),
+        field.member("hand").integer(),
+        field.member("index").integer(),
+        field.member("seat").integer(),
+        field.member("total").integer(),
+        field.member("choices").integer(),
+        _choice_from(field.member("played"), tile_set),
+        _choice_from(field.member("best"), tile_set),
         missed,
         None if joker is None else joker.cell(),
     )
