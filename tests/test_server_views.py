@@ -13,7 +13,7 @@ import msgspec
 from junior_games import can_take_joker, first_position, positions
 from triominos.board import Placement
 from triominos.bots.hint import Hint
-from triominos.game import Draw, Match, Pass, StarterDraw, TakeJoker
+from triominos.game import Draw, Match, Pass, StarterDraw, TakeJoker, action_json
 from triominos.lattice import Cell
 from triominos.rules import PRESETS, preset
 from triominos.server.store import SeatInfo, TableInfo
@@ -21,7 +21,6 @@ from triominos.server.views import (
     ActionFieldError,
     LoggedEvent,
     ViewCache,
-    action_json,
     build_view,
     event_json,
     hints_json,
@@ -62,7 +61,7 @@ def test_every_legal_action_parses_back_to_itself(name: str, players: int) -> No
             break
         board = match.hand.board
         for option in match.legal_actions():
-            sent = action_json(option.action, board)
+            sent = action_json(option.action, board.joker_cell)
             assert parse_action(sent, match.rules, board) == option.action
             checked += 1
     assert checked > 100
@@ -72,7 +71,7 @@ def test_taking_the_joker_back_names_the_joker_cell_and_parses_back() -> None:
     match = first_position(can_take_joker)
     board = match.hand.board
     take = next(o.action for o in match.legal_actions() if isinstance(o.action, TakeJoker))
-    sent = action_json(take, board)
+    sent = action_json(take, board.joker_cell)
     assert sent["action"] == "take_joker" and board.joker_cell is not None
     assert sent["cell"] == board.joker_cell.to_json()
     assert parse_action(sent, match.rules, board) == take
@@ -281,7 +280,7 @@ def test_hints_carry_the_points_their_placement_scores_now() -> None:
     body = hints_json([Hint(best.action, 12.345)], legal, match.hand.board)
     assert body == [
         {
-            "action": action_json(best.action, match.hand.board),
+            "action": action_json(best.action, match.hand.board.joker_cell),
             "points": best.points,
             "bonuses": dict(best.bonuses),
             "value": 12.35,

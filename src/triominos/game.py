@@ -74,6 +74,38 @@ class TakeJoker:
 Action = Placement | Draw | Pass | StarterDraw | TakeJoker
 
 
+def corners_json(corners: Corners) -> list[int | None]:
+    """A placement's corners; a joker's free corner is null (RECORD.md)."""
+    return [None if number == WILD else number for number in corners]
+
+
+def action_json(action: Action, joker_cell: Cell | None = None) -> dict[str, Any]:
+    """An action as the protocol and the record write it: ``place`` and ``take_joker``
+    with the tile, the cell (for ``take_joker``, ``joker_cell``: where the joker lies)
+    and the corners."""
+    if isinstance(action, Placement):
+        return {
+            "action": "place",
+            "tile": action.tile.name,
+            "cell": action.cell.to_json(),
+            "corners": corners_json(action.corners),
+        }
+    if isinstance(action, TakeJoker):
+        return {
+            "action": "take_joker",
+            "tile": action.tile.name,
+            "cell": None if joker_cell is None else joker_cell.to_json(),
+            "corners": corners_json(action.corners),
+        }
+    if isinstance(action, Draw):
+        return {"action": "draw"}
+    if isinstance(action, Pass):
+        return {"action": "pass"}
+    if isinstance(action, StarterDraw):
+        return {"action": "starter_draw"}
+    raise TypeError(f"not an action: {action!r}")
+
+
 class LegalAction(NamedTuple):
     """An action the player to move may take, with the points it would score now."""
 
@@ -126,6 +158,20 @@ class Event(NamedTuple):
         if self.action == "place":
             record["bonuses"] = dict(self.bonuses)
         return record
+
+    def action_made(self) -> Action:
+        """The action that made this event (a draw's tile is the pool's, not chosen)."""
+        if self.action in DRAWS:
+            return Draw()
+        if self.action == "pass":
+            return Pass()
+        if self.action == "starter_draw":
+            return StarterDraw()
+        assert self.tile is not None and self.corners is not None
+        if self.action == "take_joker":
+            return TakeJoker(self.tile, self.corners)
+        assert self.cell is not None
+        return Placement(self.tile, self.cell, self.corners)
 
 
 DRAWS = ("draw", "buy")

@@ -200,10 +200,9 @@ def _action(event: Event) -> str:
     assert event.tile is not None
     if event.action == "starter_draw":
         return _STARTER + event.tile.name
-    assert event.corners is not None and event.cell is not None
-    if event.action == "take_joker":
-        return move_to_text(TakeJoker(event.tile, event.corners))
-    return move_to_text(Placement(event.tile, event.cell, event.corners))
+    move = event.action_made()
+    assert isinstance(move, Placement | TakeJoker)
+    return move_to_text(move)
 
 
 def _actions(hand: Hand) -> str:

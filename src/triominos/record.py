@@ -99,6 +99,7 @@ __all__ = [
     "ACTION_NAMES",
     "FORMAT",
     "PLAYER_KINDS",
+    "JsonField",
     "PlayerInfo",
     "RecordError",
     "ReplayStep",
@@ -321,18 +322,33 @@ def _check_format(document: Mapping[str, Any], line: int | None) -> None:
 # --- parsing a document -------------------------------------------------------------
 
 
-class _Field:
-    """A value of a document and its path in it, so that every complaint says where."""
+class JsonField:
+    """A value of a document and its path in it, so that every complaint says where.
 
-    __slots__ = ("line", "path", "value")
+    Records read through it, and so may other documents made of the same values (an
+    analysis: :mod:`triominos.analysis`): ``error_type`` is the RecordError subclass their
+    complaints are.
+    """
 
-    def __init__(self, value: object, path: str, line: int | None) -> None:
+    __slots__ = ("error_type", "line", "path", "value")
+
+    def __init__(
+        self,
+        value: object,
+        path: str,
+        line: int | None,
+        error_type: type[RecordError] = RecordError,
+    ) -> None:
         self.value = value
         self.path = path
         self.line = line
+        self.error_type = error_type
 
     def error(self, message: str) -> RecordError:
-        return RecordError(message, line=self.line, field=self.path or None)
+        return self.error_type(message, line=self.line, field=self.path or None)
+
+    def _at(self, value: object, path: str) -> JsonField:
+        return JsonField(value, path, self.line, self.error_type)
 
     def _mistyped(self, expected: str) -> RecordError:
         return self.error(f"must be {expected}, not {_shown(self.value)}")
@@ -345,28 +361,38 @@ class _Field:
     def _child(self, key: str) -> str:
         return f"{self.path}.{key}" if self.path else key
 
-    def member(self, key: str) -> _Field:
+    def member(self, key: str) -> JsonField:
         """A required member of an object."""
         values = self.object()
         if key not in values:
-            raise RecordError("missing", line=self.line, field=self._child(key))
-        return _Field(values[key], self._child(key), self.line)
+            raise self.error_type("missing", line=self.line, field=self._child(key))
+        return self._at(values[key], self._child(key))
 
-    def optional(self, key: str) -> _Field | None:
+    def optional(self, key: str) -> JsonField | None:
         """A member that may be missing or null."""
         values = self.object()
         if values.get(key) is None:
             return None
-        return _Field(values[key], self._child(key), self.line)
+        return self._at(values[key], self._child(key))
 
-    def items(self) -> list[_Field]:
+    def items(self) -> list[JsonField]:
         if not isinstance(self.value, list):
             raise self._mistyped("an array")
-        return [_Field(item, f"{self.path}[{i}]", self.line) for i, item in enumerate(self.value)]
+        return [self._at(item, f"{self.path}[{i}]") for i, item in enumerate(self.value)]
 
     def integer(self) -> int:
         if not isinstance(self.value, int) or isinstance(self.value, bool):
             raise self._mistyped("a whole number")
+        return self.value
+
+    def number(self) -> float:
+        if not isinstance(self.value, int | float) or isinstance(self.value, bool):
+            raise self._mistyped("a number")
+        return float(self.value)
+
+    def flag(self) -> bool:
+        if not isinstance(self.value, bool):
+            raise self._mistyped("true or false")
         return self.value
 
     def integers(self) -> tuple[int, ...]:
@@ -459,7 +485,7 @@ class _Record:
 
 def _parse_record(document: Mapping[str, Any], line: int | None) -> _Record:
     """Every field of a document, checked for form (not for play)."""
-    root = _Field(document, "", line)
+    root = JsonField(document, "", line)
     root.object()
     _check_format(document, line)
     preset = root.optional("preset")
@@ -495,7 +521,7 @@ def _reason(error: RuleOptionError) -> str:
     return str(error).removeprefix(f"{error.option}: ")
 
 
-def _parse_rules(field: _Field) -> Rules:
+def _parse_rules(field: JsonField) -> Rules:
     try:
         return Rules.from_dict(field.object())
     except RuleOptionError as error:
@@ -504,14 +530,14 @@ def _parse_rules(field: _Field) -> Rules:
         raise field.error(f"not a set of rule options ({error})") from None
 
 
-def _parse_player(field: _Field) -> PlayerInfo:
+def _parse_player(field: JsonField) -> PlayerInfo:
     kind = field.optional("kind")
     return PlayerInfo(
         field.member("name").text(), "bot" if kind is None else kind.choice(PLAYER_KINDS)
     )
 
 
-def _parse_hand(field: _Field, number: int, rules: Rules, players: int) -> _RecordedHand:
+def _parse_hand(field: JsonField, number: int, rules: Rules, players: int) -> _RecordedHand:
     tile_set = rules.tiles
     recorded_number = field.member("number").integer()
     if recorded_number != number:
@@ -553,7 +579,7 @@ def _parse_hand(field: _Field, number: int, rules: Rules, players: int) -> _Reco
     )
 
 
-def _parse_action(field: _Field, tile_set: TileSet) -> _RecordedAction:
+def _parse_action(field: JsonField, tile_set: TileSet) -> _RecordedAction:
     player = field.member("player").integer()
     kind = field.member("action").choice(ACTION_NAMES)
     if kind == "starter_draw":
@@ -581,7 +607,7 @@ def _parse_action(field: _Field, tile_set: TileSet) -> _RecordedAction:
     )
 
 
-def _parse_end(field: _Field, tile_set: TileSet) -> HandEnd:
+def _parse_end(field: JsonField, tile_set: TileSet) -> HandEnd:
     player = field.optional("player")
     reason = field.member("reason").choice(END_REASONS)
     return HandEnd(

@@ -23,6 +23,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from triominos.analysis import DEFAULT_SIMULATIONS
 from triominos.server import routes
 from triominos.server.bots import BotWorker, pool_size, process_pool
 from triominos.server.guard import Guard, Origins, RateLimiter
@@ -76,6 +77,7 @@ def create_app(
     waiting_in_all: int = WAITING_IN_ALL,
     waiting_seconds: float = WAITING_SECONDS,
     connections_per_address: int = CONNECTIONS_PER_ADDRESS,
+    analysis_simulations: int | None = None,
 ) -> Starlette:
     """The service as an ASGI app on ``database_url``.
 
@@ -87,11 +89,17 @@ def create_app(
     (``--allowed-origin``).
     ``rate_limits``: off only for a benchmark that plays every client from one address.
     ``waiting_*`` and ``connections_per_address``: limits of PROTOCOL.md.
+    ``analysis_simulations``: what a finished match's analysis spends a decision
+    (default: env ``TRIOMINOS_ANALYSIS_SIMS``, else ``triominos analyse``'s default).
     """
     store = Store(database_url)
     origins = Origins.parse(allowed_origins)
     if bot_delay is None:
         bot_delay = float(os.environ.get("TRIOMINOS_BOT_DELAY", "0.4"))
+    if analysis_simulations is None:
+        analysis_simulations = int(
+            os.environ.get("TRIOMINOS_ANALYSIS_SIMS", str(DEFAULT_SIMULATIONS))
+        )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -108,6 +116,7 @@ def create_app(
             waiting_in_all=waiting_in_all,
             waiting_seconds=waiting_seconds,
             connections_per_address=connections_per_address,
+            analysis_simulations=analysis_simulations,
         )
         app.state.service = service
         await service.start()
@@ -125,6 +134,8 @@ def create_app(
         Route("/api/tables/{code}/seats/{seat}/bot", routes.give_seat_to_bot, methods=["POST"]),
         Route("/api/tables/{code}/rematch", routes.rematch, methods=["POST"]),
         Route("/api/tables/{code}/record", routes.record),
+        Route("/api/tables/{code}/analysis", routes.analysis),
+        Route("/api/tables/{code}/analysis", routes.analyse, methods=["POST"]),
         Route("/healthz", routes.healthz),
         Route("/readyz", routes.readyz),
         Route("/metrics", routes.metrics),

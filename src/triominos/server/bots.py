@@ -25,6 +25,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
+from triominos.analysis import Decision, Position, decide
 from triominos.bots import Budget, make_bot
 from triominos.bots.hint import Hint, hint
 from triominos.game import Action, Observation
@@ -51,6 +52,12 @@ def best_placements(pickled: bytes) -> list[Hint]:
     """In the worker: the hints for a pickled observation."""
     observation: Observation = pickle.loads(pickled)
     return hint(observation, HINT_COUNT)
+
+
+def analyse_position(pickled: bytes, simulations: int, seed: int) -> Decision:
+    """In the worker: one decision of a finished match analysed (:func:`decide`)."""
+    position: Position = pickle.loads(pickled)
+    return decide(position, simulations, seed)
 
 
 def pool_size() -> int:
@@ -97,10 +104,11 @@ USAGE_HALF_LIFE = 60.0
 """Seconds over which a table's use of the workers counts half as much: the measure of
 fairness between tables."""
 
-Kind = Literal["quick", "think", "hint"]
+Kind = Literal["quick", "think", "hint", "analysis"]
 """A job's kind, in the order they are served: a bot that does not search, one that does,
-a hint (hints wait for moves)."""
-_ORDER: dict[Kind, int] = {"quick": 0, "think": 1, "hint": 2}
+a hint (hints wait for moves), one decision of a finished match's analysis (analyses
+wait for everything live)."""
+_ORDER: dict[Kind, int] = {"quick": 0, "think": 1, "hint": 2, "analysis": 3}
 
 
 @dataclass(eq=False)
@@ -119,9 +127,12 @@ class BotWorker:
     The pool's own queue is first come, first served: ten tables of searching bots
     would make everyone else's bot wait for all their thinking. So jobs wait here and
     go to the pool only when one of its ``slots`` is free, the next one chosen by kind
-    (quick bots, then searching bots, then hints), then by how much of the workers its
-    table used lately (:data:`USAGE_HALF_LIFE`), then by age. Searching jobs never hold
-    every slot: with two or more, one is always left for quick bots and hints.
+    (quick bots, then searching bots, then hints, then analyses), then by how much of the
+    workers its table used lately (:data:`USAGE_HALF_LIFE`), then by age. Searching jobs
+    never hold every slot: with two or more, one is always left for quick bots and
+    hints. An analysis job (one decision, a fraction of a second) takes a slot only when
+    one more stays free, or when it is the only slot and nothing live waits: a live
+    table's bot waits for no analysis but, with a single slot, one decision's.
 
     A pool whose process died (killed, out of memory) is replaced by ``replace``, when
     given, so one lost worker does not stop every bot of the server.
@@ -140,7 +151,7 @@ class BotWorker:
         self._replace = replace
         self._clock = clock
         self._waiting: list[Job] = []
-        self._running: dict[Kind, int] = {"quick": 0, "think": 0, "hint": 0}
+        self._running: dict[Kind, int] = {"quick": 0, "think": 0, "hint": 0, "analysis": 0}
         self._usage: dict[str, tuple[float, float]] = {}
         self._numbers = itertools.count()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -161,6 +172,15 @@ class BotWorker:
     async def hints(self, observation: Observation, table: str) -> list[Hint]:
         pickled = pickle.dumps(observation)
         result: list[Hint] = await self._run("hint", table, best_placements, pickled)
+        return result
+
+    async def analysis(
+        self, position: Position, simulations: int, seed: int, table: str
+    ) -> Decision:
+        pickled = pickle.dumps(position)
+        result: Decision = await self._run(
+            "analysis", table, analyse_position, pickled, simulations, seed
+        )
         return result
 
     async def _run(
@@ -184,8 +204,15 @@ class BotWorker:
 
     def _dispatch(self) -> None:
         while self._waiting and sum(self._running.values()) < self.slots:
+            busy = sum(self._running.values())
             thinking_full = self._running["think"] >= max(1, self.slots - 1)
-            ready = [job for job in self._waiting if not (job.kind == "think" and thinking_full)]
+            analysis_full = busy + 1 >= self.slots and self.slots > 1
+            ready = [
+                job
+                for job in self._waiting
+                if not (job.kind == "think" and thinking_full)
+                and not (job.kind == "analysis" and analysis_full)
+            ]
             if not ready:
                 return
             job = min(ready, key=lambda job: (_ORDER[job.kind], self.usage(job.table), job.number))

@@ -327,6 +327,23 @@ async def record(request: Request) -> JSONResponse:
     return JSONResponse(table.record())
 
 
+async def analysis(request: Request) -> JSONResponse:
+    """A finished match's analysis: ``none`` yet, ``running`` (decisions done of total)
+    or ``done`` with it (triominos.server.analyses)."""
+    service = service_of(request)
+    table = await service.existing(request.path_params["code"])
+    return JSONResponse(await service.analyses.status(table))
+
+
+async def analyse(request: Request) -> JSONResponse:
+    """Begin a finished match's analysis (unless done or under way): its status, 202
+    while it runs."""
+    service = service_of(request)
+    table = await service.existing(request.path_params["code"])
+    status = await service.analyses.start(table)
+    return JSONResponse(status, status_code=200 if status["status"] == "done" else 202)
+
+
 # --- health -----------------------------------------------------------------------------
 
 

@@ -21,7 +21,9 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
+from triominos.analysis import DEFAULT_SIMULATIONS
 from triominos.game import Action
+from triominos.server.analyses import Analyses
 from triominos.server.bots import BotWorker, bot_seed
 from triominos.server.metrics import ActionMetrics
 from triominos.server.protocol import (
@@ -88,7 +90,8 @@ class Service:
 
     ``waiting_per_address``, ``waiting_in_all``, ``waiting_seconds`` and
     ``connections_per_address`` are limits of PROTOCOL.md; ``clock`` is the time (Unix
-    seconds) they count by.
+    seconds) they count by. ``analysis_simulations``: what a finished match's analysis
+    spends a decision (:mod:`triominos.server.analyses`).
     """
 
     def __init__(
@@ -101,6 +104,7 @@ class Service:
         waiting_in_all: int,
         waiting_seconds: float,
         connections_per_address: int = CONNECTIONS_PER_ADDRESS,
+        analysis_simulations: int = DEFAULT_SIMULATIONS,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
@@ -119,6 +123,7 @@ class Service:
         """Open WebSocket connections by client address (guard.client_key)."""
         self._loading = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
+        self.analyses = Analyses(store, worker, simulations=analysis_simulations)
 
     async def start(self) -> None:
         """Upgrade the schema, check that it can be written, then resume every table
@@ -134,6 +139,7 @@ class Service:
     async def stop(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
+        self.analyses.stop()
         for table in self.tables.values():
             for task in (table.bot_task, table.timer_task, table.retry_task):
                 if task is not None:

@@ -25,7 +25,7 @@ from typing import Any
 
 import msgspec
 
-from triominos.game import Action, IllegalActionError, LegalAction, Match
+from triominos.game import Action, IllegalActionError, LegalAction, Match, action_json
 from triominos.record import PlayerInfo, match_record
 from triominos.server.protocol import CHAT_PER_CONNECTION, CHAT_PER_TABLE
 from triominos.server.store import SeatInfo, StoredAction, TableInfo
@@ -34,7 +34,6 @@ from triominos.server.views import (
     JsonObject,
     LoggedEvent,
     ViewCache,
-    action_json,
     build_view,
     event_json,
     parse_action,
@@ -312,7 +311,7 @@ class LiveTable:
         """
         match = self.match
         hand = match.hand
-        stored_form = action_json(action, hand.board)
+        stored_form = action_json(action, hand.board.joker_cell)
         before = (hand.number, match.to_move)
         try:
             event = match.apply(action, player=seat)

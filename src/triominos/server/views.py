@@ -31,6 +31,8 @@ from triominos.game import (
     Pass,
     StarterDraw,
     TakeJoker,
+    action_json,
+    corners_json,
 )
 from triominos.lattice import Cell, LatticeError
 from triominos.rules import Rules
@@ -60,37 +62,6 @@ class LoggedEvent(NamedTuple):
 
 
 # --- actions ----------------------------------------------------------------------------
-
-
-def corners_json(corners: Corners) -> list[int | None]:
-    """A placement's corners; a joker's free corner is null (RECORD.md)."""
-    return [None if number == WILD else number for number in corners]
-
-
-def action_json(action: Action, board: Board | FrozenBoard) -> JsonObject:
-    """An engine action as the protocol writes it (``legal[i].action``)."""
-    if isinstance(action, Placement):
-        return {
-            "action": "place",
-            "tile": action.tile.name,
-            "cell": action.cell.to_json(),
-            "corners": corners_json(action.corners),
-        }
-    if isinstance(action, TakeJoker):
-        cell = board.joker_cell
-        return {
-            "action": "take_joker",
-            "tile": action.tile.name,
-            "cell": None if cell is None else cell.to_json(),
-            "corners": corners_json(action.corners),
-        }
-    if isinstance(action, Draw):
-        return {"action": "draw"}
-    if isinstance(action, Pass):
-        return {"action": "pass"}
-    if isinstance(action, StarterDraw):
-        return {"action": "starter_draw"}
-    raise TypeError(f"not an action: {action!r}")
 
 
 ACTION_KINDS = ("place", "draw", "buy", "pass", "starter_draw", "take_joker")
@@ -171,7 +142,7 @@ def legal_json(legal: Sequence[LegalAction], board: Board | FrozenBoard) -> list
     """The legal actions with the points and bonuses each would score now."""
     return [
         {
-            "action": action_json(option.action, board),
+            "action": action_json(option.action, board.joker_cell),
             "points": option.points,
             "bonuses": dict(option.bonuses),
         }
@@ -363,7 +334,7 @@ def hints_json(
         option = scored.get(hint.action)
         answer.append(
             {
-                "action": action_json(hint.action, board),
+                "action": action_json(hint.action, board.joker_cell),
                 "points": None if option is None else option.points,
                 "bonuses": {} if option is None else dict(option.bonuses),
                 "value": round(hint.expected_value, 2),

@@ -4,10 +4,11 @@
 // racks. It only re-lays what the record says; it checks nothing (the server verified
 // the match as it was played).
 
+import { AnalysisClient, decisionKey, decisionNote, decisionsByKey, expectedGraph, lossChip, summaryList } from "./analysis.js";
 import { getJson } from "./api.js";
 import { BoardView } from "./board.js";
 import { seatNames } from "./bots.js";
-import { h, signed } from "./dom.js";
+import { h, signed, toast } from "./dom.js";
 import { describeRefusal } from "./errors.js";
 import { renderScores, renderSheet, actionText, endText } from "./sheet.js";
 import { JOKER, tilePicture, tileNumbers } from "./tiles.js";
@@ -74,10 +75,64 @@ export class ReplayPage {
     this.build();
     document.addEventListener("keydown", this.keydown);
     this.go(0);
+    this.analysisClient = new AnalysisClient(this.code, (status) => this.showAnalysis(status));
+    this.analysisClient.status().catch((error) => this.showAnalysis({ status: "failed", error }));
+  }
+
+  /** The analysis box: the button, the progress, or (once done) the summary and graph. */
+  showAnalysis(status) {
+    if (status.status === "done") {
+      this.analysis = status.analysis;
+      this.decisions = decisionsByKey(status.analysis);
+      this.markSteps = this.steps.flatMap((step, at) => (!step.end && this.decisions.get(decisionKey(step.hand.number, step.index))?.mark ? [at] : []));
+      const jump = (testid, label, pick, symbol) =>
+        h("button", { type: "button", class: "icon", "data-testid": testid, i18nAttrs: { "aria-label": label, title: label }, on: { click: () => this.goToMark(pick) } }, symbol);
+      this.graph = h("div", { class: "analysis-graph-wrap" });
+      this.analysisBox.replaceChildren(
+        summaryList(status.analysis, this.names),
+        h(
+          "div",
+          { class: "mark-nav", role: "toolbar" },
+          jump("mark-prev", "analysis_prev_mark", (steps) => steps.filter((at) => at < this.at).pop(), "\u25C0"),
+          h("span", { "data-testid": "mark-count", i18n: ["analysis_marks", { count: this.markSteps.length }] }),
+          jump("mark-next", "analysis_next_mark", (steps) => steps.find((at) => at > this.at), "\u25B6"),
+        ),
+        this.graph,
+      );
+      this.go(this.at);
+      return;
+    }
+    if (status.status === "running") {
+      this.analysisBox.replaceChildren(
+        h("progress", { max: status.total, value: status.done }),
+        h("span", { "data-testid": "analysis-progress", i18n: ["analysis_progress", { done: status.done, total: status.total }] }),
+      );
+      return;
+    }
+    const ask = async () => {
+      try {
+        await this.analysisClient.start();
+      } catch (error) {
+        const { text, detail } = describeRefusal(error);
+        toast(text, "error", detail);
+      }
+    };
+    this.analysisBox.replaceChildren(
+      h("button", { type: "button", "data-testid": "analyse", i18n: "analyse", on: { click: ask } }),
+      status.status === "failed" ? h("span", { class: "muted", title: describeRefusal(status.error).detail || null }, describeRefusal(status.error).text) : null,
+    );
+  }
+
+  goToMark(pick) {
+    const at = pick(this.markSteps ?? []);
+    if (at === undefined) return;
+    this.stopAutoplay();
+    this.go(at);
   }
 
   destroy() {
     document.removeEventListener("keydown", this.keydown);
+    this.analysisClient?.stop();
     this.stopAutoplay();
     this.board?.destroy();
   }
@@ -101,6 +156,7 @@ export class ReplayPage {
     this.racks = h("div", { class: "players replay-racks" });
     this.scores = h("div", { class: "scores", "data-testid": "score-table" });
     // A move of the list is a button: it takes the replay to just after that move.
+    this.analysisBox = h("div", { class: "analysis-box", "data-testid": "analysis" });
     this.sheet = h("div", {
       class: "sheet moves",
       "data-testid": "score-sheet",
@@ -139,6 +195,8 @@ export class ReplayPage {
           { class: "table-side" },
           h("a", { class: "button", href: `/t/${this.code}`, i18n: "back_to_table" }),
           this.racks,
+          h("h2", { class: "sheet-title", i18n: "analysis_title" }),
+          this.analysisBox,
           h("h2", { class: "sheet-title", i18n: "scores_title" }),
           this.scores,
           h("h2", { class: "sheet-title", i18n: "moves_title" }),
@@ -152,8 +210,11 @@ export class ReplayPage {
     this.at = Math.max(0, Math.min(this.steps.length - 1, at));
     const step = this.steps[this.at];
     this.slider.value = String(this.at);
-    this.board.render({ placements: step.board, cards: this.cards });
     const action = step.hand.actions[step.index];
+    const decision = !step.end && action ? this.decisions?.get(decisionKey(step.hand.number, step.index)) : undefined;
+    // The best alternative, drawn as a ghost where it would have gone.
+    const best = decision && decision.loss > 0 && decision.best.action === "place" ? decision.best : null;
+    this.board.render({ placements: step.board, cards: this.cards, preview: best && { tile: best.tile, cell: best.cell, corners: best.corners, points: best.points } });
     const parts = [
       h("span", { i18n: ["hand_number", { number: step.hand.number }] }),
       h("span", { "data-testid": "replay-step", i18n: ["replay_move", { number: Math.max(0, Math.min(step.index + 1, step.hand.actions.length)), count: step.hand.actions.length }] }),
@@ -163,7 +224,12 @@ export class ReplayPage {
           ? h("span", {}, `${this.names[action.player]}: ${actionText(action)}${action.points !== undefined ? ` ${signed(action.points)}` : ""}`)
           : null,
     ];
+    if (decision) parts.push(decisionNote(decision));
     this.status.replaceChildren(...parts.filter(Boolean));
+    if (this.analysis) {
+      const order = decision ? this.analysis.decisions.indexOf(decision) : -1;
+      this.graph.replaceChildren(h("h3", { class: "graph-title", i18n: "analysis_graph" }), expectedGraph(this.analysis, order));
+    }
     this.racks.replaceChildren(
       ...this.names.map((name, seat) =>
         h(
@@ -184,7 +250,13 @@ export class ReplayPage {
       const current = hand === step.hand;
       hands.push({ number: hand.number, actions: current ? hand.actions.slice(0, step.index + 1) : hand.actions, end: !current || step.end ? hand.end : null });
     }
-    renderSheet(this.sheet, hands, this.names, { buttons: true, current: step.index >= 0 && !step.end ? [step.hand.number, step.index] : null });
+    const note = this.decisions
+      ? (hand, index) => {
+          const found = this.decisions.get(decisionKey(hand, index));
+          return found ? lossChip(found) : null;
+        }
+      : null;
+    renderSheet(this.sheet, hands, this.names, { buttons: true, current: step.index >= 0 && !step.end ? [step.hand.number, step.index] : null, note });
     this.sheet.querySelector("[aria-current=step]")?.scrollIntoView({ block: "nearest" });
     const finished = this.record.hands.filter((hand) => hand.number < step.hand.number || (hand === step.hand && step.end));
     renderScores(this.scores, finished.map((hand) => ({ number: hand.number, totals: hand.scores })), this.names, this.record.rules.starting_score ?? 0);

@@ -46,10 +46,12 @@ export function endText(end, names) {
  * Fill `container` with the sheet.
  * @param {Array<{number, actions, end, points}>} hands  each hand's actions (and end, if over)
  * @param {string[]} names  the players' names by seat
- * @param {{buttons?: boolean, current?: [number, number] | null}} options  `buttons`: each
- *   move is a button (the replay goes there); `current`: the hand and index of the move shown
+ * @param {{buttons?: boolean, current?: [number, number] | null, note?: Function | null}} options
+ *   `buttons`: each move is a button (the replay goes there); `current`: the hand and index
+ *   of the move shown; `note(hand, index)`: an element to show beside that move, or null
+ *   (the replay's analysis: its loss and mark)
  */
-export function renderSheet(container, hands, names, { buttons = false, current = null } = {}) {
+export function renderSheet(container, hands, names, { buttons = false, current = null, note = null } = {}) {
   const rows = [];
   for (const hand of hands) {
     rows.push(h("tr", { class: "sheet-hand" }, h("th", { colspan: 3, i18n: ["hand_number", { number: hand.number }] })));
@@ -69,7 +71,7 @@ export function renderSheet(container, hands, names, { buttons = false, current 
             "aria-current": shown ? "step" : null,
           },
           h("td", { class: "who" }, h("span", { class: `seat-dot seat-${action.player}` }), names[action.player] ?? ""),
-          h("td", { class: "what" }, buttons ? h("button", { type: "button", class: "link", "data-testid": "move" }, ...what) : what),
+          h("td", { class: "what" }, buttons ? h("button", { type: "button", class: "link", "data-testid": "move" }, ...what) : what, note?.(hand.number, index) ?? null),
           h("td", { class: `points ${action.points < 0 ? "minus" : ""}` }, action.points === undefined ? "" : signed(action.points)),
         ),
       );
