@@ -25,9 +25,9 @@ from typing import Any
 
 import msgspec
 
-from triominos.game import Action, IllegalActionError, LegalAction, Match
+from triominos.game import Action, IllegalActionError, LegalAction, Match, Resign
 from triominos.record import PlayerInfo, match_record
-from triominos.server.protocol import CHAT_PER_CONNECTION, CHAT_PER_TABLE
+from triominos.server.protocol import CHAT_PER_CONNECTION, CHAT_PER_TABLE, TAKEBACKS_PER_SEAT
 from triominos.server.store import SeatInfo, StoredAction, TableInfo
 from triominos.server.views import (
     ActionFieldError,
@@ -121,6 +121,20 @@ class RateLimit:
         return True
 
 
+@dataclasses.dataclass(frozen=True)
+class Takeback:
+    """A takeback asked for: by ``seat``, at ``version``, and the person seats yet to
+    accept it (a bot accepts at once). Kept in memory only: it lapses with the next
+    action, and a restarted server has forgotten it (the seat may ask again)."""
+
+    seat: int
+    version: int
+    waiting: frozenset[int]
+
+    def to_json(self) -> JsonObject:
+        return {"seat": self.seat, "waiting": sorted(self.waiting)}
+
+
 def first_turn_started(info: TableInfo) -> float:
     """When the first turn's clock started: when the table began to play, as stored.
 
@@ -153,6 +167,10 @@ class LiveTable:
         self.bot_choice: tuple[int, Action] | None = None
         """The bot's action for a version, kept when storing it failed: the retry plays
         it without thinking again."""
+        self.takeback: Takeback | None = None
+        """The takeback asked for now, if any (one at a time)."""
+        self.takeback_limits = {seat.seat: RateLimit(*TAKEBACKS_PER_SEAT) for seat in info.seats}
+        """Each seat's takeback requests, limited (so they are not forgotten on reload)."""
         # When each person who sat down went away; a table loaded from the database has
         # everyone away since then, so a restart gives nobody's seat away early.
         moment = time.time() if now is None else now
@@ -176,7 +194,15 @@ class LiveTable:
                 raise ValueError(
                     f"table {info.code}: stored action {stored.version} follows {self.version}"
                 )
-            action = parse_action(stored.action, info.rules, self.match.hand.board)
+            kind = stored.action.get("action")
+            if kind == "takeback":
+                self.take_back(stored.seat, stored.created_at)
+                continue
+            action = (
+                Resign(stored.seat)
+                if kind == "resign"
+                else parse_action(stored.action, info.rules, self.match.hand.board)
+            )
             self.apply(stored.seat, action, stored.client_id, stored.created_at)
         self.stale = False
         self.stored()
@@ -283,6 +309,14 @@ class LiveTable:
             raise Refused("over", "the match is over")
         if client_id is not None and (seat, client_id) in self.client_ids:
             raise Refused("duplicate", f"the action with id {client_id!r} was already accepted")
+        if isinstance(action, Resign):
+            # A resignation holds at any version, on any turn, even while a bot plays
+            # the seat for its person: the seat's holder gives up the match.
+            if action.player != seat:
+                raise Refused("not_your_turn", f"seat {seat} cannot resign for another seat")
+            if self.info.status != "playing":
+                raise Refused("not_your_turn", "the game starts when every seat is taken")
+            return action
         if version != self.version:
             raise Refused(
                 "stale_version",
@@ -326,11 +360,77 @@ class LiveTable:
             tuple(match.winners) if match.is_over else None,
         )
         self.log.append(logged)
+        self.takeback = None  # the game moved on: a takeback asked for lapses
         if client_id is not None:
             self.client_ids.add((seat, client_id))
         if match.is_over or (match.hand.number, match.to_move) != before:
             self.turn_started = at
         return logged, StoredAction(logged.version, seat, client_id, stored_form, at)
+
+    # --- takebacks ------------------------------------------------------------------
+
+    def may_take_back(self, seat: int | None) -> bool:
+        """Whether ``seat`` may ask for a takeback now (its person, its last action)."""
+        if seat is None or not self.playing or self.takeback is not None:
+            return False
+        if self.seat(seat).kind != "person":
+            return False
+        try:
+            self.match.check_take_back(seat)
+        except IllegalActionError:
+            return False
+        return True
+
+    def ask_take_back(self, seat: int | None) -> Takeback:
+        """A takeback asked for by ``seat``; Refused saying why it may not be. Every
+        other person must accept it; with none (only bots), it is accepted at once."""
+        if seat is None:
+            raise Refused("spectator", "a spectator watches; only a seated player acts")
+        if not self.playing:
+            raise Refused("no_takeback", "takebacks are asked while the match is played")
+        if self.seat(seat).kind != "person":
+            raise Refused("not_your_turn", f"a bot plays seat {seat} now")
+        if self.takeback is not None:
+            raise Refused("no_takeback", f"seat {self.takeback.seat} asked for a takeback already")
+        try:
+            self.match.check_take_back(seat)
+        except IllegalActionError as error:
+            raise Refused("no_takeback", str(error), rule=error.rule) from None
+        count, seconds = TAKEBACKS_PER_SEAT
+        if not self.takeback_limits[seat].allow():
+            raise Refused(
+                "rate_limited", f"at most {count} takebacks asked in {seconds:.0f} seconds"
+            )
+        waiting = frozenset(
+            other.seat for other in self.info.seats if other.seat != seat and other.kind == "person"
+        )
+        self.takeback = Takeback(seat, self.version, waiting)
+        return self.takeback
+
+    def answer_take_back(self, seat: int | None, accept: bool) -> Takeback | None:
+        """``seat`` accepts or declines the takeback asked for; the takeback still
+        waiting for others, or None once it is declined (and gone). Refused when none
+        waits for this seat's answer."""
+        takeback = self.takeback
+        if takeback is None or seat not in takeback.waiting:
+            raise Refused("no_takeback", "no takeback waits for your answer")
+        if not accept:
+            self.takeback = None
+            return None
+        self.takeback = dataclasses.replace(takeback, waiting=takeback.waiting - {seat})
+        return self.takeback
+
+    def take_back(self, seat: int, at: float) -> tuple[LoggedEvent, StoredAction]:
+        """Take back ``seat``'s last action, accepted by everyone: the log's entry and the
+        row to store. The turn is the taker's again, and its clock starts again."""
+        match = self.match
+        event = match.take_back(seat)
+        logged = LoggedEvent(self.version + 1, match.hand.number, event, None, None, True)
+        self.log.append(logged)
+        self.views = ViewCache()  # the cached history of this hand lost an event
+        self.takeback = None
+        self.turn_started = at
+        return logged, StoredAction(logged.version, seat, None, {"action": "takeback"}, at)
 
     def legal_actions(self) -> list[LegalAction]:
         """The legal actions of the player to move (the server's own use: timer, bots)."""
@@ -375,6 +475,8 @@ class LiveTable:
             bot_allowed_at=self.bots_allowed_at(),
             may_act=may_act,
             turn_deadline=self.turn_deadline,
+            takeback=None if self.takeback is None else self.takeback.to_json(),
+            may_take_back=self.may_take_back(seat),
             cache=self.views,
         )
 
