@@ -184,6 +184,22 @@ export class TableConnection extends EventTarget {
     return this.send({ type: "hint", id }) ? id : null;
   }
 
+  /** Give up the match (the page has asked the player to confirm). */
+  resign() {
+    const id = `r${(nextId += 1)}`;
+    return this.send({ type: "resign", id }) ? id : null;
+  }
+
+  /** Ask the others to let this seat take back its last action. */
+  askTakeback() {
+    const id = `t${(nextId += 1)}`;
+    return this.send({ type: "takeback", id }) ? id : null;
+  }
+
+  answerTakeback(accept) {
+    return this.send({ type: "takeback_answer", accept });
+  }
+
   close() {
     this.closed = true;
     window.removeEventListener("online", this.reconnectNow);

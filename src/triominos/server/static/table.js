@@ -32,11 +32,17 @@ function sameNumbers(one, other) {
   return one.length === other.length && one.every((value, index) => value === other[index]);
 }
 
-/** The board after `event`: a placement adds its tile, taking the joker back replaces it. */
+/**
+ * The board after `event`: a placement adds its tile, taking the joker back replaces it,
+ * a takeback of a placement lifts it again; null when the board cannot be told from here
+ * (a takeback of taking the joker back).
+ */
 function boardAfter(board, event) {
   const placement = { tile: event.tile, cell: event.cell, corners: event.corners };
   if (event.action === "place") return [...board, placement];
   if (event.action === "take_joker") return board.map((each) => (each.tile === JOKER ? placement : each));
+  if (event.action === "takeback" && event.undone.action === "place") return board.slice(0, -1);
+  if (event.action === "takeback" && event.undone.action === "take_joker") return null;
   return board;
 }
 
@@ -162,6 +168,7 @@ export class TablePage {
     this.chatBox = h("section", { class: "chat", "data-testid": "chat" });
     this.handover = h("div", { class: "handover", "data-testid": "pass-device", hidden: true });
     this.endings = new EndDialogs();
+    this.resignDialog = h("dialog", { class: "dialog", "data-testid": "resign-confirm" });
     this.element = h(
       "section",
       { class: "table-page", "data-testid": "table" },
@@ -188,6 +195,7 @@ export class TablePage {
         this.sheet,
       ),
       this.endings.dialog,
+      this.resignDialog,
     );
     this.root.replaceChildren(this.element);
   }
@@ -318,6 +326,11 @@ export class TablePage {
       case "rematch":
         this.rematch = message;
         break;
+      case "takeback":
+        // Asked or declined: the view says who still has to answer (an accepted one is an event).
+        entry.view = message.view;
+        if (message.state === "declined" && key === message.seat) toast(t("takeback_declined"));
+        break;
       case "chat":
         this.heard(key, message.messages, false);
         return;
@@ -444,9 +457,17 @@ export class TablePage {
     this.render();
   }
 
-  /** Make an event felt: its points and bonuses flash on the board; a hand's end is shown. */
+  /**
+   * Make an event felt: its points and bonuses flash on the board; a hand's end is shown.
+   * While a finished hand's board stays on screen, the next hand's moves do not flash on it.
+   */
   announce(event, view) {
-    if ((event.action === "place" || event.action === "take_joker") && event.cell) {
+    const behind = this.finalBoard !== null && this.finalBoard.hand !== event.hand;
+    if (event.action === "takeback") {
+      this.board.clearFlashes();
+      toast(t("takeback_done", { name: this.names(view)[event.player] }));
+    }
+    if ((event.action === "place" || event.action === "take_joker") && event.cell && !behind) {
       const bonuses = Object.entries(event.bonuses ?? {});
       if (bonuses.length) this.board.flash(event.cell, bonuses.map(([name, value]) => bonusText(name, value)), "bonus");
       else if (event.points) this.board.flash(event.cell, [signed(event.points)]);
@@ -794,6 +815,7 @@ export class TablePage {
     if (others.starter_draw) buttons.push(button("starter_draw", "starter_draw", {}, "starter-draw"));
     buttons.push(button("draw", junior ? "buy_cost" : "draw_cost", { points: drawCost }, "draw"));
     buttons.push(button("pass", "pass_cost", { points: passCost }, "pass"));
+    buttons.push(...this.choiceButtons(view));
     buttons.push(
       !view.hints
         ? null
@@ -831,6 +853,89 @@ export class TablePage {
       }),
     );
     this.actions.replaceChildren(...buttons.filter(Boolean));
+  }
+
+  /** The seats this page holds (not a spectator's), each with its connection and view. */
+  get held() {
+    return [...this.seats.entries()].filter(([key, entry]) => key !== WATCH && entry.view);
+  }
+
+  /** "Take back" when one of this page's seats may ask for it; "Resign" while the match is played. */
+  choiceButtons(view) {
+    const buttons = [];
+    const taker = this.held.find(([, entry]) => entry.view.may_take_back);
+    if (taker) {
+      buttons.push(
+        h("button", {
+          type: "button",
+          class: "action takeback",
+          "data-testid": "takeback",
+          i18n: "take_back",
+          on: { click: () => taker[1].connection.askTakeback() || toast(t("error_offline"), "error") },
+        }),
+      );
+    }
+    if (this.held.length && view.status === "playing" && !view.match_over) {
+      buttons.push(h("button", { type: "button", class: "action resign", "data-testid": "resign", i18n: "resign", on: { click: () => this.confirmResign() } }));
+    }
+    return buttons;
+  }
+
+  /** Resigning loses the match at once: the player says so twice. */
+  confirmResign() {
+    const key = this.shownKey;
+    const entry = this.seats.get(key);
+    if (!entry || key === WATCH) return;
+    const close = () => this.resignDialog.close();
+    this.resignDialog.replaceChildren(
+      h("h2", { i18n: "resign_title" }),
+      h("p", { i18n: ["resign_text", { name: this.names()[key] }] }),
+      h(
+        "div",
+        { class: "dialog-buttons" },
+        h("button", { type: "button", "data-testid": "resign-no", i18n: "resign_no", on: { click: close } }),
+        h("button", {
+          type: "button",
+          class: "primary danger",
+          "data-testid": "resign-yes",
+          i18n: "resign_yes",
+          on: {
+            click: () => {
+              close();
+              this.endedHere = true; // the match ends in front of this player: its dialog opens
+              if (!entry.connection.resign()) toast(t("error_offline"), "error");
+            },
+          },
+        }),
+      ),
+    );
+    this.resignDialog.showModal();
+    this.resignDialog.querySelector("[data-testid=resign-no]").focus();
+  }
+
+  /** A takeback asked for: the seats of this page that must answer get Accept and Decline. */
+  takebackNotices(view) {
+    const names = this.names(view);
+    const notices = [];
+    for (const [key, entry] of this.held) {
+      const asked = entry.view.takeback;
+      if (!asked) continue;
+      if (asked.seat === key) {
+        notices.push(h("p", { class: "notice", "data-testid": "takeback-waiting", i18n: "takeback_waiting" }));
+      } else if (asked.waiting.includes(key)) {
+        const answer = (accept) => entry.connection.answerTakeback(accept) || toast(t("error_offline"), "error");
+        notices.push(
+          h(
+            "div",
+            { class: "notice takeback-asked", "data-testid": "takeback-asked", role: "alert" },
+            h("p", { i18n: ["takeback_asked", { name: names[asked.seat], you: names[key] }] }),
+            h("button", { type: "button", class: "primary", "data-testid": "takeback-accept", i18n: "takeback_accept", on: { click: () => answer(true) } }),
+            h("button", { type: "button", "data-testid": "takeback-decline", i18n: "takeback_decline", on: { click: () => answer(false) } }),
+          ),
+        );
+      }
+    }
+    return notices;
   }
 
   renderStatus(view) {
@@ -973,6 +1078,7 @@ export class TablePage {
         ),
       );
     }
+    notices.push(...this.takebackNotices(view));
     if (!watching && !view.match_over) notices.push(this.personalLinks(view));
     if (view.match_over) {
       const winners = view.winners.map((seat) => this.names(view)[seat]);

@@ -1,0 +1,95 @@
+"""Resigning and taking back in Chromium (RULES.md §16): a resignation asks first, then
+ends the match; a takeback is asked from one browser and answered in the other."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("playwright")
+
+from playwright.sync_api import Browser, Page, expect
+
+from conftest import DESKTOP, LiveServerFactory, watched_page
+from web import FAST_BOTS, create_game, play_turn, table_state
+
+
+def the_one_to_move(pages: tuple[Page, ...]) -> Page:
+    """The page whose player is to move, once one is (within 20 s)."""
+    for _ in range(400):
+        for each in pages:
+            if each.get_by_test_id("table").get_attribute("data-my-turn") == "true":
+                return each
+        pages[0].wait_for_timeout(50)
+    raise AssertionError("nobody is to move")
+
+
+def test_a_player_resigns_only_after_saying_so_twice(
+    live_server: LiveServerFactory, page: Page
+) -> None:
+    server = live_server(**FAST_BOTS)
+    create_game(page, server)
+    assert table_state(page) == "turn"
+    page.get_by_test_id("resign").click()
+    dialog = page.get_by_test_id("resign-confirm")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("you lose it")
+    expect(page.get_by_test_id("resign-no")).to_be_focused()
+    page.get_by_test_id("resign-no").click()
+    expect(dialog).to_be_hidden()
+    expect(page.get_by_test_id("table")).to_have_attribute("data-over", "false")
+    page.get_by_test_id("resign").click()
+    page.get_by_test_id("resign-yes").click()
+    end = page.get_by_test_id("match-end")
+    expect(end).to_be_visible()
+    expect(page.get_by_test_id("winner")).to_contain_text("wins")
+    expect(page.get_by_test_id("winner")).not_to_contain_text("Ann")
+    expect(end).to_contain_text("Ann resigned")
+    page.get_by_test_id("close").click()
+    expect(page.get_by_test_id("table")).to_have_attribute("data-over", "true")
+    expect(page.get_by_test_id("resign")).to_have_count(0)
+    expect(page.locator("[data-testid=sheet-row][data-action=resign]")).to_contain_text("resigned")
+
+
+def test_a_takeback_is_asked_in_one_browser_and_answered_in_the_other(
+    live_server: LiveServerFactory, page: Page, browser: Browser
+) -> None:
+    server = live_server(**FAST_BOTS)
+    code = create_game(page, server, seats=("invite",))
+    with watched_page(browser, **DESKTOP, locale="en-GB") as friend:
+        friend.emulate_media(reduced_motion="reduce")
+        friend.goto(f"{server.base_url}/t/{code}")
+        friend.get_by_test_id("join-name").fill("Bob")
+        friend.get_by_test_id("join").click()
+        expect(friend.locator(".player.mine .player-name")).to_have_text("Bob")
+        pages = (page, friend)
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('[data-testid=player]')].length === 2"
+        )
+        for each in pages:
+            expect(each.get_by_test_id("takeback")).to_have_count(0)
+        mover = the_one_to_move(pages)
+        other = friend if mover is page else page
+        rack = mover.locator(".rack-tile").count()
+        assert play_turn(mover) == "place"  # the opening
+        expect(other.get_by_test_id("board-tile")).to_have_count(1)
+        expect(other.get_by_test_id("takeback")).to_have_count(0)  # not Bob's move
+
+        mover.get_by_test_id("takeback").click()
+        expect(mover.get_by_test_id("takeback-waiting")).to_be_visible()
+        asked = other.get_by_test_id("takeback-asked")
+        expect(asked).to_contain_text("asks to take back their last move")
+        other.get_by_test_id("takeback-decline").click()
+        expect(asked).to_be_hidden()
+        expect(mover.locator("#toasts")).to_contain_text("Your takeback was declined.")
+        expect(mover.get_by_test_id("takeback-waiting")).to_be_hidden()
+        expect(mover.get_by_test_id("board-tile")).to_have_count(1)
+
+        mover.get_by_test_id("takeback").click()
+        other.get_by_test_id("takeback-accept").click()
+        for each in pages:
+            expect(each.get_by_test_id("board-tile")).to_have_count(0)
+            expect(each.get_by_test_id("sheet-row")).to_have_count(0)
+        expect(other.locator("#toasts")).to_contain_text("took back their last move")
+        expect(mover.get_by_test_id("table")).to_have_attribute("data-my-turn", "true")
+        expect(mover.locator(".rack-tile")).to_have_count(rack)
+        expect(mover.get_by_test_id("takeback")).to_have_count(0)
