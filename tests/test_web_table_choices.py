@@ -1,5 +1,6 @@
 """Resigning and taking back in Chromium (RULES.md §16): a resignation asks first, then
-ends the match; a takeback is asked from one browser and answered in the other."""
+ends the match; a takeback is asked from one browser and answered in the other. And the
+personal link's QR code, for the seat's holder only."""
 
 from __future__ import annotations
 
@@ -93,3 +94,27 @@ def test_a_takeback_is_asked_in_one_browser_and_answered_in_the_other(
         expect(mover.get_by_test_id("table")).to_have_attribute("data-my-turn", "true")
         expect(mover.locator(".rack-tile")).to_have_count(rack)
         expect(mover.get_by_test_id("takeback")).to_have_count(0)
+
+
+def test_the_personal_link_comes_with_its_qr_code(
+    live_server: LiveServerFactory, page: Page
+) -> None:
+    server = live_server(**FAST_BOTS)
+    create_game(page, server)
+    with page.expect_response(lambda response: response.url.endswith("/seats/0/qr")) as answer:
+        page.get_by_test_id("other-device").locator("summary").click()
+    response = answer.value
+    assert response.status == 200 and response.request.method == "POST"
+    assert response.headers["content-type"] == "image/svg+xml"
+    assert "no-store" in response.headers["cache-control"]
+    assert "token" not in response.url  # the token goes in the body, never in an address
+    qr = page.get_by_test_id("personal-qr")
+    expect(qr).to_be_visible()
+    expect(qr).to_have_attribute("alt", "QR code of the personal link of Ann")
+    assert qr.get_attribute("src", timeout=1000).startswith("blob:")
+    page.wait_for_function("document.querySelector('[data-testid=personal-qr]').naturalWidth > 100")
+    # Kept open while the game goes on (the page draws itself again at every move).
+    if table_state(page) == "turn":
+        play_turn(page)
+    expect(page.get_by_test_id("other-device")).to_have_attribute("open", "")
+    expect(qr).to_be_visible()

@@ -6,7 +6,7 @@
 // entries back unchanged. This browser may hold several seats (hot-seat): one
 // connection per seat, and the table shows the seat whose turn it is.
 
-import { TableConnection, getJson, heldSeats, holdSeat, playerName, postJson, releaseSeat, rememberName } from "./api.js";
+import { TableConnection, getJson, heldSeats, holdSeat, playerName, postForBlob, postJson, releaseSeat, rememberName } from "./api.js";
 import { BoardView } from "./board.js";
 import { LEVELS, levelOf, seatNames } from "./bots.js";
 import { h, onSubmit, setText, signed, t, toast } from "./dom.js";
@@ -108,6 +108,8 @@ export class TablePage {
     this.sounds = new Sounds();
     this.chat = []; // this page's chat (the players' or the spectators'), oldest first
     this.rematch = null;
+    this.otherDevice = false; // "Play on another device" is open (kept across renders)
+    this.qrCodes = new Map(); // seat -> the object URL of its personal link's QR code
     this.build();
     this.clock = setInterval(() => this.renderClock(), 500);
     this.keydown = (event) => this.onKey(event);
@@ -265,6 +267,7 @@ export class TablePage {
     clearInterval(this.clock);
     document.removeEventListener("keydown", this.keydown);
     for (const { connection } of this.seats.values()) connection.close();
+    for (const url of this.qrCodes.values()) URL.revokeObjectURL(url);
     this.board.destroy();
     document.title = t("title");
   }
@@ -1101,18 +1104,56 @@ export class TablePage {
    */
   personalLinks(view) {
     const names = this.names(view);
-    const links = [...this.seats.entries()]
-      .filter(([key, entry]) => key !== WATCH && entry.token)
-      .map(([key, entry]) => {
-        const link = `${location.origin}/t/${this.code}#seat=${key}&token=${encodeURIComponent(entry.token)}`;
-        return h(
+    const seats = [...this.seats.entries()].filter(([key, entry]) => key !== WATCH && entry.token);
+    const links = seats.map(([key, entry]) => {
+      const link = `${location.origin}/t/${this.code}#seat=${key}&token=${encodeURIComponent(entry.token)}`;
+      const qr = this.qrCodes.get(key);
+      return h(
+        "div",
+        { class: "personal-seat" },
+        h(
           "div",
           { class: "invite-line" },
           h("input", { type: "text", readonly: true, value: link, "data-testid": "personal-link", "aria-label": t("personal_link_of", { name: names[key] }), on: { focus: (event) => event.target.select() } }),
           h("button", { type: "button", i18n: "copy", on: { click: () => this.copy(link) } }),
-        );
-      });
-    return h("details", { class: "notice personal", "data-testid": "other-device" }, h("summary", { i18n: "other_device" }), h("p", { class: "muted", i18n: "other_device_help" }), ...links);
+        ),
+        qr ? h("img", { class: "personal-qr", src: qr, width: 164, height: 164, "data-testid": "personal-qr", alt: t("qr_code_of", { name: names[key] }) }) : null,
+      );
+    });
+    const details = h(
+      "details",
+      {
+        class: "notice personal",
+        "data-testid": "other-device",
+        open: this.otherDevice,
+        on: {
+          toggle: () => {
+            this.otherDevice = details.open;
+            if (details.open) this.loadQrCodes(seats);
+          },
+        },
+      },
+      h("summary", { i18n: "other_device" }),
+      h("p", { class: "muted", i18n: "other_device_help" }),
+      ...links,
+    );
+    return details;
+  }
+
+  /** Each held seat's QR code, made by the server from its token (asked for once, when first shown). */
+  async loadQrCodes(seats) {
+    const missing = seats.filter(([key]) => !this.qrCodes.has(key));
+    for (const [key, entry] of missing) {
+      this.qrCodes.set(key, null);
+      try {
+        const image = await postForBlob(`/api/tables/${encodeURIComponent(this.code)}/seats/${key}/qr`, { token: entry.token });
+        this.qrCodes.set(key, URL.createObjectURL(image));
+      } catch (error) {
+        this.qrCodes.delete(key);
+        toastRefusal(error);
+      }
+    }
+    if (missing.length) this.render();
   }
 
   joinForm() {
