@@ -29,9 +29,10 @@ def test_the_qr_code_is_svg_for_the_seats_own_token_only(served_sqlite: Served) 
     for body in ({"token": "not-a-seat"}, {}):
         refused = served_sqlite.http.post(f"/api/tables/{code}/seats/0/qr", json=body)
         assert refused.status_code in (400, 403), refused.text
-        assert "cache-control" not in refused.headers or "public" not in refused.headers[
-            "cache-control"
-        ]
+        assert (
+            "cache-control" not in refused.headers
+            or "public" not in refused.headers["cache-control"]
+        )
     assert served_sqlite.http.get(f"/api/tables/{code}/seats/0/qr").status_code == 405
     bad_seat = served_sqlite.http.post(f"/api/tables/{code}/seats/7/qr", json={"token": ann})
     assert bad_seat.status_code == 400 and bad_seat.json()["error"]["field"] == "seat"
