@@ -4,6 +4,8 @@ personal link's QR code, for the seat's holder only."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 pytest.importorskip("playwright")
@@ -111,7 +113,7 @@ def test_the_personal_link_comes_with_its_qr_code(
     qr = page.get_by_test_id("personal-qr")
     expect(qr).to_be_visible()
     expect(qr).to_have_attribute("alt", "QR code of the personal link of Ann")
-    assert qr.get_attribute("src", timeout=1000).startswith("blob:")
+    expect(qr).to_have_attribute("src", re.compile(r"^blob:"))
     page.wait_for_function("document.querySelector('[data-testid=personal-qr]').naturalWidth > 100")
     # Kept open while the game goes on (the page draws itself again at every move).
     if table_state(page) == "turn":
