@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -165,3 +166,61 @@ def test_resign_and_takeback_messages_are_documented() -> None:
     protocol = (Path(__file__).resolve().parent.parent / "PROTOCOL.md").read_text()
     for text in ("| `resign` |", "| `takeback` |", "| `takeback_answer` |", "`no_takeback`"):
         assert text in protocol
+
+
+# --- the end of a hand, looked at ---------------------------------------------------------
+
+
+def play_out_the_hand(viewers: tuple[Viewer, Viewer]) -> Message:
+    """Both people play their first legal action until the hand ends: the last event."""
+    for _ in range(500):
+        mover = next((each for each in viewers if each.view["legal"]), None)
+        if mover is None:
+            viewers[0].until(lambda m: "view" in m, timeout=5)
+            continue
+        version = mover.view["version"]
+        event = mover.play_first_legal(f"v{version}")
+        for each in viewers:
+            while each.view["version"] <= version:
+                each.receive()
+        if event["event"].get("end"):
+            return event
+    raise AssertionError("the hand did not end")
+
+
+def test_the_first_turn_clock_waits_while_its_player_looks_at_the_hand_end(
+    served: Served,
+) -> None:
+    seconds = 600.0
+    code, tokens = two_people(
+        served,
+        turn_seconds=seconds,
+        options={
+            "rack_sizes": {str(count): 2 for count in range(2, 7)},
+            "target_score": None,
+            "hand_limit": 2,
+        },
+    )
+    viewers = to_move_and_other(served, code, tokens)
+    with viewers[0], viewers[1]:
+        before_end = time.time()
+        play_out_the_hand(viewers)
+        after_end = time.time()
+        mover = next(each for each in viewers if each.view["legal"])
+        other = viewers[1] if mover is viewers[0] else viewers[0]
+        deadline = mover.view["turn_deadline"]
+        # A turn to read the end, then the turn itself.
+        assert before_end + 2 * seconds <= deadline <= after_end + 2 * seconds
+        other.send({"type": "went_on", "hand": 1})  # not to move: nothing changes
+        mover.send({"type": "went_on", "hand": 9})  # a hand that is not the last: neither
+        sent = time.time()
+        mover.send({"type": "went_on", "hand": 1})
+        presence = other.until(lambda m: m["type"] == "presence")
+        heard = time.time()
+        started = presence["view"]["turn_deadline"] - seconds
+        assert sent <= started <= heard
+        mine = mover.until(lambda m: m["type"] == "presence")["view"]
+        assert mine["turn_deadline"] == presence["view"]["turn_deadline"] and mine["legal"]
+        mover.send({"type": "went_on", "hand": 1})  # said once is enough
+        mover.send({"type": "ping"})
+        assert mover.until(lambda m: m["type"] in ("pong", "presence"))["type"] == "pong"

@@ -10,10 +10,11 @@ import pytest
 
 pytest.importorskip("playwright")
 
+import httpx
 from playwright.sync_api import Browser, Page, expect
 
 from conftest import DESKTOP, LiveServerFactory, watched_page
-from web import FAST_BOTS, create_game, play_turn, table_state
+from web import FAST_BOTS, create_game, open_in, play_turn, table_state
 
 
 def the_one_to_move(pages: tuple[Page, ...]) -> Page:
@@ -120,3 +121,59 @@ def test_the_personal_link_comes_with_its_qr_code(
         play_turn(page)
     expect(page.get_by_test_id("other-device")).to_have_attribute("open", "")
     expect(qr).to_be_visible()
+
+
+def test_each_hand_end_waits_for_this_player_and_spares_their_clock(
+    live_server: LiveServerFactory, page: Page
+) -> None:
+    """Ann against a bot that moves at once: after each hand the bot may already play the
+    next one while Ann still looks at the end; her board stays the finished hand's, and
+    when the next hand opens with her turn, her clock waits for her (RULES.md §13)."""
+    server = live_server(**FAST_BOTS)
+    answer = httpx.post(
+        f"{server.base_url}/api/tables",
+        json={
+            "preset": "classic",
+            "players": 2,
+            "options": {
+                "rack_sizes": {str(count): 2 for count in range(2, 7)},
+                "target_score": None,
+                "hand_limit": 5,
+            },
+            "seats": [{"kind": "person", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}],
+            "take": [0],
+            "turn_seconds": 600,
+        },
+    )
+    created = answer.json()
+    code, token = created["code"], created["seats"][0]["token"]
+    page.emulate_media(reduced_motion="reduce")
+    open_in(page, f"{server.base_url}/t/{code}#seat=0&token={token}")
+    ends = 0
+    while (state := table_state(page)) != "over":
+        if state == "turn":
+            play_turn(page)
+            continue
+        ends += 1
+        hand = ends
+        placed = page.locator(f"[data-testid=sheet-row][data-hand='{hand}'][data-action=place]")
+        expect(page.get_by_test_id("board-tile")).to_have_count(placed.count())
+        turn = page.get_by_test_id("turn")
+        expect(turn).not_to_be_empty()
+        if "Your turn" in turn.inner_text():
+            # Her clock counts the time to read the end too: a turn's more than the 10 min.
+            minutes = int(page.get_by_test_id("clock").inner_text().split(":")[0])
+            assert minutes >= 10
+            page.get_by_test_id("continue").click()
+            expect(page.get_by_test_id("clock")).to_have_text(re.compile(r"^(10:00|9:\d\d)$"))
+        else:
+            # The bot opens the next hand at once; behind the dialog it is not on the board.
+            following = page.locator(f"[data-testid=sheet-row][data-hand='{hand + 1}']")
+            expect(following).not_to_have_count(0)
+            expect(page.get_by_test_id("board-tile")).to_have_count(placed.count())
+            page.get_by_test_id("continue").click()
+            shown = page.locator(
+                f"[data-testid=sheet-row][data-hand='{hand + 1}'][data-action=place]"
+            )
+            expect(page.get_by_test_id("board-tile")).to_have_count(shown.count())
+    assert ends >= 1

@@ -139,6 +139,12 @@ class TakebackAnswer(msgspec.Struct, tag="takeback_answer", tag_field="type"):
     accept: bool
 
 
+class WentOn(msgspec.Struct, tag="went_on", tag_field="type"):
+    """I have seen the end of ``hand`` and go on to the next (RULES.md §13)."""
+
+    hand: Annotated[int, msgspec.Meta(ge=1)]
+
+
 ClientMessage = (
     Hello
     | ActionMessage
@@ -148,6 +154,7 @@ ClientMessage = (
     | ResignMessage
     | TakebackRequest
     | TakebackAnswer
+    | WentOn
 )
 MESSAGE_TYPES = tuple(kind.__struct_config__.tag for kind in get_args(ClientMessage))
 """The ``type`` of each message a client may send."""

@@ -189,6 +189,9 @@ class LiveTable:
         # When the turn began: the time of the action that began it, and for the first
         # turn the time the table began to play, so a restart resumes every turn's clock.
         self.turn_started = first_turn_started(info)
+        self.reading: frozenset[int] = frozenset()
+        """The person seats still looking at the end of the hand before this one (their
+        page's dialog) who have not had a turn in this hand yet."""
         for stored in actions:
             if stored.version != self.version + 1:
                 raise ValueError(
@@ -275,14 +278,36 @@ class LiveTable:
 
     @property
     def turn_deadline(self) -> float | None:
-        """When the turn timer runs out (Unix time), or None without a timer."""
-        if self.info.turn_seconds is None or not self.playing:
+        """When the turn timer runs out (Unix time), or None without a timer.
+
+        A player whose turn comes while they still look at the last hand's end gets that
+        time too, a turn's at most (RULES.md §13): their clock starts when they go on.
+        """
+        seconds = self.info.turn_seconds
+        if seconds is None or not self.playing:
             return None
-        return self.turn_started + self.info.turn_seconds
+        reading = seconds if self.match.to_move in self.reading else 0.0
+        return self.turn_started + reading + seconds
+
+    def went_on(self, seat: int, hand: int, now: float) -> bool:
+        """``seat``'s player closed the end of ``hand``: their turn's clock, if it is their
+        turn, starts now (or as it did, once a turn's time had passed). Whether the turn
+        deadline changed."""
+        if seat not in self.reading or hand != self.match.hand.number - 1:
+            return False
+        before = self.turn_deadline
+        if self.match.to_move == seat and self.info.turn_seconds is not None:
+            self.turn_started = min(now, self.turn_started + self.info.turn_seconds)
+        self.reading = self.reading - {seat}
+        return self.turn_deadline != before
 
     def bots_allowed_at(self) -> list[float | None]:
         connected = self.connected  # one pass over the viewers, not one a seat
         return [self.bot_allowed_at(seat.seat, connected) for seat in self.info.seats]
+
+    def person_seats(self) -> list[int]:
+        """The seats people play now (a bot plays the others)."""
+        return [seat.seat for seat in self.info.seats if seat.kind == "person"]
 
     def to_move_is_bot(self) -> bool:
         return self.playing and self.seat(self.match.to_move).kind == "bot"
@@ -365,6 +390,12 @@ class LiveTable:
             self.client_ids.add((seat, client_id))
         if match.is_over or (match.hand.number, match.to_move) != before:
             self.turn_started = at
+            # A hand that ended stays on every person's screen until they go on; for their
+            # first turn after it at the latest.
+            if match.hand.number != before[0]:
+                self.reading = frozenset(self.person_seats())
+            else:
+                self.reading = self.reading - {before[1]}
         return logged, StoredAction(logged.version, seat, client_id, stored_form, at)
 
     # --- takebacks ------------------------------------------------------------------
@@ -401,9 +432,7 @@ class LiveTable:
             raise Refused(
                 "rate_limited", f"at most {count} takebacks asked in {seconds:.0f} seconds"
             )
-        waiting = frozenset(
-            other.seat for other in self.info.seats if other.seat != seat and other.kind == "person"
-        )
+        waiting = frozenset(self.person_seats()) - {seat}
         self.takeback = Takeback(seat, self.version, waiting)
         return self.takeback
 

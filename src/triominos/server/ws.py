@@ -28,6 +28,7 @@ from triominos.server.protocol import (
     ResignMessage,
     TakebackAnswer,
     TakebackRequest,
+    WentOn,
     decode_client_message,
 )
 from triominos.server.service import Service
@@ -224,6 +225,8 @@ async def handle(
         await service.ask_take_back(table, viewer.seat, message.id, viewer)
     elif isinstance(message, TakebackAnswer):
         await service.answer_take_back(table, viewer.seat, message.accept, viewer)
+    elif isinstance(message, WentOn):
+        await went_on(service, table, viewer, message.hand)
     else:
         await send_hints(service, table, viewer, message.id)
 
@@ -237,6 +240,20 @@ async def resign(service: Service, table: LiveTable, viewer: Viewer, client_id: 
     await service.submit(
         table, viewer.seat, table.version, Resign(viewer.seat), client_id=client_id, sender=viewer
     )
+
+
+async def went_on(service: Service, table: LiveTable, viewer: Viewer, hand: int) -> None:
+    """The viewer's person closed a hand's end: their first turn's clock may start now;
+    everyone sees the new deadline. Nothing to answer: a spectator's or a late word
+    changes nothing."""
+    if viewer.seat is None:
+        return
+    async with table.lock:
+        changed = table.went_on(viewer.seat, hand, service.clock())
+        if changed:
+            table.broadcast_presence()
+    if changed:
+        service.changed(table)  # the turn timer, to the new deadline
 
 
 async def chat(service: Service, table: LiveTable, viewer: Viewer, text: str) -> None:

@@ -205,6 +205,11 @@ export class TableConnection extends EventTarget {
     return this.send({ type: "takeback_answer", accept });
   }
 
+  /** This seat's person has seen the end of `hand`: the next turn's clock may start. */
+  wentOn(hand) {
+    return this.send({ type: "went_on", hand });
+  }
+
   close() {
     this.closed = true;
     window.removeEventListener("online", this.reconnectNow);

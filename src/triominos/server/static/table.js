@@ -1305,6 +1305,7 @@ export class TablePage {
       names: this.names(view),
       counters: view.bank !== null,
       onClose: () => {
+        for (const [, entry] of this.held) entry.connection.wentOn(number);
         if (this.finalBoard?.hand === number) this.finalBoard = null;
         this.board.clearFlashes();
         this.render();
