@@ -335,6 +335,9 @@ class Service:
         """A person answers the takeback asked for: declined, or taken back once the
         last of the others accepted."""
         async with table.lock:
+            if not await self.replayed(table):
+                self._refuse_unavailable(sender, None)
+                return
             asked = table.takeback
             try:
                 takeback = table.answer_take_back(seat, accept)

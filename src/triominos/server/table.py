@@ -123,12 +123,11 @@ class RateLimit:
 
 @dataclasses.dataclass(frozen=True)
 class Takeback:
-    """A takeback asked for: by ``seat``, at ``version``, and the person seats yet to
-    accept it (a bot accepts at once). Kept in memory only: it lapses with the next
-    action, and a restarted server has forgotten it (the seat may ask again)."""
+    """A takeback asked for: by ``seat``, and the person seats yet to accept it (a bot
+    accepts at once). Kept in memory only: it lapses with the next action, and a
+    restarted server has forgotten it (the seat may ask again)."""
 
     seat: int
-    version: int
     waiting: frozenset[int]
 
     def to_json(self) -> JsonObject:
@@ -400,40 +399,41 @@ class LiveTable:
 
     # --- takebacks ------------------------------------------------------------------
 
-    def may_take_back(self, seat: int | None) -> bool:
-        """Whether ``seat`` may ask for a takeback now (its person, its last action)."""
-        if seat is None or not self.playing or self.takeback is not None:
-            return False
+    def _takeback_refusal(self, seat: int | None) -> Refused | None:
+        """Why ``seat`` may not ask for a takeback now, or None when it may (its person,
+        its last action, none asked already); the rate limit aside."""
+        if seat is None:
+            return Refused("spectator", "a spectator watches; only a seated player acts")
+        if not self.playing:
+            return Refused("no_takeback", "takebacks are asked while the match is played")
         if self.seat(seat).kind != "person":
-            return False
+            return Refused("not_your_turn", f"a bot plays seat {seat} now")
+        if self.takeback is not None:
+            return Refused("no_takeback", f"seat {self.takeback.seat} asked for a takeback already")
         try:
             self.match.check_take_back(seat)
-        except IllegalActionError:
-            return False
-        return True
+        except IllegalActionError as error:
+            return Refused("no_takeback", str(error), rule=error.rule)
+        return None
+
+    def may_take_back(self, seat: int | None) -> bool:
+        """Whether ``seat`` may ask for a takeback now (the view's ``may_take_back``)."""
+        return self._takeback_refusal(seat) is None
 
     def ask_take_back(self, seat: int | None) -> Takeback:
         """A takeback asked for by ``seat``; Refused saying why it may not be. Every
         other person must accept it; with none (only bots), it is accepted at once."""
-        if seat is None:
-            raise Refused("spectator", "a spectator watches; only a seated player acts")
-        if not self.playing:
-            raise Refused("no_takeback", "takebacks are asked while the match is played")
-        if self.seat(seat).kind != "person":
-            raise Refused("not_your_turn", f"a bot plays seat {seat} now")
-        if self.takeback is not None:
-            raise Refused("no_takeback", f"seat {self.takeback.seat} asked for a takeback already")
-        try:
-            self.match.check_take_back(seat)
-        except IllegalActionError as error:
-            raise Refused("no_takeback", str(error), rule=error.rule) from None
+        refusal = self._takeback_refusal(seat)
+        if refusal is not None:
+            raise refusal
+        assert seat is not None  # refused otherwise
         count, seconds = TAKEBACKS_PER_SEAT
         if not self.takeback_limits[seat].allow():
             raise Refused(
                 "rate_limited", f"at most {count} takebacks asked in {seconds:.0f} seconds"
             )
         waiting = frozenset(self.person_seats()) - {seat}
-        self.takeback = Takeback(seat, self.version, waiting)
+        self.takeback = Takeback(seat, waiting)
         return self.takeback
 
     def answer_take_back(self, seat: int | None, accept: bool) -> Takeback | None:

@@ -333,6 +333,10 @@ export class TablePage {
         // Asked or declined: the view says who still has to answer (an accepted one is an event).
         entry.view = message.view;
         if (message.state === "declined" && key === message.seat) toast(t("takeback_declined"));
+        // Said once, where it is heard (the toasts), not by the notice drawn again at every change.
+        if (message.state === "asked" && message.view.takeback?.waiting.includes(key)) {
+          toast(t("takeback_asked", { name: this.names(message.view)[message.seat], you: this.names(message.view)[key] }));
+        }
         break;
       case "chat":
         this.heard(key, message.messages, false);
@@ -930,7 +934,7 @@ export class TablePage {
         notices.push(
           h(
             "div",
-            { class: "notice takeback-asked", "data-testid": "takeback-asked", role: "alert" },
+            { class: "notice takeback-asked", "data-testid": "takeback-asked" },
             h("p", { i18n: ["takeback_asked", { name: names[asked.seat], you: names[key] }] }),
             h("button", { type: "button", class: "primary", "data-testid": "takeback-accept", i18n: "takeback_accept", on: { click: () => answer(true) } }),
             h("button", { type: "button", "data-testid": "takeback-decline", i18n: "takeback_decline", on: { click: () => answer(false) } }),
