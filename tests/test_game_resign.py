@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from test_game import QUICK_HAND, make_deal, play, quick_rules, rule_of
+from triominos.explain import describe_end, describe_event
 from triominos.game import Draw, IllegalActionError, Match, Resign
 from triominos.record import load_match, match_record
 
@@ -113,3 +114,12 @@ def test_a_takeback_that_would_show_or_undo_too_much_is_refused(
     with pytest.raises(IllegalActionError, match=reason) as caught:
         match.take_back(player)
     assert caught.value.rule == "takeback" and match == before
+
+
+def test_a_resignation_in_words() -> None:
+    match = three_player_match()
+    event = match.apply(Resign(2))
+    names = ["Ann", "Bob", "Cem"]
+    assert describe_event(event, names) == "Cem resigns"
+    assert match.hand.end is not None
+    assert describe_end(match.hand.end, names) == "Cem resigns the match; settlement: nothing"

@@ -224,3 +224,33 @@ def test_the_first_turn_clock_waits_while_its_player_looks_at_the_hand_end(
         mover.send({"type": "went_on", "hand": 1})  # said once is enough
         mover.send({"type": "ping"})
         assert mover.until(lambda m: m["type"] in ("pong", "presence"))["type"] == "pong"
+
+
+def test_a_takeback_gives_the_turn_back_with_its_clock_and_leaves_the_record(
+    served: Served,
+) -> None:
+    seconds = 600.0
+    code, tokens = two_people(served, turn_seconds=seconds)
+    mover, other = to_move_and_other(served, code, tokens)
+    seat = mover.greeting["seat"]
+    with mover, other:
+        mover.play_first_legal("open")
+        other.until(lambda m: m["type"] == "event")
+        mover.send({"type": "takeback", "id": "t"})
+        takeback_said(other, "asked")
+        sent = time.time()
+        other.send({"type": "takeback_answer", "accept": True})
+        taken = event_of(mover, "takeback")
+        heard = time.time()
+        assert sent <= taken["view"]["turn_deadline"] - seconds <= heard  # a fresh turn
+        opening = mover.view["legal"][-1]["action"]  # the opening again, maybe turned
+        mover.act(opening, "again")
+        assert mover.answer("again")["type"] == "event"
+        other.send({"type": "resign", "id": "r"})
+        other.answer("r")
+    document = served.http.get(f"/api/tables/{code}/record").json()
+    actions = document["hands"][0]["actions"]
+    assert [action["action"] for action in actions] == ["place", "resign"]
+    assert actions[0]["player"] == seat and actions[0]["tile"] == opening["tile"]
+    assert document["winners"] == [seat]
+    verify(document)
