@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from test_game import QUICK_HAND, make_deal, play, quick_rules, rule_of
+from triominos.bots import GreedyBot
 from triominos.explain import describe_end, describe_event
 from triominos.game import Draw, IllegalActionError, Match, Resign
 from triominos.record import load_match, match_record
@@ -123,3 +124,13 @@ def test_a_resignation_in_words() -> None:
     assert describe_event(event, names) == "Cem resigns"
     assert match.hand.end is not None
     assert describe_end(match.hand.end, names) == "Cem resigns the match; settlement: nothing"
+
+
+def test_no_legal_action_list_offers_a_resignation() -> None:
+    """So a bot, which chooses among the legal actions, never resigns."""
+    match = Match.from_preset("classic", players=3, seed=4)
+    bot = GreedyBot()
+    while not match.is_over:
+        assert not any(isinstance(option.action, Resign) for option in match.legal_actions())
+        match.apply(bot.act(match.observe(match.to_move)))
+    assert match.resigned is None
