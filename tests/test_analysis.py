@@ -19,7 +19,7 @@ from triominos.analysis import (
     positions,
 )
 from triominos.bots import GreedyBot
-from triominos.game import Draw, Match
+from triominos.game import Draw, Match, Resign
 from triominos.record import PlayerInfo, RecordError, VerificationError, match_record
 from triominos.tiles import EXTENDED
 
@@ -138,6 +138,16 @@ def test_draws_and_passes_are_decisions_too() -> None:
     drawn = [decision for decision in analysis.decisions if decision.played.action == Draw()]
     assert drawn and all(decision.played.points == -5 for decision in drawn)
     assert all(decision.loss >= 0 for decision in analysis.decisions)
+
+
+def test_a_resignation_is_not_a_decision() -> None:
+    match = Match.from_preset("classic", players=2, seed=4)
+    bot = GreedyBot()
+    for _ in range(12):
+        match.apply(bot.act(match.observe(match.to_move)))
+    match.apply(Resign(1))
+    analysis = analyse(match_record(match, [PlayerInfo("a"), PlayerInfo("b")]), simulations=20)
+    assert len(analysis.decisions) == 12
 
 
 def test_progress_counts_the_decisions() -> None:

@@ -54,6 +54,7 @@ ERROR_CODES = (
     "illegal",
     "unavailable",
     "no_hints",
+    "no_takeback",
 )
 LEVEL_IDS = ("random", "greedy", "expert", "sim", "sim-slow")
 """The bot levels of static/bots.js, whose texts are found by their ids."""

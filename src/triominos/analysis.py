@@ -52,6 +52,9 @@ DEFAULT_SIMULATIONS = 500
 """Simulations per decision, shared by its choices, when not told."""
 
 FORMAT = "triominos-analysis/1"
+NOT_DECISIONS = ("starter_draw", "resign")
+"""Actions that are not a choice between moves: a starter draw is chance, and a
+resignation ends the match instead of playing it (RULES.md §16)."""
 """The ``format`` of an analysis in JSON."""
 
 
@@ -214,7 +217,7 @@ class Position(NamedTuple):
 def positions(
     document: Mapping[str, Any], *, index: int = 1, line: int | None = None
 ) -> list[Position]:
-    """Every decision of a record, in the order played (the starter draws are chance).
+    """Every decision of a record, in the order played (not :data:`NOT_DECISIONS`).
 
     The record is replayed and checked first (:func:`~triominos.record.load_match`:
     RecordError or VerificationError, with ``index`` and ``line``, for a bad one). Then
@@ -228,7 +231,7 @@ def positions(
         taken_back = []
         while hand.events:
             event = hand.undo()
-            if event.action != "starter_draw":
+            if event.action not in NOT_DECISIONS:
                 taken_back.append(Position(len(hand.events), observe(hand, event.player), event))
         found.extend(reversed(taken_back))
     return found

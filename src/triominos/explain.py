@@ -81,6 +81,8 @@ def describe_event(event: Event, names: Sequence[str], rules: Rules | None = Non
         return f"{who} passes: {amount}"
     if event.action == "starter_draw":
         return f"{who} draws {tile} to decide who starts"
+    if event.action == "resign":
+        return f"{who} resigns"
     return f"{who}: {event.action}"
 
 
@@ -99,6 +101,8 @@ def describe_end(end: HandEnd, names: Sequence[str], rules: Rules | None = None)
         opening = f"the {terms.pool} is empty and the last round is over"
     elif end.reason == "target" and end.player is not None:
         opening = f"{names[end.player]} reaches the target and wins"
+    elif end.reason == "resigned" and end.player is not None:
+        opening = f"{names[end.player]} resigns the match"
     else:
         opening = "the hand is blocked"
     changes = ", ".join(

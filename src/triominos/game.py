@@ -25,7 +25,7 @@ from triominos.rules import RuleOptionError, Rules, preset
 from triominos.tiles import WILD, Corners, Joker, Tile, TileSet, indices
 
 Phase = Literal["starter_draw", "opening", "play", "over"]
-EndReason = Literal["out", "blocked", "last_round", "target"]
+EndReason = Literal["out", "blocked", "last_round", "target", "resigned"]
 
 
 class IllegalActionError(ValueError):
@@ -71,7 +71,18 @@ class TakeJoker:
     corners: Corners
 
 
-Action = Placement | Draw | Pass | StarterDraw | TakeJoker
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """``player`` gives up the match: it ends at once, and that player loses (RULES.md §6).
+
+    Any player may resign at any moment of play, not only on their turn, so the action
+    names its player. No legal action list offers it: a bot never resigns.
+    """
+
+    player: int
+
+
+Action = Placement | Draw | Pass | StarterDraw | TakeJoker | Resign
 
 
 def corners_json(corners: Corners) -> list[int | None]:
@@ -103,6 +114,8 @@ def action_json(action: Action, joker_cell: Cell | None = None) -> dict[str, Any
         return {"action": "pass"}
     if isinstance(action, StarterDraw):
         return {"action": "starter_draw"}
+    if isinstance(action, Resign):
+        return {"action": "resign"}
     raise TypeError(f"not an action: {action!r}")
 
 
@@ -167,6 +180,8 @@ class Event(NamedTuple):
             return Pass()
         if self.action == "starter_draw":
             return StarterDraw()
+        if self.action == "resign":
+            return Resign(self.player)
         assert self.tile is not None and self.corners is not None
         if self.action == "take_joker":
             return TakeJoker(self.tile, self.corners)
@@ -973,9 +988,13 @@ class Hand:
         """
         if self.phase == "over":
             raise IllegalActionError("hand_over", "the hand is over")
-        if player is not None and player != self.to_move:
+        actor = action.player if isinstance(action, Resign) else self.to_move
+        if player is not None and player != actor:
             raise IllegalActionError(
-                "turn", f"it is player {self.to_move}'s turn, not player {player}'s"
+                "turn",
+                f"player {player} cannot resign for player {actor}"
+                if isinstance(action, Resign)
+                else f"it is player {self.to_move}'s turn, not player {player}'s",
             )
         # An illegal action raises before it changes anything: then this is dropped.
         saved = self._saved()
@@ -989,6 +1008,8 @@ class Hand:
             event = self._starter_draw()
         elif isinstance(action, TakeJoker):
             event = self._take_joker(action)
+        elif isinstance(action, Resign):
+            event = self._resign(action.player)
         else:
             raise IllegalActionError("action", f"{action!r} is not an action")
         self._undo.append(saved)
@@ -1152,6 +1173,16 @@ class Hand:
         self._end_turn()
         return event
 
+    def _resign(self, player: int) -> Event:
+        if not 0 <= player < self.players:
+            raise IllegalActionError(
+                "player", f"a player is from 0 to {self.players - 1}, not {player!r}"
+            )
+        event = Event(player, "resign")
+        self._record(event)
+        self._finish("resigned", player)
+        return event
+
     def _starter_draw(self) -> Event:
         if self.phase != "starter_draw":
             raise IllegalActionError("starter_draw", "the starter has already been chosen")
@@ -1251,14 +1282,18 @@ class Hand:
             return True
         return False
 
-    def _finish(self, reason: EndReason) -> None:
+    def _finish(self, reason: EndReason, resigned: int | None = None) -> None:
+        """End the hand and settle it; ``resigned``: the player who resigned, with reason
+        ``resigned`` (nothing is settled then, and no gong rings)."""
         left = [self.tile_set.value_of(rack) for rack in self.racks]
         settlement, player = settle(self.rules, reason, left, self.out)
         if reason == "target":
             player = self.gong
+        elif reason == "resigned":
+            player = resigned
         for seat, change in enumerate(settlement):
             self._score(seat, change)
-        if self.rules.match_end != "after_hand":
+        if self.rules.match_end != "after_hand" and reason != "resigned":
             for seat in sorted(range(self.players), key=self._totals.__getitem__, reverse=True):
                 self._reaches_target(seat)
         self.end = HandEnd(
@@ -1358,6 +1393,37 @@ class Match:
                 self.totals[seat] -= points
         return hand.undo()
 
+    def check_take_back(self, player: int) -> None:
+        """IllegalActionError (rule ``takeback``) unless ``player`` may take back their
+        last action now (:meth:`take_back`); asked before the others are asked to agree.
+
+        Only the last action of the match, and only one that hides nothing once taken
+        back: never a draw, whose tile would go back to the pool with the taker knowing
+        the next draw, nor the action that ended a hand, which showed every rack.
+        """
+        events = self.hand.events
+        if self.hand.is_over or (not events and len(self.hands) > 1):
+            raise IllegalActionError(
+                "takeback", "a hand that ended showed every rack: its last action stands"
+            )
+        if not events:
+            raise IllegalActionError("takeback", "nothing to take back: no one has acted yet")
+        last = events[-1]
+        if last.player != player:
+            raise IllegalActionError(
+                "takeback", f"the last action is player {last.player}'s, not player {player}'s"
+            )
+        if last.action in DRAWS or last.action == "starter_draw":
+            raise IllegalActionError(
+                "takeback", "a drawn tile cannot go back: the taker would know the next draw"
+            )
+
+    def take_back(self, player: int) -> Event:
+        """Undo ``player``'s last action when the others agreed to a takeback; the event
+        taken back. IllegalActionError as :meth:`check_take_back` says."""
+        self.check_take_back(player)
+        return self.undo()
+
     def _start_hand(self) -> None:
         number = len(self.hands) + 1
         if number <= len(self.deals):
@@ -1384,17 +1450,26 @@ class Match:
     @property
     def is_over(self) -> bool:
         hand = self.hand
-        return hand.is_over and match_ends(
-            self.rules, self.totals, len(self.hands), hand.gong is not None
+        return hand.is_over and (
+            self.resigned is not None
+            or match_ends(self.rules, self.totals, len(self.hands), hand.gong is not None)
         )
 
     @property
+    def resigned(self) -> int | None:
+        """The player who resigned the match (:class:`Resign`), if one did."""
+        end = self.hand.end
+        return end.player if end is not None and end.reason == "resigned" else None
+
+    @property
     def winners(self) -> list[int]:
-        """The seats with the highest total once the match is over."""
+        """The seats with the highest total once the match is over; a player who resigned
+        lost, whatever their total, and the others are ranked by theirs."""
         if not self.is_over:
             return []
-        best = max(self.totals)
-        return [seat for seat, total in enumerate(self.totals) if total == best]
+        playing = [seat for seat in range(self.players) if seat != self.resigned]
+        best = max(self.totals[seat] for seat in playing)
+        return [seat for seat in playing if self.totals[seat] == best]
 
     @property
     def to_move(self) -> int:

@@ -47,9 +47,10 @@ Grammar (fields in this order, each ``name=value``, separated by ``;``; ``tile``
                                              ; out, last_round_by and drawn (the tile
                                              ; index drawn last this turn)
     actions  = [action *(" " action)]
-    action   = move / "draw" / "pass" / "starter:" tile
+    action   = move / "draw" / "pass" / "starter:" tile / "resign:" number
                                              ; a placement or a take-joker ("312@J");
-                                             ; a starter draw and the tile it showed
+                                             ; a starter draw and the tile it showed;
+                                             ; the player who resigned
     rng      = base64                        ; the Mersenne Twister's state
     event    = number ":" name ":" integer [":" [tile] [":" [cell] [":" [corners]
                [":" bonus *("," bonus)]]]]   ; player, action, points (RECORD.md)
@@ -98,6 +99,7 @@ from triominos.game import (
     Observation,
     Pass,
     Phase,
+    Resign,
     StarterDraw,
     TakeJoker,
 )
@@ -149,6 +151,7 @@ OBSERVATION_FIELDS = (
 )
 NONE = "-"
 _STARTER = "starter:"
+_RESIGN = "resign:"
 
 
 class PositionError(ValueError):
@@ -197,6 +200,8 @@ def _action(event: Event) -> str:
         return "draw"
     if event.action == "pass":
         return "pass"
+    if event.action == "resign":
+        return f"{_RESIGN}{event.player}"
     assert event.tile is not None
     if event.action == "starter_draw":
         return _STARTER + event.tile.name
@@ -464,6 +469,9 @@ def _play(apply: Callable[[Action], Event], board: Board, part: _Part) -> None:
         action = Pass()
     elif text.startswith(_STARTER):
         action = StarterDraw()
+    elif text.startswith(_RESIGN):
+        resigning = _Part(part.field, text[len(_RESIGN) :], part.start + len(_RESIGN))
+        action = Resign(resigning.number("the player who resigns"))
     else:
         action = part.read(lambda text: move_from_text(text, board), "an action")
     try:

@@ -62,6 +62,10 @@ Triominos Junior (rule ``opening="pool_card"``, counters from a ``bank``):
 - ``end.reason`` may be ``last_round``: the pool ran out and the round that followed
   is over; or ``target`` (``match_end="first_to_target"``): ``player`` reached the target
   score and the match ends at once, with no settlement.
+- **Resigning**: ``{"player": 1, "action": "resign", "points": 0}``, by any player at any
+  moment of play (not only on their turn), is the last action of the match: the hand
+  ends with ``end.reason`` ``resigned``, ``player`` the one who resigned, every
+  settlement 0, and ``winners`` are the highest totals of the others.
 - The hand's and the match's ``scores`` are the players' counters: they start at the
   rule ``starting_score`` (4), and the bank holds the rest of the rule ``bank`` (60),
   so they never add up to more than it and none is below 0.
@@ -88,6 +92,7 @@ from triominos.game import (
     IllegalActionError,
     Match,
     Pass,
+    Resign,
     StarterDraw,
     TakeJoker,
 )
@@ -118,7 +123,7 @@ FORMAT = "triominos-record/1"
 """The value of every record's ``format`` field."""
 
 PLAYER_KINDS = ("human", "bot")
-ACTION_NAMES = ("place", "draw", "pass", "starter_draw", "buy", "take_joker")
+ACTION_NAMES = ("place", "draw", "pass", "starter_draw", "buy", "take_joker", "resign")
 END_REASONS: tuple[EndReason, ...] = get_args(EndReason)
 
 
@@ -588,6 +593,8 @@ def _parse_action(field: JsonField, tile_set: TileSet) -> _RecordedAction:
     points = field.member("points").integer()
     if kind == "pass":
         return _RecordedAction(Pass(), Event(player, kind, points))
+    if kind == "resign":
+        return _RecordedAction(Resign(player), Event(player, kind, points))
     tile_field = field.member("tile")
     tile = tile_field.tile(tile_set)
     if kind in DRAWS:
@@ -690,7 +697,7 @@ class _Replay:
                 index,
                 f"the hand is already over ({_ending(hand.end)}); no action can follow",
             )
-        if expected.player != hand.to_move:
+        if expected.player != hand.to_move and expected.action != "resign":
             raise self.wrong(
                 hand.number,
                 index,
@@ -807,6 +814,8 @@ def _ending(end: HandEnd) -> str:
         return "the pool is empty and the last round is over"
     if end.reason == "target":
         return f"player {end.player} reached the target score"
+    if end.reason == "resigned":
+        return f"player {end.player} resigned"
     return "it is blocked"
 
 

@@ -32,6 +32,9 @@ CHAT_PER_TABLE = (20, 10.0)
 """...and 20 in 10 seconds at one table, players' and spectators' chats together."""
 CHAT_KEPT = 50
 """A viewer who arrives gets the last 50 messages of its chat."""
+TAKEBACKS_PER_SEAT = (3, 300.0)
+"""A seat asks for at most 3 takebacks in 5 minutes, and for one at a time: asking is
+asking the others to wait, so it may not become pestering."""
 MAX_BODY_BYTES = 64 * 1024
 """An HTTP request body larger than this is refused (413) before it is read whole."""
 MAX_THINK_SECONDS = 10.0
@@ -118,7 +121,41 @@ class ChatMessage(msgspec.Struct, tag="chat", tag_field="type"):
     text: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_CHAT_CHARS)]
 
 
-ClientMessage = Hello | ActionMessage | HintRequest | Ping | ChatMessage
+class ResignMessage(msgspec.Struct, tag="resign", tag_field="type"):
+    """Give up the match: it ends at once, and this seat loses (RULES.md §16)."""
+
+    id: ClientId
+
+
+class TakebackRequest(msgspec.Struct, tag="takeback", tag_field="type"):
+    """Ask the others to let me take back my last action (RULES.md §16)."""
+
+    id: ClientId
+
+
+class TakebackAnswer(msgspec.Struct, tag="takeback_answer", tag_field="type"):
+    """Accept or decline the takeback another seat asks for."""
+
+    accept: bool
+
+
+class WentOn(msgspec.Struct, tag="went_on", tag_field="type"):
+    """I have seen the end of ``hand`` and go on to the next (RULES.md §13)."""
+
+    hand: Annotated[int, msgspec.Meta(ge=1)]
+
+
+ClientMessage = (
+    Hello
+    | ActionMessage
+    | HintRequest
+    | Ping
+    | ChatMessage
+    | ResignMessage
+    | TakebackRequest
+    | TakebackAnswer
+    | WentOn
+)
 MESSAGE_TYPES = tuple(kind.__struct_config__.tag for kind in get_args(ClientMessage))
 """The ``type`` of each message a client may send."""
 

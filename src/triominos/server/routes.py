@@ -10,12 +10,14 @@ storage fault is a 503 with ``Retry-After`` (the app's handler for
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import math
 import secrets
 from pathlib import Path
 from typing import Any
 
+import segno
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 
@@ -63,6 +65,12 @@ def service_of(connection: HTTPConnection) -> Service:
 
 def table_link(connection: HTTPConnection, code: str) -> str:
     return str(connection.base_url).rstrip("/") + f"/t/{code}"
+
+
+def personal_link(connection: HTTPConnection, code: str, seat: int, token: str) -> str:
+    """The link that gives a seat to another device: the token rides in the fragment,
+    which a browser never sends to a server (the page's personalLinks writes the same)."""
+    return f"{table_link(connection, code)}#seat={seat}&token={token}"
 
 
 async def request_body(request: Request, kind: type[Decoded]) -> Decoded:
@@ -342,6 +350,25 @@ async def analyse(request: Request) -> JSONResponse:
     table = await service.existing(request.path_params["code"])
     status = await service.analyses.start(table)
     return JSONResponse(status, status_code=200 if status["status"] == "done" else 202)
+
+
+async def seat_qr(request: Request) -> Response:
+    """The QR code of a seat's personal link, as SVG, for the seat's own holder only: it
+    carries the token, so it is asked for with it in a POST body (never in an address)
+    and is never kept by a cache on the way."""
+    table = await service_of(request).existing(request.path_params["code"])
+    body = await request_body(request, TokenRequest)
+    number = seat_number(request, table)
+    if seated(table, body.token) != number:
+        raise ApiError(403, "bad_token", f"this token is not seat {number}'s")
+    buffer = io.BytesIO()
+    link = personal_link(request, table.code, number, body.token)
+    segno.make_qr(link, error="m").save(buffer, kind="svg", scale=4, border=2, xmldecl=False)
+    return Response(
+        buffer.getvalue(),
+        media_type="image/svg+xml",
+        headers={"Cache-Control": "no-store, private"},
+    )
 
 
 # --- health -----------------------------------------------------------------------------

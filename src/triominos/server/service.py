@@ -32,9 +32,17 @@ from triominos.server.protocol import (
     MAX_THINK_SECONDS,
     ApiError,
 )
-from triominos.server.store import ActionWriter, StorageFault, Store, TableInfo, storage_fault
+from triominos.server.store import (
+    ActionWriter,
+    StorageFault,
+    Store,
+    StoredAction,
+    TableInfo,
+    storage_fault,
+)
 from triominos.server.table import LiveTable, Refused, Viewer
 from triominos.server.timers import default_action
+from triominos.server.views import LoggedEvent
 
 log = logging.getLogger("triominos.server")
 
@@ -265,32 +273,111 @@ class Service:
                 if sender is not None:
                     sender.send(refusal.to_message(client_id))
                 return "refused"
-            finished = table.match.is_over
-            try:
-                await self.writer.append(table.info.id, stored, finished=finished)
-            except Exception as error:
-                self.faults.failed(error)
-                table.stale = True  # memory is ahead of the database: replay it
-                await self.replayed(table)
-                self._refuse_unavailable(sender, client_id)
-                self._retry_later(table)
-                return "unavailable"
-            self.faults.recovered()
-            table.retry_delay = 0.0
-            table.bot_choice = None
-            table.stored()
-            if finished:
-                table.finish(stored.created_at)
-            log.info(
-                "table %s v%d: seat %d %s",
-                table.code,
-                stored.version,
-                seat,
-                stored.action["action"],
-            )
-            table.broadcast_event(logged, sender, client_id)
-        self.changed(table)
+            outcome = await self._store(table, logged, stored, sender, client_id)
+        if outcome == "accepted":
+            self.changed(table)
+        return outcome
+
+    async def _store(
+        self,
+        table: LiveTable,
+        logged: LoggedEvent,
+        stored: StoredAction,
+        sender: Viewer | None,
+        client_id: str | None,
+    ) -> Outcome:
+        """Under the table's lock: write what the live table just did, then tell every
+        viewer; when the write fails, the table is replayed from the database."""
+        finished = table.match.is_over
+        try:
+            await self.writer.append(table.info.id, stored, finished=finished)
+        except Exception as error:
+            self.faults.failed(error)
+            table.stale = True  # memory is ahead of the database: replay it
+            await self.replayed(table)
+            self._refuse_unavailable(sender, client_id)
+            self._retry_later(table)
+            return "unavailable"
+        self.faults.recovered()
+        table.retry_delay = 0.0
+        table.bot_choice = None
+        table.stored()
+        if finished:
+            table.finish(stored.created_at)
+        log.info(
+            "table %s v%d: seat %d %s",
+            table.code,
+            stored.version,
+            stored.seat,
+            stored.action["action"],
+        )
+        table.broadcast_event(logged, sender, client_id)
         return "accepted"
+
+    async def ask_take_back(
+        self, table: LiveTable, seat: int | None, client_id: str, sender: Viewer
+    ) -> None:
+        """A seat asks to take back its last action: every viewer hears of it, and it is
+        taken back at once when no other person has to agree (bots always do)."""
+        async with table.lock:
+            if not await self.replayed(table):
+                self._refuse_unavailable(sender, client_id)
+                return
+            try:
+                takeback = table.ask_take_back(seat)
+            except Refused as refusal:
+                sender.send(refusal.to_message(client_id))
+                return
+            if takeback.waiting:
+                self._tell_takeback(table, "asked", takeback.seat)
+                return
+            outcome = await self._take_back(table, takeback.seat, sender, client_id)
+        if outcome == "accepted":
+            self.changed(table)
+
+    async def answer_take_back(
+        self, table: LiveTable, seat: int | None, accept: bool, sender: Viewer
+    ) -> None:
+        """A person answers the takeback asked for: declined, or taken back once the
+        last of the others accepted."""
+        async with table.lock:
+            if not await self.replayed(table):
+                self._refuse_unavailable(sender, None)
+                return
+            asked = table.takeback
+            try:
+                takeback = table.answer_take_back(seat, accept)
+            except Refused as refusal:
+                sender.send(refusal.to_message())
+                return
+            assert asked is not None  # answer_take_back refuses otherwise
+            if takeback is None:
+                self._tell_takeback(table, "declined", asked.seat)
+                return
+            if takeback.waiting:
+                self._tell_takeback(table, "asked", takeback.seat)
+                return
+            outcome = await self._take_back(table, takeback.seat, None, None)
+        if outcome == "accepted":
+            self.changed(table)
+
+    async def _take_back(
+        self, table: LiveTable, seat: int, sender: Viewer | None, client_id: str | None
+    ) -> Outcome:
+        """Under the table's lock: take back, store, tell everyone (an ``event``)."""
+        logged, stored = table.take_back(seat, self.clock())
+        return await self._store(table, logged, stored, sender, client_id)
+
+    @staticmethod
+    def _tell_takeback(table: LiveTable, state: str, seat: int) -> None:
+        table.broadcast(
+            lambda viewer: {
+                "type": "takeback",
+                "state": state,
+                "seat": seat,
+                "view": table.view(viewer),
+            }
+        )
 
     @staticmethod
     def _refuse_unavailable(sender: Viewer | None, client_id: str | None) -> None:

@@ -25,9 +25,9 @@ from typing import Any
 
 import msgspec
 
-from triominos.game import Action, IllegalActionError, LegalAction, Match, action_json
+from triominos.game import Action, IllegalActionError, LegalAction, Match, Resign, action_json
 from triominos.record import PlayerInfo, match_record
-from triominos.server.protocol import CHAT_PER_CONNECTION, CHAT_PER_TABLE
+from triominos.server.protocol import CHAT_PER_CONNECTION, CHAT_PER_TABLE, TAKEBACKS_PER_SEAT
 from triominos.server.store import SeatInfo, StoredAction, TableInfo
 from triominos.server.views import (
     ActionFieldError,
@@ -120,6 +120,19 @@ class RateLimit:
         return True
 
 
+@dataclasses.dataclass(frozen=True)
+class Takeback:
+    """A takeback asked for: by ``seat``, and the person seats yet to accept it (a bot
+    accepts at once). Kept in memory only: it lapses with the next action, and a
+    restarted server has forgotten it (the seat may ask again)."""
+
+    seat: int
+    waiting: frozenset[int]
+
+    def to_json(self) -> JsonObject:
+        return {"seat": self.seat, "waiting": sorted(self.waiting)}
+
+
 def first_turn_started(info: TableInfo) -> float:
     """When the first turn's clock started: when the table began to play, as stored.
 
@@ -152,6 +165,10 @@ class LiveTable:
         self.bot_choice: tuple[int, Action] | None = None
         """The bot's action for a version, kept when storing it failed: the retry plays
         it without thinking again."""
+        self.takeback: Takeback | None = None
+        """The takeback asked for now, if any (one at a time)."""
+        self.takeback_limits = {seat.seat: RateLimit(*TAKEBACKS_PER_SEAT) for seat in info.seats}
+        """Each seat's takeback requests, limited (so they are not forgotten on reload)."""
         # When each person who sat down went away; a table loaded from the database has
         # everyone away since then, so a restart gives nobody's seat away early.
         moment = time.time() if now is None else now
@@ -170,12 +187,23 @@ class LiveTable:
         # When the turn began: the time of the action that began it, and for the first
         # turn the time the table began to play, so a restart resumes every turn's clock.
         self.turn_started = first_turn_started(info)
+        self.reading: frozenset[int] = frozenset()
+        """The person seats still looking at the end of the hand before this one (their
+        page's dialog) who have not had a turn in this hand yet."""
         for stored in actions:
             if stored.version != self.version + 1:
                 raise ValueError(
                     f"table {info.code}: stored action {stored.version} follows {self.version}"
                 )
-            action = parse_action(stored.action, info.rules, self.match.hand.board)
+            kind = stored.action.get("action")
+            if kind == "takeback":
+                self.take_back(stored.seat, stored.created_at)
+                continue
+            action = (
+                Resign(stored.seat)
+                if kind == "resign"
+                else parse_action(stored.action, info.rules, self.match.hand.board)
+            )
             self.apply(stored.seat, action, stored.client_id, stored.created_at)
         self.stale = False
         self.stored()
@@ -248,14 +276,36 @@ class LiveTable:
 
     @property
     def turn_deadline(self) -> float | None:
-        """When the turn timer runs out (Unix time), or None without a timer."""
-        if self.info.turn_seconds is None or not self.playing:
+        """When the turn timer runs out (Unix time), or None without a timer.
+
+        A player whose turn comes while they still look at the last hand's end gets that
+        time too, a turn's at most (RULES.md §13): their clock starts when they go on.
+        """
+        seconds = self.info.turn_seconds
+        if seconds is None or not self.playing:
             return None
-        return self.turn_started + self.info.turn_seconds
+        reading = seconds if self.match.to_move in self.reading else 0.0
+        return self.turn_started + reading + seconds
+
+    def went_on(self, seat: int, hand: int, now: float) -> bool:
+        """``seat``'s player closed the end of ``hand``: their turn's clock, if it is their
+        turn, starts now (or as it did, once a turn's time had passed). Whether the turn
+        deadline changed."""
+        if seat not in self.reading or hand != self.match.hand.number - 1:
+            return False
+        before = self.turn_deadline
+        if self.match.to_move == seat and self.info.turn_seconds is not None:
+            self.turn_started = min(now, self.turn_started + self.info.turn_seconds)
+        self.reading = self.reading - {seat}
+        return self.turn_deadline != before
 
     def bots_allowed_at(self) -> list[float | None]:
         connected = self.connected  # one pass over the viewers, not one a seat
         return [self.bot_allowed_at(seat.seat, connected) for seat in self.info.seats]
+
+    def person_seats(self) -> list[int]:
+        """The seats people play now (a bot plays the others)."""
+        return [seat.seat for seat in self.info.seats if seat.kind == "person"]
 
     def to_move_is_bot(self) -> bool:
         return self.playing and self.seat(self.match.to_move).kind == "bot"
@@ -282,6 +332,14 @@ class LiveTable:
             raise Refused("over", "the match is over")
         if client_id is not None and (seat, client_id) in self.client_ids:
             raise Refused("duplicate", f"the action with id {client_id!r} was already accepted")
+        if isinstance(action, Resign):
+            # A resignation holds at any version, on any turn, even while a bot plays
+            # the seat for its person: the seat's holder gives up the match.
+            if action.player != seat:
+                raise Refused("not_your_turn", f"seat {seat} cannot resign for another seat")
+            if self.info.status != "playing":
+                raise Refused("not_your_turn", "the game starts when every seat is taken")
+            return action
         if version != self.version:
             raise Refused(
                 "stale_version",
@@ -325,11 +383,82 @@ class LiveTable:
             tuple(match.winners) if match.is_over else None,
         )
         self.log.append(logged)
+        self.takeback = None  # the game moved on: a takeback asked for lapses
         if client_id is not None:
             self.client_ids.add((seat, client_id))
         if match.is_over or (match.hand.number, match.to_move) != before:
             self.turn_started = at
+            # A hand that ended stays on every person's screen until they go on; for their
+            # first turn after it at the latest.
+            if match.hand.number != before[0]:
+                self.reading = frozenset(self.person_seats())
+            else:
+                self.reading = self.reading - {before[1]}
         return logged, StoredAction(logged.version, seat, client_id, stored_form, at)
+
+    # --- takebacks ------------------------------------------------------------------
+
+    def _takeback_refusal(self, seat: int | None) -> Refused | None:
+        """Why ``seat`` may not ask for a takeback now, or None when it may (its person,
+        its last action, none asked already); the rate limit aside."""
+        if seat is None:
+            return Refused("spectator", "a spectator watches; only a seated player acts")
+        if not self.playing:
+            return Refused("no_takeback", "takebacks are asked while the match is played")
+        if self.seat(seat).kind != "person":
+            return Refused("not_your_turn", f"a bot plays seat {seat} now")
+        if self.takeback is not None:
+            return Refused("no_takeback", f"seat {self.takeback.seat} asked for a takeback already")
+        try:
+            self.match.check_take_back(seat)
+        except IllegalActionError as error:
+            return Refused("no_takeback", str(error), rule=error.rule)
+        return None
+
+    def may_take_back(self, seat: int | None) -> bool:
+        """Whether ``seat`` may ask for a takeback now (the view's ``may_take_back``)."""
+        return self._takeback_refusal(seat) is None
+
+    def ask_take_back(self, seat: int | None) -> Takeback:
+        """A takeback asked for by ``seat``; Refused saying why it may not be. Every
+        other person must accept it; with none (only bots), it is accepted at once."""
+        refusal = self._takeback_refusal(seat)
+        if refusal is not None:
+            raise refusal
+        assert seat is not None  # refused otherwise
+        count, seconds = TAKEBACKS_PER_SEAT
+        if not self.takeback_limits[seat].allow():
+            raise Refused(
+                "rate_limited", f"at most {count} takebacks asked in {seconds:.0f} seconds"
+            )
+        waiting = frozenset(self.person_seats()) - {seat}
+        self.takeback = Takeback(seat, waiting)
+        return self.takeback
+
+    def answer_take_back(self, seat: int | None, accept: bool) -> Takeback | None:
+        """``seat`` accepts or declines the takeback asked for; the takeback still
+        waiting for others, or None once it is declined (and gone). Refused when none
+        waits for this seat's answer."""
+        takeback = self.takeback
+        if takeback is None or seat not in takeback.waiting:
+            raise Refused("no_takeback", "no takeback waits for your answer")
+        if not accept:
+            self.takeback = None
+            return None
+        self.takeback = dataclasses.replace(takeback, waiting=takeback.waiting - {seat})
+        return self.takeback
+
+    def take_back(self, seat: int, at: float) -> tuple[LoggedEvent, StoredAction]:
+        """Take back ``seat``'s last action, accepted by everyone: the log's entry and the
+        row to store. The turn is the taker's again, and its clock starts again."""
+        match = self.match
+        event = match.take_back(seat)
+        logged = LoggedEvent(self.version + 1, match.hand.number, event, None, None, True)
+        self.log.append(logged)
+        self.views = ViewCache()  # the cached history of this hand lost an event
+        self.takeback = None
+        self.turn_started = at
+        return logged, StoredAction(logged.version, seat, None, {"action": "takeback"}, at)
 
     def legal_actions(self) -> list[LegalAction]:
         """The legal actions of the player to move (the server's own use: timer, bots)."""
@@ -374,6 +503,8 @@ class LiveTable:
             bot_allowed_at=self.bots_allowed_at(),
             may_act=may_act,
             turn_deadline=self.turn_deadline,
+            takeback=None if self.takeback is None else self.takeback.to_json(),
+            may_take_back=self.may_take_back(seat),
             cache=self.views,
         )
 

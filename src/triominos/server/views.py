@@ -59,6 +59,8 @@ class LoggedEvent(NamedTuple):
     end: HandEnd | None
     winners: tuple[int, ...] | None
     """The match's winners when this action ended the match, else None."""
+    taken_back: bool = False
+    """This entry took ``event`` back (a takeback the others accepted), not played it."""
 
 
 # --- actions ----------------------------------------------------------------------------
@@ -156,7 +158,11 @@ def legal_json(legal: Sequence[LegalAction], board: Board | FrozenBoard) -> list
 def event_json(logged: LoggedEvent, seat: int | None, rules: Rules) -> JsonObject:
     """The event of one accepted action as ``seat`` (None: a spectator) may see it."""
     body: JsonObject = {"hand": logged.hand}
-    body.update(logged.event.seen_by(seat, rules.open_racks).to_record())
+    seen = logged.event.seen_by(seat, rules.open_racks).to_record()
+    if logged.taken_back:
+        body.update(player=logged.event.player, action="takeback", undone=seen)
+        return body
+    body.update(seen)
     if logged.end is not None:
         body["end"] = logged.end.to_record()
     if logged.winners is not None:
@@ -269,13 +275,17 @@ def build_view(
     bot_allowed_at: Sequence[float | None],
     may_act: bool,
     turn_deadline: float | None,
+    takeback: JsonObject | None = None,
+    may_take_back: bool = False,
     cache: ViewCache | None = None,
 ) -> JsonObject:
     """The whole of what ``seat`` (None: a spectator) may know of the table now.
 
     Built from the engine's observation for that seat; ``may_act`` is false when the
     seat may not play now even on its turn (a bot plays it, or people are missing), and
-    then ``legal`` is empty. ``cache``: the table's :class:`ViewCache`, so that what
+    then ``legal`` is empty. ``takeback``: the takeback asked for now (its seat and the
+    seats yet to answer), ``may_take_back``: whether this seat may ask for one now.
+    ``cache``: the table's :class:`ViewCache`, so that what
     earlier views built is not built again (without one, everything is built here).
     """
     if cache is None:
@@ -317,6 +327,8 @@ def build_view(
         "legal": legal_json(legal, board),
         "turn_deadline": turn_deadline,
         "hints": info.hints,
+        "takeback": takeback,
+        "may_take_back": may_take_back,
     }
 
 

@@ -13,6 +13,7 @@ import logging
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from triominos.game import Resign
 from triominos.server.guard import client_key
 from triominos.server.protocol import (
     CHAT_KEPT,
@@ -21,9 +22,13 @@ from triominos.server.protocol import (
     ActionMessage,
     BadMessageError,
     ChatMessage,
+    ClientMessage,
     Hello,
-    HintRequest,
     Ping,
+    ResignMessage,
+    TakebackAnswer,
+    TakebackRequest,
+    WentOn,
     decode_client_message,
 )
 from triominos.server.service import Service
@@ -197,7 +202,7 @@ async def handle(
     service: Service,
     table: LiveTable,
     viewer: Viewer,
-    message: ActionMessage | HintRequest | Ping | Hello | ChatMessage,
+    message: ClientMessage,
 ) -> None:
     if isinstance(message, Ping):
         viewer.send({"type": "pong"})
@@ -214,8 +219,41 @@ async def handle(
             client_id=message.id,
             sender=viewer,
         )
+    elif isinstance(message, ResignMessage):
+        await resign(service, table, viewer, message.id)
+    elif isinstance(message, TakebackRequest):
+        await service.ask_take_back(table, viewer.seat, message.id, viewer)
+    elif isinstance(message, TakebackAnswer):
+        await service.answer_take_back(table, viewer.seat, message.accept, viewer)
+    elif isinstance(message, WentOn):
+        await went_on(service, table, viewer, message.hand)
     else:
         await send_hints(service, table, viewer, message.id)
+
+
+async def resign(service: Service, table: LiveTable, viewer: Viewer, client_id: str) -> None:
+    """The seat gives up the match, at whatever version it is (RULES.md §16)."""
+    if viewer.seat is None:
+        refusal = Refused("spectator", "a spectator watches; only a seated player resigns")
+        viewer.send(refusal.to_message(client_id))
+        return
+    await service.submit(
+        table, viewer.seat, table.version, Resign(viewer.seat), client_id=client_id, sender=viewer
+    )
+
+
+async def went_on(service: Service, table: LiveTable, viewer: Viewer, hand: int) -> None:
+    """The viewer's person closed a hand's end: their first turn's clock may start now;
+    everyone sees the new deadline. Nothing to answer: a spectator's or a late word
+    changes nothing."""
+    if viewer.seat is None:
+        return
+    async with table.lock:
+        changed = table.went_on(viewer.seat, hand, service.clock())
+        if changed:
+            table.broadcast_presence()
+    if changed:
+        service.changed(table)  # the turn timer, to the new deadline
 
 
 async def chat(service: Service, table: LiveTable, viewer: Viewer, text: str) -> None:

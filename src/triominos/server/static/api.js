@@ -10,7 +10,8 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body) {
+/** The answer to a request: JSON, or what `read` makes of a successful response. */
+async function request(method, path, body, read = (response) => response.json()) {
   let response;
   try {
     response = await fetch(path, {
@@ -21,13 +22,17 @@ async function request(method, path, body) {
   } catch {
     throw new ApiError(0, { code: "network", message: "" });
   }
-  const data = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, data?.error ?? {});
-  return data;
+  if (!response.ok) {
+    const data = await response.json().catch(() => null);
+    throw new ApiError(response.status, data?.error ?? {});
+  }
+  return read(response);
 }
 
 export const getJson = (path) => request("GET", path);
 export const postJson = (path, body) => request("POST", path, body);
+/** A POST answered with a file (an image): its Blob. */
+export const postForBlob = (path, body) => request("POST", path, body, (response) => response.blob());
 
 // --- seats this browser holds --------------------------------------------------------
 
@@ -182,6 +187,27 @@ export class TableConnection extends EventTarget {
   askHint() {
     const id = `h${(nextId += 1)}`;
     return this.send({ type: "hint", id }) ? id : null;
+  }
+
+  /** Give up the match (the page has asked the player to confirm). */
+  resign() {
+    const id = `r${(nextId += 1)}`;
+    return this.send({ type: "resign", id }) ? id : null;
+  }
+
+  /** Ask the others to let this seat take back its last action. */
+  askTakeback() {
+    const id = `t${(nextId += 1)}`;
+    return this.send({ type: "takeback", id }) ? id : null;
+  }
+
+  answerTakeback(accept) {
+    return this.send({ type: "takeback_answer", accept });
+  }
+
+  /** This seat's person has seen the end of `hand`: the next turn's clock may start. */
+  wentOn(hand) {
+    return this.send({ type: "went_on", hand });
   }
 
   close() {

@@ -29,6 +29,8 @@ export function actionText(action) {
       return t("did_starter_draw", { tile });
     case "take_joker":
       return t("did_take_joker", { tile, cell: cellText(action.cell) });
+    case "resign":
+      return t("did_resign");
     default:
       return action.action;
   }
@@ -39,6 +41,7 @@ export function endText(end, names) {
   if (end.reason === "out") return t("end_out", { name: names[end.player] });
   if (end.reason === "last_round") return t("end_last_round");
   if (end.reason === "target") return t("end_target", { name: names[end.player] });
+  if (end.reason === "resigned") return t("end_resigned", { name: names[end.player] });
   return t("end_blocked");
 }
 

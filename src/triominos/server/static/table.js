@@ -6,7 +6,7 @@
 // entries back unchanged. This browser may hold several seats (hot-seat): one
 // connection per seat, and the table shows the seat whose turn it is.
 
-import { TableConnection, getJson, heldSeats, holdSeat, playerName, postJson, releaseSeat, rememberName } from "./api.js";
+import { TableConnection, getJson, heldSeats, holdSeat, playerName, postForBlob, postJson, releaseSeat, rememberName } from "./api.js";
 import { BoardView } from "./board.js";
 import { LEVELS, levelOf, seatNames } from "./bots.js";
 import { h, onSubmit, setText, signed, t, toast } from "./dom.js";
@@ -32,11 +32,17 @@ function sameNumbers(one, other) {
   return one.length === other.length && one.every((value, index) => value === other[index]);
 }
 
-/** The board after `event`: a placement adds its tile, taking the joker back replaces it. */
+/**
+ * The board after `event`: a placement adds its tile, taking the joker back replaces it,
+ * a takeback of a placement lifts it again; null when the board cannot be told from here
+ * (a takeback of taking the joker back).
+ */
 function boardAfter(board, event) {
   const placement = { tile: event.tile, cell: event.cell, corners: event.corners };
   if (event.action === "place") return [...board, placement];
   if (event.action === "take_joker") return board.map((each) => (each.tile === JOKER ? placement : each));
+  if (event.action === "takeback" && event.undone.action === "place") return board.slice(0, -1);
+  if (event.action === "takeback" && event.undone.action === "take_joker") return null;
   return board;
 }
 
@@ -102,6 +108,8 @@ export class TablePage {
     this.sounds = new Sounds();
     this.chat = []; // this page's chat (the players' or the spectators'), oldest first
     this.rematch = null;
+    this.otherDevice = false; // "Play on another device" is open (kept across renders)
+    this.qrCodes = new Map(); // seat -> the object URL of its personal link's QR code
     this.build();
     this.clock = setInterval(() => this.renderClock(), 500);
     this.keydown = (event) => this.onKey(event);
@@ -162,6 +170,7 @@ export class TablePage {
     this.chatBox = h("section", { class: "chat", "data-testid": "chat" });
     this.handover = h("div", { class: "handover", "data-testid": "pass-device", hidden: true });
     this.endings = new EndDialogs();
+    this.resignDialog = h("dialog", { class: "dialog", "data-testid": "resign-confirm" });
     this.element = h(
       "section",
       { class: "table-page", "data-testid": "table" },
@@ -188,6 +197,7 @@ export class TablePage {
         this.sheet,
       ),
       this.endings.dialog,
+      this.resignDialog,
     );
     this.root.replaceChildren(this.element);
   }
@@ -257,6 +267,7 @@ export class TablePage {
     clearInterval(this.clock);
     document.removeEventListener("keydown", this.keydown);
     for (const { connection } of this.seats.values()) connection.close();
+    for (const url of this.qrCodes.values()) URL.revokeObjectURL(url);
     this.board.destroy();
     document.title = t("title");
   }
@@ -317,6 +328,15 @@ export class TablePage {
         break;
       case "rematch":
         this.rematch = message;
+        break;
+      case "takeback":
+        // Asked or declined: the view says who still has to answer (an accepted one is an event).
+        entry.view = message.view;
+        if (message.state === "declined" && key === message.seat) toast(t("takeback_declined"));
+        // Said once, where it is heard (the toasts), not by the notice drawn again at every change.
+        if (message.state === "asked" && message.view.takeback?.waiting.includes(key)) {
+          toast(t("takeback_asked", { name: this.names(message.view)[message.seat], you: this.names(message.view)[key] }));
+        }
         break;
       case "chat":
         this.heard(key, message.messages, false);
@@ -444,9 +464,17 @@ export class TablePage {
     this.render();
   }
 
-  /** Make an event felt: its points and bonuses flash on the board; a hand's end is shown. */
+  /**
+   * Make an event felt: its points and bonuses flash on the board; a hand's end is shown.
+   * While a finished hand's board stays on screen, the next hand's moves do not flash on it.
+   */
   announce(event, view) {
-    if ((event.action === "place" || event.action === "take_joker") && event.cell) {
+    const behind = this.finalBoard !== null && this.finalBoard.hand !== event.hand;
+    if (event.action === "takeback") {
+      this.board.clearFlashes();
+      toast(t("takeback_done", { name: this.names(view)[event.player] }));
+    }
+    if ((event.action === "place" || event.action === "take_joker") && event.cell && !behind) {
       const bonuses = Object.entries(event.bonuses ?? {});
       if (bonuses.length) this.board.flash(event.cell, bonuses.map(([name, value]) => bonusText(name, value)), "bonus");
       else if (event.points) this.board.flash(event.cell, [signed(event.points)]);
@@ -794,6 +822,7 @@ export class TablePage {
     if (others.starter_draw) buttons.push(button("starter_draw", "starter_draw", {}, "starter-draw"));
     buttons.push(button("draw", junior ? "buy_cost" : "draw_cost", { points: drawCost }, "draw"));
     buttons.push(button("pass", "pass_cost", { points: passCost }, "pass"));
+    buttons.push(...this.choiceButtons(view));
     buttons.push(
       !view.hints
         ? null
@@ -831,6 +860,89 @@ export class TablePage {
       }),
     );
     this.actions.replaceChildren(...buttons.filter(Boolean));
+  }
+
+  /** The seats this page holds (not a spectator's), each with its connection and view. */
+  get held() {
+    return [...this.seats.entries()].filter(([key, entry]) => key !== WATCH && entry.view);
+  }
+
+  /** "Take back" when one of this page's seats may ask for it; "Resign" while the match is played. */
+  choiceButtons(view) {
+    const buttons = [];
+    const taker = this.held.find(([, entry]) => entry.view.may_take_back);
+    if (taker) {
+      buttons.push(
+        h("button", {
+          type: "button",
+          class: "action takeback",
+          "data-testid": "takeback",
+          i18n: "take_back",
+          on: { click: () => taker[1].connection.askTakeback() || toast(t("error_offline"), "error") },
+        }),
+      );
+    }
+    if (this.held.length && view.status === "playing" && !view.match_over) {
+      buttons.push(h("button", { type: "button", class: "action resign", "data-testid": "resign", i18n: "resign", on: { click: () => this.confirmResign() } }));
+    }
+    return buttons;
+  }
+
+  /** Resigning loses the match at once: the player says so twice. */
+  confirmResign() {
+    const key = this.shownKey;
+    const entry = this.seats.get(key);
+    if (!entry || key === WATCH) return;
+    const close = () => this.resignDialog.close();
+    this.resignDialog.replaceChildren(
+      h("h2", { i18n: "resign_title" }),
+      h("p", { i18n: ["resign_text", { name: this.names()[key] }] }),
+      h(
+        "div",
+        { class: "dialog-buttons" },
+        h("button", { type: "button", "data-testid": "resign-no", i18n: "resign_no", on: { click: close } }),
+        h("button", {
+          type: "button",
+          class: "primary danger",
+          "data-testid": "resign-yes",
+          i18n: "resign_yes",
+          on: {
+            click: () => {
+              close();
+              this.endedHere = true; // the match ends in front of this player: its dialog opens
+              if (!entry.connection.resign()) toast(t("error_offline"), "error");
+            },
+          },
+        }),
+      ),
+    );
+    this.resignDialog.showModal();
+    this.resignDialog.querySelector("[data-testid=resign-no]").focus();
+  }
+
+  /** A takeback asked for: the seats of this page that must answer get Accept and Decline. */
+  takebackNotices(view) {
+    const names = this.names(view);
+    const notices = [];
+    for (const [key, entry] of this.held) {
+      const asked = entry.view.takeback;
+      if (!asked) continue;
+      if (asked.seat === key) {
+        notices.push(h("p", { class: "notice", "data-testid": "takeback-waiting", i18n: "takeback_waiting" }));
+      } else if (asked.waiting.includes(key)) {
+        const answer = (accept) => entry.connection.answerTakeback(accept) || toast(t("error_offline"), "error");
+        notices.push(
+          h(
+            "div",
+            { class: "notice takeback-asked", "data-testid": "takeback-asked" },
+            h("p", { i18n: ["takeback_asked", { name: names[asked.seat], you: names[key] }] }),
+            h("button", { type: "button", class: "primary", "data-testid": "takeback-accept", i18n: "takeback_accept", on: { click: () => answer(true) } }),
+            h("button", { type: "button", "data-testid": "takeback-decline", i18n: "takeback_decline", on: { click: () => answer(false) } }),
+          ),
+        );
+      }
+    }
+    return notices;
   }
 
   renderStatus(view) {
@@ -973,6 +1085,7 @@ export class TablePage {
         ),
       );
     }
+    notices.push(...this.takebackNotices(view));
     if (!watching && !view.match_over) notices.push(this.personalLinks(view));
     if (view.match_over) {
       const winners = view.winners.map((seat) => this.names(view)[seat]);
@@ -995,18 +1108,56 @@ export class TablePage {
    */
   personalLinks(view) {
     const names = this.names(view);
-    const links = [...this.seats.entries()]
-      .filter(([key, entry]) => key !== WATCH && entry.token)
-      .map(([key, entry]) => {
-        const link = `${location.origin}/t/${this.code}#seat=${key}&token=${encodeURIComponent(entry.token)}`;
-        return h(
+    const seats = [...this.seats.entries()].filter(([key, entry]) => key !== WATCH && entry.token);
+    const links = seats.map(([key, entry]) => {
+      const link = `${location.origin}/t/${this.code}#seat=${key}&token=${encodeURIComponent(entry.token)}`;
+      const qr = this.qrCodes.get(key);
+      return h(
+        "div",
+        { class: "personal-seat" },
+        h(
           "div",
           { class: "invite-line" },
           h("input", { type: "text", readonly: true, value: link, "data-testid": "personal-link", "aria-label": t("personal_link_of", { name: names[key] }), on: { focus: (event) => event.target.select() } }),
           h("button", { type: "button", i18n: "copy", on: { click: () => this.copy(link) } }),
-        );
-      });
-    return h("details", { class: "notice personal", "data-testid": "other-device" }, h("summary", { i18n: "other_device" }), h("p", { class: "muted", i18n: "other_device_help" }), ...links);
+        ),
+        qr ? h("img", { class: "personal-qr", src: qr, width: 164, height: 164, "data-testid": "personal-qr", alt: t("qr_code_of", { name: names[key] }) }) : null,
+      );
+    });
+    const details = h(
+      "details",
+      {
+        class: "notice personal",
+        "data-testid": "other-device",
+        open: this.otherDevice,
+        on: {
+          toggle: () => {
+            this.otherDevice = details.open;
+            if (details.open) this.loadQrCodes(seats);
+          },
+        },
+      },
+      h("summary", { i18n: "other_device" }),
+      h("p", { class: "muted", i18n: "other_device_help" }),
+      ...links,
+    );
+    return details;
+  }
+
+  /** Each held seat's QR code, made by the server from its token (asked for once, when first shown). */
+  async loadQrCodes(seats) {
+    const missing = seats.filter(([key]) => !this.qrCodes.has(key));
+    for (const [key, entry] of missing) {
+      this.qrCodes.set(key, null);
+      try {
+        const image = await postForBlob(`/api/tables/${encodeURIComponent(this.code)}/seats/${key}/qr`, { token: entry.token });
+        this.qrCodes.set(key, URL.createObjectURL(image));
+      } catch (error) {
+        this.qrCodes.delete(key);
+        toastRefusal(error);
+      }
+    }
+    if (missing.length) this.render();
   }
 
   joinForm() {
@@ -1158,6 +1309,7 @@ export class TablePage {
       names: this.names(view),
       counters: view.bank !== null,
       onClose: () => {
+        for (const [, entry] of this.held) entry.connection.wentOn(number);
         if (this.finalBoard?.hand === number) this.finalBoard = null;
         this.board.clearFlashes();
         this.render();

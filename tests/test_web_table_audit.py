@@ -1,0 +1,128 @@
+"""Issue 17's list, item by item, where no other browser test would fail if it broke:
+each sound for its own event, the move list in words, the chat's rate limit told in the
+player's language, bonus flashes drawn to be read."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("playwright")
+
+import httpx
+from playwright.sync_api import Page, expect
+
+from conftest import LiveServer, LiveServerFactory
+from test_web_table_finished import table_with_view
+from web import FAST_BOTS, create_game, open_in, with_board_view
+
+SOUNDS = """async () => {
+    const { Sounds } = await import('/static/sounds.js');
+    const sounds = new Sounds();
+    const heard = [];
+    sounds.play = (name) => heard.push(name);
+    const tile = (name) => ({ tile: name, cell: [0, 0, 'up'], corners: [5, 5, 5] });
+    const view = (changes) => ({ hand: 1, board: [tile('5-5-5')], history: [], end: null,
+                                 rack_sizes: [2, 3], legal: [], ...changes });
+    const laid = (bonuses) => ({ player: 1, action: 'place', points: 9, bonuses });
+    const cases = {
+        placement: [view({}), view({ board: [tile('5-5-5'), tile('4-5-5')],
+                                     history: [laid({})] }), false],
+        bonus: [view({}), view({ board: [tile('5-5-5'), tile('4-5-5')],
+                                 history: [laid({ bridge: 40 })] }), false],
+        bell: [view({ rack_sizes: [2, 1] }),
+               view({ board: [tile('5-5-5'), tile('4-5-5')], history: [laid({})],
+                      rack_sizes: [2, 0] }), false],
+        turn: [view({}), view({ legal: [{ action: { action: 'draw' } }] }), true],
+        next_hand: [view({}), view({ hand: 2, board: [tile('4-4-4')] }), false],
+    };
+    const result = {};
+    for (const [name, [before, after, ours]] of Object.entries(cases)) {
+        heard.length = 0;
+        sounds.changed(before, after, ours);
+        result[name] = [...heard];
+    }
+    return result;
+}"""
+
+
+def two_people_table(server: LiveServer) -> str:
+    answer = httpx.post(
+        f"{server.base_url}/api/tables",
+        json={
+            "preset": "classic",
+            "players": 2,
+            "seats": [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}],
+        },
+    )
+    code: str = answer.json()["code"]
+    return code
+
+
+def test_each_event_has_its_own_sound(live_server: LiveServerFactory, page: Page) -> None:
+    server = live_server()
+    open_in(page, f"{server.base_url}/")
+    assert page.evaluate(SOUNDS) == {
+        "placement": ["place"],
+        "bonus": ["bonus"],
+        "bell": ["bell"],  # a rack emptied and the hand goes on: the bell, not the tile
+        "turn": ["turn"],
+        "next_hand": [],  # a new deal's board is no placement
+    }
+
+
+def test_the_move_list_says_each_move_in_words(live_server: LiveServerFactory, page: Page) -> None:
+    server = live_server()
+    open_in(page, f"{server.base_url}/t/{two_people_table(server)}", "en")
+    table_with_view(
+        page,
+        """view.status = 'playing';
+           view.history = [{player: 0, action: 'place', tile: '2-4-5', cell: [1, 0, 'up'],
+                            corners: [2, 4, 5], points: 51, bonuses: {bridge: 40}},
+                           {player: 1, action: 'draw', points: -5},
+                           {player: 1, action: 'pass', points: -10}];""",
+    )
+    rows = page.locator("[data-testid=score-sheet] [data-testid=sheet-row]")
+    expect(rows).to_have_text(
+        [
+            "Ann2-4-5 on 1,0\u25b2bridge +40+51",
+            "Bobdrew a tile\u22125",
+            "Bobpassed\u221210",
+        ]
+    )
+
+
+def test_too_many_chat_messages_are_told_in_the_players_language(
+    live_server: LiveServerFactory, page: Page
+) -> None:
+    server = live_server(**FAST_BOTS)
+    create_game(page, server, language="fr")
+    for number in range(6):  # the sixth in ten seconds is one too many (PROTOCOL.md)
+        page.get_by_test_id("chat-input").fill(f"message {number}")
+        page.get_by_test_id("chat-send").click()
+    expect(page.get_by_test_id("chat-line")).to_have_count(5)
+    french = page.evaluate(
+        "async () => (await (await fetch('/static/locales/fr.json')).json()).error_rate_limited"
+    )
+    expect(page.get_by_test_id("toast").filter(has_text=french)).to_have_count(1)
+
+
+def test_bonus_flashes_are_drawn_big_with_a_halo(
+    live_server: LiveServerFactory, page: Page
+) -> None:
+    server = live_server()
+    open_in(page, f"{server.base_url}/")
+    style = with_board_view(
+        page,
+        "width: 400px; height: 300px",
+        """const board = new BoardView(box);
+           const tile = { tile: '5-5-5', cell: [0, 0, 'up'], corners: [5, 5, 5] };
+           board.render({ placements: [tile] });
+           board.flash([0, 0, 'up'], ['bridge +40'], 'bonus');
+           const label = box.querySelector('[data-testid=flash]');
+           const computed = getComputedStyle(label);
+           return { size: parseFloat(computed.fontSize), order: computed.paintOrder,
+                    stroke: parseFloat(computed.strokeWidth),
+                    weight: Number(computed.fontWeight) };""",
+    )
+    assert style["size"] >= 15 and style["weight"] >= 700
+    assert style["order"].startswith("stroke") and style["stroke"] >= 2
