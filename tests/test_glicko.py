@@ -8,7 +8,6 @@ from collections.abc import Callable
 import pytest
 
 import triominos.glicko
-
 from triominos.glicko import NEW_DEVIATION, Rating, RatingError
 
 
