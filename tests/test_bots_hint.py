@@ -6,8 +6,8 @@ import pytest
 
 from triominos.board import Placement
 from triominos.bots import Budget, GreedyBot
+from triominos.bots.evaluate import evaluate
 from triominos.bots.hint import hint
-from triominos.bots.sim import SimBot
 from triominos.game import Match, Observation
 
 SMALL = Budget(simulations=60)
@@ -74,10 +74,11 @@ def test_junior_hints_are_the_simulations_values() -> None:
         match.apply(GreedyBot().act(observation))
         observation = match.observe(match.to_move)
     hints = hint(observation, count=3, budget=SMALL, seed=4)
-    simulated = SimBot(4, SMALL).simulate_junior(observation, observation.legal_actions())
-    placed = [value for value in simulated if isinstance(value.option.action, Placement)]
+    placements = legal_placements(observation)
+    simulated = evaluate(observation, SMALL, seed=4, actions=placements)
+    assert all(value.simulations for value in simulated)
     assert [(found.action, found.expected_value) for found in hints] == [
-        (value.option.action, value.mean) for value in placed[:3]
+        (value.action, value.expected) for value in simulated[:3]
     ]
     assert len(hints) == 3
     values = [found.expected_value for found in hints]

@@ -19,8 +19,9 @@ from typing import NamedTuple
 
 from triominos.board import Placement
 from triominos.bots.base import Budget
-from triominos.bots.expert import Evaluator, evaluated
-from triominos.bots.sim import CANDIDATES, SimBot
+from triominos.bots.evaluate import evaluate
+from triominos.bots.expert import Evaluator, understood
+from triominos.bots.sim import CANDIDATES, shortlist
 from triominos.game import Action, Observation
 
 DEFAULT_HINT_BUDGET = Budget(simulations=600)
@@ -28,16 +29,9 @@ DEFAULT_HINT_BUDGET = Budget(simulations=600)
 
 
 class Hint(NamedTuple):
-    """A placement and its expected value.
-
-    ``expected_value`` is in points: in play, the mean over the sampled worlds of the
-    seat's points from this placement to its next turn, less what the opponents score
-    in between, plus what the static evaluation says that next turn is worth (the number
-    ``sim`` decides by). At the opening, where nothing is hidden that matters yet, it is
-    the static evaluation. In Triominos Junior it is in counters: the mean over the
-    sampled worlds of the seat's counters from this placement to the end of the hand,
-    less the others' mean, with the match won or lost (:meth:`SimBot.simulate_junior`).
-    """
+    """A placement and its expected value: the placement's
+    :attr:`MoveValue.expected <triominos.bots.evaluate.MoveValue.expected>` (in points,
+    the number ``sim`` decides by; in Triominos Junior, counters)."""
 
     action: Action
     expected_value: float
@@ -53,7 +47,9 @@ def hint(
     """The ``count`` best placements for the observation's seat, best first.
 
     Empty when the seat has no placement to make (not its turn, or nothing fits: then
-    it draws or passes). Deterministic for a seed and a budget in simulations.
+    it draws or passes). In play, the placements valued are the ``sim`` bot's
+    shortlist (at least ``count``), so that the budget goes to the likely best.
+    Deterministic for a seed and a budget in simulations.
     """
     if count < 1:
         raise ValueError(f"a hint names at least one placement, not {count}")
@@ -61,15 +57,11 @@ def hint(
     placements = [option for option in options if isinstance(option.action, Placement)]
     if not placements:
         return []
-    bot = SimBot(seed, budget)
-    if not evaluated(observation.rules):
-        values = bot.simulate_junior(observation, options)
-        found = [value for value in values if isinstance(value.option.action, Placement)]
-        return [Hint(value.option.action, value.mean) for value in found[:count]]
-    simulation = bot.simulation(observation, options)
-    if simulation is not None:
-        ranked = simulation.evaluator.ranked(placements)
-        values = bot.simulate(simulation, ranked, keep=max(count, CANDIDATES))
-        return [Hint(value.option.action, value.mean) for value in values[:count]]
-    ranked = Evaluator(observation).ranked(placements)
-    return [Hint(option.action, value) for option, value in ranked[:count]]
+    if observation.phase == "play" and understood(observation, options):
+        ranked = Evaluator(observation).ranked(placements)
+        placements = [
+            option for option, _ in shortlist(observation, ranked, max(count, CANDIDATES))
+        ]
+    chosen = [option.action for option in placements]
+    values = evaluate(observation, budget, seed=seed, actions=chosen)
+    return [Hint(value.action, value.expected) for value in values[:count]]

@@ -14,7 +14,8 @@ This is Macondo's recipe for Scrabble, applied to Triominos:
 3. worlds are sampled from what the seat has seen (:mod:`triominos.bots.sampler`): the
    opponents' racks and the pool's order;
 4. in each world, each candidate is played and the others play greedy's moves until
-   the seat is to move again (``horizon="turn"``, the default) or to the end of the
+   the seat begins its next turn (``horizon="turn"``, the default; a candidate that
+   draws plays greedy's move for the rest of the seat's turn) or to the end of the
    hand (``horizon="hand"``, the seat playing greedy too). A candidate's value in a
    world is the seat's points from here less the mean of the others' (settlement
    included), plus :data:`WIN_VALUE` when the hand ends the match won (minus it, lost);
@@ -211,7 +212,9 @@ class Simulation:
             if self.horizon == "hand":
                 _greedy_play(hand, lambda: False)
             else:
-                _greedy_play(hand, lambda: hand.to_move == self.seat)
+                # The seat's next turn, not the rest of this one: after a draw (or more)
+                # the seat plays greedy's move until its turn ends, as the others do.
+                _greedy_play(hand, lambda: hand.to_move == self.seat and not hand.draws)
             return outcome(self.observation, hand, self.seat) + self._outlook(hand)
         finally:
             # Undo the playout's placements and joker swaps, last first: a swap leaves
@@ -376,15 +379,10 @@ class SimBot:
         ranked: Sequence[tuple[LegalAction, float]],
         *,
         budget: Budget | None = None,
-        keep: int | None = None,
     ) -> list[CandidateValue]:
-        """The best ``keep`` placements of ``ranked`` (default :attr:`candidates`, and
-        greedy's choice), valued by simulation, best first."""
-        placements = [pair for pair in ranked if isinstance(pair[0].action, Placement)]
-        chosen = placements[: self.candidates if keep is None else keep]
-        greedy_choice = _GREEDY.act(simulation.observation)
-        if all(option.action != greedy_choice for option, _ in chosen):
-            chosen += [pair for pair in placements if pair[0].action == greedy_choice]
+        """The :func:`shortlist` of ``ranked`` (:attr:`candidates` long) valued by
+        simulation, best first."""
+        chosen = shortlist(simulation.observation, ranked, self.candidates)
         return simulation.run(chosen, self.budget if budget is None else budget)
 
     def simulate_junior(
@@ -403,6 +401,20 @@ class SimBot:
 
 
 _GREEDY = GreedyBot()
+
+
+def shortlist(
+    observation: Observation, ranked: Sequence[tuple[LegalAction, float]], keep: int
+) -> list[tuple[LegalAction, float]]:
+    """The best ``keep`` placements of ``ranked`` by static value, and greedy's choice if
+    it is not among them: the few a simulation can afford to play out, and the one the
+    static evaluation may misjudge the most (points now, whatever it leaves)."""
+    placements = [pair for pair in ranked if isinstance(pair[0].action, Placement)]
+    chosen = placements[:keep]
+    greedy_choice = _GREEDY.act(observation)
+    if all(option.action != greedy_choice for option, _ in chosen):
+        chosen += [pair for pair in placements if pair[0].action == greedy_choice]
+    return chosen
 
 
 def sim_v1(seed: int | None = None, budget: Budget | None = None) -> SimBot:
