@@ -19,14 +19,15 @@ import functools
 import hashlib
 import json
 import random
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, NamedTuple
 
 from triominos.board import FIGURES, Board, Placement
-from triominos.bots.base import GreedyBot
-from triominos.game import Action, Draw, Observation
+from triominos.bots.base import Budget, GreedyBot, make_bot
+from triominos.bots.evaluate import MoveValue, evaluate
+from triominos.game import Action, Draw, Match, Observation
 from triominos.glicko import Rating, RatingError
 from triominos.lattice import Cell
 from triominos.notation import NotationError, move_from_text, move_to_text
@@ -331,6 +332,152 @@ def explain(
 
 def _cell(cell_id: int) -> list[int | str]:
     return Cell.from_id(cell_id).to_json()
+
+
+# --- finding puzzles -------------------------------------------------------------------
+
+MARGIN = 10.0
+"""Expected points by which a solution must beat the obvious move, at both budgets: two
+draws' penalty, and several times the budgets' noise (``docs/puzzles.md``)."""
+LEAD = 3.0
+"""Expected points by which the solution must beat every other choice at the confirming
+budget: one answer, not a near tie between two (the same tile turned, say)."""
+SIMULATIONS = 1000
+"""The screening budget: every choice of a position in the same worlds."""
+CONFIRM = 10
+"""How many times the screening budget the confirmation spends, from another seed."""
+CONFIRM_SEED = 7919
+"""Added to the seed for the confirmation: other worlds than the screen's."""
+PER_HAND = 3
+"""At most this many puzzles from one hand, so that a set is not a few games' worth."""
+
+
+class Found(NamedTuple):
+    """What :func:`find` made of a position: the puzzle, if any, and the margins (the
+    best choice's expected value less the obvious move's) by which it was kept or
+    dropped."""
+
+    puzzle: Puzzle | None
+    screen_margin: float
+    """0 when the obvious move is the best."""
+    confirm_margin: float | None
+    """The screen's best less the obvious move at the confirming budget; None when the
+    screen dropped the position."""
+
+
+def prior_rating(observation: Observation, solution: Action, obvious: Placement) -> Rating:
+    """A new puzzle's rating before anyone has tried it: harder the more points now the
+    solution gives up against the obvious move (10 rating points a point, from 1500 for
+    none, within 1000 to 2000), with a new player's deviation, so that the first few
+    attempts move it most."""
+    points = {option.action: option.points for option in observation.legal_actions()}
+    forgone = points[obvious] - points[solution]
+    return Rating(min(2000.0, max(1000.0, 1500.0 + 10.0 * forgone)))
+
+
+def find(
+    observation: Observation,
+    simulations: int = SIMULATIONS,
+    confirm: int = SIMULATIONS * CONFIRM,
+    *,
+    seed: int = 0,
+) -> Found | None:
+    """The puzzle in this position, if one move is clearly best (see ``docs/puzzles.md``).
+
+    None when there is nothing to weigh: not the seat's turn in play, or no placement to
+    beat. The screen values every choice with ``simulations``; it drops the position
+    when the obvious move is the best, or the best beats it by less than :data:`MARGIN`
+    or leads the next choice by less than :data:`LEAD`. Otherwise the choices are valued
+    again with ``confirm`` simulations from another seed, and the puzzle is kept only if
+    the same move is best, by :data:`MARGIN` over the obvious move and by :data:`LEAD`
+    over every other choice.
+    """
+    if observation.phase != "play" or not observation.is_my_turn:
+        return None
+    try:
+        obvious = obvious_move(observation)
+    except PuzzleError:
+        return None
+    screened = evaluate(observation, Budget(simulations=simulations), seed=seed)
+    best = screened[0]
+    if not isinstance(best.action, Placement | Draw) or best.action == obvious:
+        return Found(None, 0.0, None)
+    margin = best.expected - _value(screened, obvious)
+    if margin < MARGIN or best.expected - screened[1].expected < LEAD:
+        return Found(None, margin, None)
+    confirmed = evaluate(observation, Budget(simulations=confirm), seed=seed + CONFIRM_SEED)
+    again = confirmed[0]
+    confirm_margin = _value(confirmed, best.action) - _value(confirmed, obvious)
+    lead = again.expected - confirmed[1].expected
+    if again.action != best.action or confirm_margin < MARGIN or lead < LEAD:
+        return Found(None, margin, confirm_margin)
+    solution = again.action
+    puzzle = Puzzle(
+        observation,
+        solution,
+        obvious,
+        confirm_margin,
+        explain(observation, solution, obvious, confirm_margin),
+        prior_rating(observation, solution, obvious),
+    )
+    return Found(puzzle, margin, confirm_margin)
+
+
+def _value(values: list[MoveValue], action: Action) -> float:
+    return next(value.expected for value in values if value.action == action)
+
+
+class Game(NamedTuple):
+    """The bots of one generating game, seat by seat, and its seed."""
+
+    bots: tuple[str, ...]
+    seed: int
+
+
+def games(seed: int) -> Iterator[Game]:
+    """The games puzzles come from: classic, 2 to 4 players, ``sim`` in the first seat
+    and ``sim`` or ``expert`` in each other, drawn from ``seed``."""
+    rng = random.Random(seed)
+    while True:
+        players = rng.choice((2, 3, 4))
+        others = tuple(rng.choice(("sim", "expert")) for _ in range(players - 1))
+        yield Game(("sim", *others), rng.randrange(2**63))
+
+
+def generate(
+    seed: int = 0,
+    simulations: int = SIMULATIONS,
+    confirm: int = SIMULATIONS * CONFIRM,
+    *,
+    think: int = 200,
+) -> Iterator[tuple[Game, Found]]:
+    """Puzzles from bot games without end (each game's first hand; the caller stops):
+    every position screened and confirmed by :func:`find`, at most :data:`PER_HAND` a
+    hand. ``think``: the simulations a move of the ``sim`` players. Yields every position
+    :func:`find` valued, kept or not, for the caller to count."""
+    for game in games(seed):
+        match = Match.from_preset("classic", players=len(game.bots), seed=game.seed)
+        bots = [
+            make_bot(name, seed=game.seed + seat, budget=Budget(simulations=think))
+            for seat, name in enumerate(game.bots)
+        ]
+        kept = 0
+        while not match.is_over and len(match.hands) == 1 and kept < PER_HAND:
+            observation = match.observe(match.to_move)
+            found = find(observation, simulations, confirm, seed=game.seed)
+            if found is not None:
+                kept += found.puzzle is not None
+                yield game, found
+            match.apply(bots[match.to_move].act(observation))
+
+
+def solves(puzzle: Puzzle, simulations: int = SIMULATIONS, *, seed: int = 0) -> bool:
+    """Whether the evaluation, at this budget and seed, still finds the puzzle's solution
+    the best choice and better than the obvious move (``triominos puzzles check``)."""
+    values = evaluate(puzzle.observation, Budget(simulations=simulations), seed=seed)
+    return values[0].action == puzzle.solution and values[0].expected > _value(
+        values, puzzle.obvious
+    )
 
 
 # --- a set of puzzles ------------------------------------------------------------------
