@@ -1,0 +1,145 @@
+"""The puzzles page in Chromium: a puzzle solved and one failed by clicks, the rating
+moving each time, the answer drawn and explained on the board; by taps on a phone; the
+home page's link; the page in another language."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("playwright")
+
+from playwright.sync_api import Page, expect
+
+from conftest import LiveServerFactory
+from triominos.board import Placement
+from triominos.puzzles import Puzzle, shipped
+from web import open_in, watch_texts
+
+LOCALES = Path(__file__).resolve().parent.parent / "src/triominos/server/static/locales"
+
+
+def placement_puzzles() -> list[Puzzle]:
+    """Shipped puzzles whose solution lays another tile than the obvious move."""
+    return [
+        puzzle
+        for puzzle in shipped().puzzles
+        if isinstance(puzzle.solution, Placement) and puzzle.solution.tile != puzzle.obvious.tile
+    ]
+
+
+def cell_key(placement: Placement) -> str:
+    cell = placement.cell.to_json()
+    return f"{cell[0]},{cell[1]},{cell[2]}"
+
+
+def lay(page: Page, placement: Placement, tap: bool = False) -> None:
+    """Choose the tile, show it on its cell, turn it to the corners wanted, and place it."""
+
+    def press(locator: object) -> None:
+        getattr(locator, "tap" if tap else "click")()
+
+    press(page.locator(f".rack-tile[data-tile='{placement.tile.name}']"))
+    press(page.locator(f"[data-testid=legal-cell][data-cell='{cell_key(placement)}']"))
+    preview = page.get_by_test_id("preview")
+    expect(preview).to_be_visible()
+    corners = ",".join(map(str, placement.corners))
+    for _ in range(3):
+        if preview.get_attribute("data-corners") == corners:
+            break
+        press(page.get_by_test_id("rotate"))
+    expect(preview).to_have_attribute("data-corners", corners)
+    press(page.get_by_test_id("place"))
+
+
+def rating(page: Page) -> int:
+    return int(page.get_by_test_id("my-rating").inner_text())
+
+
+def test_solve_one_fail_another_and_the_rating_moves(
+    live_server: LiveServerFactory, page: Page
+) -> None:
+    server = live_server()
+    solved, failed = placement_puzzles()[:2]
+    solution = solved.solution
+    assert isinstance(solution, Placement)
+    open_in(page, f"{server.base_url}/puzzles/{solved.id}")
+    expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
+    expect(page.get_by_test_id("puzzle-prompt")).to_be_visible()
+    assert rating(page) == 1500
+    assert page.locator(".rack-tile").count() == len(solved.observation.rack_tiles)
+
+    lay(page, solution)
+    result = page.get_by_test_id("puzzle-result")
+    expect(result).to_have_attribute("data-solved", "true")
+    after_solving = rating(page)
+    assert after_solving > 1500
+    expect(page.get_by_test_id("rating-change")).to_have_text(f" +{after_solving - 1500}")
+    # The solution and the obvious move drawn on the board, the reasons in words.
+    expect(page.get_by_test_id("mark-solution")).to_have_attribute("data-cell", cell_key(solution))
+    expect(page.get_by_test_id("mark-obvious")).to_have_attribute(
+        "data-cell", cell_key(solved.obvious)
+    )
+    reasons = page.get_by_test_id("puzzle-why").locator("li")
+    expect(reasons).to_have_count(len(solved.explanation))
+    assert "points more" in reasons.first.inner_text()
+    expect(page.get_by_test_id("legal-cell")).to_have_count(0)  # one answer, then no more
+
+    # The same puzzle again: its result, not a second try.
+    page.reload()
+    expect(page.get_by_test_id("puzzle-result")).to_have_attribute("data-solved", "true")
+    assert rating(page) == after_solving
+
+    # The obvious move is never the answer.
+    page.goto(f"{server.base_url}/puzzles/{failed.id}")
+    expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
+    lay(page, failed.obvious)
+    expect(page.get_by_test_id("puzzle-result")).to_have_attribute("data-solved", "false")
+    assert rating(page) < after_solving
+    expect(page.get_by_test_id("rating-change")).to_contain_text("\u2212")
+
+    # Next: a puzzle this browser has not tried, rated near it.
+    page.get_by_test_id("next-puzzle").click()
+    expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
+    shown = page.get_by_test_id("puzzle").get_attribute("data-puzzle")
+    assert shown not in (solved.id, failed.id) and page.url.endswith(f"/puzzles/{shown}")
+
+
+def test_the_puzzle_of_the_day_by_taps_on_a_phone(
+    live_server: LiveServerFactory, phone_page: Page, screenshot_dir: Path
+) -> None:
+    page = phone_page
+    server = live_server()
+    page.emulate_media(reduced_motion="reduce")
+    open_in(page, f"{server.base_url}/puzzles/daily")
+    expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
+    daily = shipped().by_id[page.get_by_test_id("puzzle").get_attribute("data-puzzle") or ""]
+    page.screenshot(path=str(screenshot_dir / "puzzle-phone.png"))
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390
+    for test_id in ("board", "rack", "draw", "my-rating", "pool-size"):
+        box = page.get_by_test_id(test_id).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, test_id
+    if isinstance(daily.solution, Placement):
+        lay(page, daily.solution, tap=True)
+    else:
+        page.get_by_test_id("draw").tap()
+    expect(page.get_by_test_id("puzzle-result")).to_have_attribute("data-solved", "true")
+    page.screenshot(path=str(screenshot_dir / "puzzle-phone-solved.png"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_the_home_page_leads_to_the_puzzles_in_the_players_language(
+    live_server: LiveServerFactory, page: Page
+) -> None:
+    server = live_server()
+    missing = watch_texts(page)
+    open_in(page, f"{server.base_url}/", language="de")
+    page.get_by_test_id("puzzles-link").click()
+    expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
+    german = json.loads((LOCALES / "de.json").read_text(encoding="utf-8"))
+    expect(page.get_by_test_id("puzzle-prompt")).to_have_text(german["puzzle_prompt"])
+    expect(page.get_by_test_id("next-puzzle")).to_have_text(german["puzzle_next"])
+    assert not missing
