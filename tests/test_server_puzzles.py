@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -19,7 +20,9 @@ from starlette.testclient import TestClient
 from puzzle_cases import made_puzzles
 from triominos.puzzles import Puzzle, PuzzleSet
 from triominos.server.puzzle_api import BROWSER_HEADER, puzzle_routes
+from triominos.server.puzzle_store import PuzzleConflictError, PuzzleStore
 from triominos.server.store import Store
+from triominos.server.table import token_hash
 from triominos.server.views import action_json
 
 DAY = datetime.date(2026, 12, 1)
@@ -217,3 +220,29 @@ def test_the_migration_adds_the_puzzle_tables_and_takes_them_away(store: Store) 
     assert "chats" in names
     store.upgrade()
     assert "puzzle_attempts" in set(inspect(store.engine).get_table_names())
+
+
+def test_two_answers_at_once_rate_once_and_two_browsers_at_once_both(store: Store) -> None:
+    """The same browser's answer sent twice at once (a double tap, a replayed request):
+    one is rated, the other refused; two browsers' first answers to one puzzle at once:
+    both rated, the puzzle's rating row written once."""
+    rows = PuzzleStore(store)
+    puzzle = PUZZLES.puzzles[4]
+    keys = [token_hash(f"browser-{number}") for number in range(3)]
+    for key in keys:
+        rows.new_browser(key)
+
+    def attempt(key: str) -> str:
+        try:
+            rows.attempt(key, puzzle.id, puzzle.rating, "draw", True)
+        except PuzzleConflictError as error:
+            return error.code
+        return "rated"
+
+    with ThreadPoolExecutor(4) as pool:
+        same = sorted(pool.map(attempt, [keys[0]] * 4))
+    assert same == ["attempted", "attempted", "attempted", "rated"]
+    with ThreadPoolExecutor(2) as pool:
+        assert list(pool.map(attempt, keys[1:])) == ["rated", "rated"]
+    info = rows.browser(keys[0])
+    assert info is not None and info.attempted == {puzzle.id}
