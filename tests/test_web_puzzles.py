@@ -54,6 +54,23 @@ def lay(page: Page, placement: Placement, tap: bool = False) -> None:
     press(page.get_by_test_id("place"))
 
 
+def drag(page: Page, placement: Placement) -> None:
+    """Drag the tile from the rack onto its cell: it lands turned to fit."""
+    tile = page.locator(f".rack-tile[data-tile='{placement.tile.name}']")
+    start = tile.bounding_box()
+    assert start is not None
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(start["x"] + 30, start["y"] - 30, steps=4)
+    target = page.locator(f"[data-testid=legal-cell][data-cell='{cell_key(placement)}']")
+    expect(target).to_be_visible()
+    box = target.bounding_box()
+    assert box is not None
+    # The middle of a triangle's box is inside the triangle.
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=8)
+    page.mouse.up()
+
+
 def rating(page: Page) -> int:
     return int(page.get_by_test_id("my-rating").inner_text())
 
@@ -92,10 +109,10 @@ def test_solve_one_fail_another_and_the_rating_moves(
     expect(page.get_by_test_id("puzzle-result")).to_have_attribute("data-solved", "true")
     assert rating(page) == after_solving
 
-    # The obvious move is never the answer.
+    # The obvious move is never the answer: its tile dragged onto its cell.
     page.goto(f"{server.base_url}/puzzles/{failed.id}")
     expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
-    lay(page, failed.obvious)
+    drag(page, failed.obvious)
     expect(page.get_by_test_id("puzzle-result")).to_have_attribute("data-solved", "false")
     assert rating(page) < after_solving
     expect(page.get_by_test_id("rating-change")).to_contain_text("\u2212")
@@ -143,3 +160,27 @@ def test_the_home_page_leads_to_the_puzzles_in_the_players_language(
     expect(page.get_by_test_id("puzzle-prompt")).to_have_text(german["puzzle_prompt"])
     expect(page.get_by_test_id("next-puzzle")).to_have_text(german["puzzle_next"])
     assert not missing
+
+
+def test_a_puzzle_answered_by_the_keyboard_alone(
+    live_server: LiveServerFactory, page: Page
+) -> None:
+    """D draws; a placement is Tab to the rack, Enter, the arrows, R and Enter."""
+    server = live_server()
+    draws = [puzzle for puzzle in shipped().puzzles if not isinstance(puzzle.solution, Placement)]
+    puzzle = draws[0] if draws else placement_puzzles()[2]
+    open_in(page, f"{server.base_url}/puzzles/{puzzle.id}")
+    expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
+    if draws:
+        page.keyboard.press("d")
+    else:  # no draw among the puzzles: the first tile, its first cell, as it comes
+        page.locator(".rack-tile.playable").first.focus()
+        page.keyboard.press("Enter")
+        page.keyboard.press("ArrowRight")
+        expect(page.get_by_test_id("preview")).to_be_visible()
+        page.keyboard.press("Enter")
+    result = page.get_by_test_id("puzzle-result")
+    expect(result).to_be_visible()
+    if draws:
+        expect(result).to_have_attribute("data-solved", "true")
+        expect(page.locator("[data-reason=draws]")).to_have_count(1)

@@ -25,6 +25,7 @@ browser has tried every puzzle), ``attempted`` (409).
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import random
 import re
@@ -131,9 +132,17 @@ def puzzle_routes(
     given, ``today``: the UTC date that chooses the puzzle of the day."""
     rows = PuzzleStore(store)
     rng = random.SystemRandom()
+    loaded = puzzles
+    loading = asyncio.Lock()
 
-    def the_set() -> PuzzleSet:
-        return shipped() if puzzles is None else puzzles
+    async def the_set() -> PuzzleSet:
+        """The puzzles, the shipped ones read once on first use (seconds: each is checked
+        as it is read), off the event loop."""
+        nonlocal loaded
+        async with loading:
+            if loaded is None:
+                loaded = await run_in_threadpool(shipped)
+        return loaded
 
     def browser_hash(request: Request, required: bool = True) -> str | None:
         key = request.headers.get(BROWSER_HEADER)
@@ -157,9 +166,9 @@ def puzzle_routes(
             )
         return token_hash(key)
 
-    def existing(request: Request) -> Puzzle:
+    async def existing(request: Request) -> Puzzle:
         code = request.path_params["id"]
-        puzzle = the_set().by_id.get(code)
+        puzzle = (await the_set()).by_id.get(code)
         if puzzle is None:
             raise ApiError(404, "not_found", f"no puzzle {code!r}")
         return puzzle
@@ -194,7 +203,7 @@ def puzzle_routes(
 
     async def daily(request: Request) -> Response:
         day = today()
-        puzzle = the_set().daily(day)
+        puzzle = (await the_set()).daily(day)
         return JSONResponse({"date": day.isoformat(), "puzzle": await shown(request, puzzle)})
 
     async def next_puzzle(request: Request) -> Response:
@@ -204,16 +213,16 @@ def puzzle_routes(
         if info is None:
             raise unknown()
         ratings = await run_in_threadpool(rows.ratings)
-        puzzle = the_set().near(info.rating.rating, ratings, info.attempted, rng)
+        puzzle = (await the_set()).near(info.rating.rating, ratings, info.attempted, rng)
         if puzzle is None:
             raise ApiError(404, "none_left", "this browser has tried every puzzle")
         return JSONResponse({"puzzle": await shown(request, puzzle)})
 
     async def show(request: Request) -> Response:
-        return JSONResponse({"puzzle": await shown(request, existing(request))})
+        return JSONResponse({"puzzle": await shown(request, await existing(request))})
 
     async def attempt(request: Request) -> Response:
-        puzzle = existing(request)
+        puzzle = await existing(request)
         key = browser_hash(request)
         assert key is not None
         body = await json_body(request)

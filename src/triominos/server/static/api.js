@@ -10,12 +10,12 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body) {
+async function request(method, path, body, headers = {}) {
   let response;
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      headers: body === undefined ? headers : { ...headers, "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
@@ -26,8 +26,8 @@ async function request(method, path, body) {
   return data;
 }
 
-export const getJson = (path) => request("GET", path);
-export const postJson = (path, body) => request("POST", path, body);
+export const getJson = (path, headers = {}) => request("GET", path, undefined, headers);
+export const postJson = (path, body, headers = {}) => request("POST", path, body, headers);
 
 // --- seats this browser holds --------------------------------------------------------
 

@@ -43,6 +43,42 @@ export function arrange(legal) {
   return { byTile, others };
 }
 
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+/**
+ * The keys of choosing a placement, the same on every page: the arrows walk the chosen
+ * tile's cells (or, in the rack, its tiles), Enter places the tile shown, Esc takes it
+ * back, R turns it. Returns "place" (Enter on a tile shown), "changed" (redraw), "done"
+ * (nothing to draw), or null for a key that is the page's own.
+ */
+export function choiceKey(event, choice, rack) {
+  if (event.target.closest?.("input, select, textarea, dialog") || event.ctrlKey || event.metaKey || event.altKey) return "done";
+  const key = event.key;
+  if (key in ARROWS && choice.selected) {
+    event.preventDefault();
+    choice.walk(ARROWS[key]);
+    return "changed";
+  }
+  if ((key === "ArrowLeft" || key === "ArrowRight") && event.target.closest?.(".rack")) {
+    event.preventDefault();
+    rack.moveFocus(key === "ArrowLeft" ? -1 : 1);
+    return "done";
+  }
+  if (key === "Enter" && choice.preview) {
+    event.preventDefault();
+    return "place";
+  }
+  if (key === "Escape") {
+    choice.cancel();
+    return "changed";
+  }
+  if (key === "r" || key === "R") {
+    choice.rotate();
+    return "changed";
+  }
+  return null;
+}
+
 export class TileChoice {
   /** @param {() => Array} legal  the legal list now (empty: nothing to choose) */
   constructor(legal) {

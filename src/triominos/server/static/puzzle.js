@@ -9,9 +9,9 @@
 // result of the one rated attempt (PROTOCOL.md, "Puzzles"). The board, the rack and the
 // way a tile is chosen, turned and placed are the table's (board.js, rack.js, choice.js).
 
-import { ApiError } from "./api.js";
+import { getJson, postJson } from "./api.js";
 import { BoardView } from "./board.js";
-import { TileChoice } from "./choice.js";
+import { TileChoice, choiceKey } from "./choice.js";
 import { h, signed, t } from "./dom.js";
 import { describeRefusal, toastRefusal } from "./errors.js";
 import { RackView } from "./rack.js";
@@ -19,38 +19,27 @@ import { bonusText, cellText } from "./sheet.js";
 
 const BROWSER_KEY = "triominos.puzzle_browser";
 const BROWSER_HEADER = "X-Puzzle-Browser";
-const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
-/** A request to the puzzles' API with this browser's id (a new one when it has none, or
- * when the server no longer knows it). */
+/** A request to the puzzles' API with this browser's id: a new one when it has none, or
+ * when the server no longer knows it (a new database). */
 async function ask(method, path, body) {
-  for (let tries = 0; ; tries += 1) {
-    const headers = { [BROWSER_HEADER]: await browserId() };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    let response;
-    try {
-      response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    } catch {
-      throw new ApiError(0, { code: "network", message: "" });
-    }
-    const data = await response.json().catch(() => null);
-    if (response.ok) return data;
-    const error = new ApiError(response.status, data?.error ?? {});
-    if (error.code !== "unknown_browser" || tries) throw error;
+  try {
+    return await askOnce(method, path, body);
+  } catch (error) {
+    if (error.code !== "unknown_browser") throw error;
     localStorage.removeItem(BROWSER_KEY);
+    return askOnce(method, path, body);
   }
 }
 
-async function browserId() {
+async function askOnce(method, path, body) {
   let id = localStorage.getItem(BROWSER_KEY);
   if (!id) {
-    const response = await fetch("/api/puzzles/browsers", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
-    const data = await response.json().catch(() => null);
-    if (!response.ok) throw new ApiError(response.status, data?.error ?? {});
-    id = data.browser;
+    id = (await postJson("/api/puzzles/browsers", {})).browser;
     localStorage.setItem(BROWSER_KEY, id);
   }
-  return id;
+  const headers = { [BROWSER_HEADER]: id };
+  return method === "GET" ? getJson(path, headers) : postJson(path, body, headers);
 }
 
 /** An action in words, for the explanation: "3-4-5 on 0,1▲", or the draw. */
@@ -131,7 +120,9 @@ export class PuzzlePage {
   async load(which) {
     const path = which === "next" ? "/api/puzzles/next" : which === "daily" ? "/api/puzzles/daily" : `/api/puzzles/${encodeURIComponent(which)}`;
     try {
-      const [answer, me] = await Promise.all([ask("GET", path), ask("GET", "/api/puzzles/me")]);
+      // One after the other: a browser without an id gets one, once, with the first.
+      const me = await ask("GET", "/api/puzzles/me");
+      const answer = await ask("GET", path);
       this.puzzle = answer.puzzle;
       this.daily = answer.date ?? null;
       this.result = this.puzzle.attempt;
@@ -199,27 +190,10 @@ export class PuzzlePage {
   }
 
   onKey(event) {
-    if (event.target.closest?.("input, select, textarea, dialog") || event.ctrlKey || event.metaKey || event.altKey) return;
-    const key = event.key;
-    if (key in ARROWS && this.choice.selected) {
-      event.preventDefault();
-      this.choice.walk(ARROWS[key]);
-      this.render();
-    } else if ((key === "ArrowLeft" || key === "ArrowRight") && event.target.closest?.(".rack")) {
-      event.preventDefault();
-      this.rack.moveFocus(key === "ArrowLeft" ? -1 : 1);
-    } else if (key === "Enter" && this.choice.preview) {
-      event.preventDefault();
-      this.answer(this.choice.previewEntry);
-    } else if (key === "Escape") {
-      this.choice.cancel();
-      this.render();
-    } else if (key === "r" || key === "R") {
-      this.choice.rotate();
-      this.render();
-    } else if ((key === "d" || key === "D") && this.answerable) {
-      this.answer(this.choice.options.others.draw);
-    }
+    const done = choiceKey(event, this.choice, this.rack);
+    if (done === "place") this.answer(this.choice.previewEntry);
+    else if (done === "changed") this.render();
+    else if (!done && (event.key === "d" || event.key === "D") && this.answerable) this.answer(this.choice.options.others.draw);
   }
 
   // --- drawing the page --------------------------------------------------------------

@@ -8,7 +8,7 @@
 
 import { TableConnection, getJson, heldSeats, holdSeat, playerName, postJson, releaseSeat, rememberName } from "./api.js";
 import { BoardView } from "./board.js";
-import { TileChoice, pointingUp } from "./choice.js";
+import { TileChoice, choiceKey, pointingUp } from "./choice.js";
 import { LEVELS, levelOf, seatNames } from "./bots.js";
 import { h, onSubmit, setText, signed, t, toast } from "./dom.js";
 import { RackView } from "./rack.js";
@@ -21,7 +21,6 @@ import { JOKER, cellKey } from "./tiles.js";
 const WATCH = "watch";
 const CHAT_MUTED = "triominos.chat_muted";
 const MAX_CHAT_CHARS = 200; // protocol.MAX_CHAT_CHARS
-const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
 /** The board after `event`: a placement adds its tile, taking the joker back replaces it. */
 function boardAfter(board, event) {
@@ -505,23 +504,12 @@ export class TablePage {
   }
 
   onKey(event) {
-    if (event.target.closest?.("input, select, textarea, dialog") || event.ctrlKey || event.metaKey || event.altKey) return;
+    const done = choiceKey(event, this.choice, this.rack);
+    if (done === "place") this.place();
+    else if (done === "changed") this.render();
+    if (done) return;
     const key = event.key;
-    if (key in ARROWS && this.choice.selected) {
-      event.preventDefault();
-      this.choice.walk(ARROWS[key]);
-      this.render();
-    } else if ((key === "ArrowLeft" || key === "ArrowRight") && event.target.closest?.(".rack")) {
-      event.preventDefault();
-      this.rack.moveFocus(key === "ArrowLeft" ? -1 : 1);
-    } else if (key === "Enter" && this.choice.preview) {
-      event.preventDefault();
-      this.place();
-    } else if (key === "Escape") {
-      this.cancel();
-    } else if (key === "r" || key === "R") {
-      this.rotate();
-    } else if (key === "d" || key === "D") {
+    if (key === "d" || key === "D") {
       this.play(this.options.others.draw ? "draw" : "starter_draw");
     } else if (key === "p" || key === "P") {
       this.play("pass");
