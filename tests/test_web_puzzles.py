@@ -76,7 +76,7 @@ def rating(page: Page) -> int:
 
 
 def test_solve_one_fail_another_and_the_rating_moves(
-    live_server: LiveServerFactory, page: Page
+    live_server: LiveServerFactory, page: Page, screenshot_dir: Path
 ) -> None:
     server = live_server()
     solved, failed = placement_puzzles()[:2]
@@ -103,6 +103,7 @@ def test_solve_one_fail_another_and_the_rating_moves(
     expect(reasons).to_have_count(len(solved.explanation))
     assert "points more" in reasons.first.inner_text()
     expect(page.get_by_test_id("legal-cell")).to_have_count(0)  # one answer, then no more
+    page.screenshot(path=str(screenshot_dir / "puzzle-solved.png"))
 
     # The same puzzle again: its result, not a second try.
     page.reload()

@@ -86,8 +86,8 @@ export class BoardView {
    * @param {string|null} [state.focus]  the legal cell the keyboard is on
    * @param {{cell, corners, tile, points}|null} [state.preview]  a tile shown, not laid
    * @param {Array<{cell, rank}>} [state.hints]
-   * @param {Array<{cell, corners, tile, kind, label}>} [state.marks]  tiles shown with a
-   *   label (a puzzle's solution and obvious move), or a cell alone without `corners`
+   * @param {Array<{cell, corners, tile, kind, label, low}>} [state.marks]  tiles shown with
+   *   a label (a puzzle's solution and obvious move), or a cell alone without `corners`
    */
   render({ placements, cards, markLast = true, legal = new Map(), focus = null, preview = null, hints = [], marks = [] }) {
     for (const layer of Object.values(this.layers)) {
@@ -149,8 +149,9 @@ export class BoardView {
         if (mark.label) svgElement("title", {}, cell).textContent = mark.label;
       }
       if (mark.label && mark.corners) {
+        // Above the centre, or below it with `low` (two marks on one cell keep apart).
         const [x, y] = centre(cellPoints(mark.cell));
-        const text = svgElement("text", { class: `mark-label mark-${mark.kind}`, x, y: y - 14 }, this.layers.hints);
+        const text = svgElement("text", { class: `mark-label mark-${mark.kind}`, x, y: mark.low ? y + 24 : y - 14 }, this.layers.hints);
         text.textContent = mark.label;
       }
     }

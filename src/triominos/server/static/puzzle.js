@@ -242,10 +242,10 @@ export class PuzzlePage {
     const result = this.result;
     if (!result) return [];
     const marks = [];
-    const tileMark = (action, kind, label) => {
-      if (action.action === "place") marks.push({ cell: action.cell, corners: action.corners, tile: action.tile, kind, label });
+    const tileMark = (action, kind, label, low) => {
+      if (action.action === "place") marks.push({ cell: action.cell, corners: action.corners, tile: action.tile, kind, label, low });
     };
-    tileMark(result.obvious, "obvious", t("puzzle_obvious_mark"));
+    tileMark(result.obvious, "obvious", t("puzzle_obvious_mark"), true);
     tileMark(result.solution, "solution", t("puzzle_solution_mark"));
     for (const reason of result.explanation) {
       if (reason.params.cell) marks.push({ cell: reason.params.cell, kind: reason.key, label: reasonText(reason) });
