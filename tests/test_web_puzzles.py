@@ -166,22 +166,26 @@ def test_the_home_page_leads_to_the_puzzles_in_the_players_language(
 def test_a_puzzle_answered_by_the_keyboard_alone(
     live_server: LiveServerFactory, page: Page
 ) -> None:
-    """D draws; a placement is Tab to the rack, Enter, the arrows, R and Enter."""
+    """D draws, where drawing is the answer; a tile is chosen with Enter, shown on its
+    best cell with an arrow, and placed with Enter."""
     server = live_server()
-    draws = [puzzle for puzzle in shipped().puzzles if not isinstance(puzzle.solution, Placement)]
-    puzzle = draws[0] if draws else placement_puzzles()[2]
+    puzzle = next(p for p in shipped().puzzles if not isinstance(p.solution, Placement))
     open_in(page, f"{server.base_url}/puzzles/{puzzle.id}")
     expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
-    if draws:
-        page.keyboard.press("d")
-    else:  # no draw among the puzzles: the first tile, its first cell, as it comes
-        page.locator(".rack-tile.playable").first.focus()
-        page.keyboard.press("Enter")
-        page.keyboard.press("ArrowRight")
-        expect(page.get_by_test_id("preview")).to_be_visible()
-        page.keyboard.press("Enter")
+    page.keyboard.press("d")
     result = page.get_by_test_id("puzzle-result")
-    expect(result).to_be_visible()
-    if draws:
-        expect(result).to_have_attribute("data-solved", "true")
-        expect(page.locator("[data-reason=draws]")).to_have_count(1)
+    expect(result).to_have_attribute("data-solved", "true")
+    expect(page.locator("[data-reason=draws]")).to_have_count(1)
+    expect(page.get_by_test_id("mark-obvious")).to_have_count(1)
+
+    # The obvious move's tile, by the keyboard: not the answer, wherever it goes.
+    other = placement_puzzles()[3]
+    page.goto(f"{server.base_url}/puzzles/{other.id}")
+    expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
+    page.locator(f".rack-tile[data-tile='{other.obvious.tile.name}']").focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_test_id("preview")).to_be_visible()
+    page.keyboard.press("r")
+    page.keyboard.press("Enter")
+    expect(result).to_have_attribute("data-solved", "false")
