@@ -101,12 +101,12 @@ class Puzzle:
             if reason.key not in REASONS:
                 raise PuzzleError("explanation", f"unknown reason {reason.key!r}")
 
-    @property
+    @functools.cached_property
     def position(self) -> str:
         """The observation as position text."""
         return self.observation.to_text()
 
-    @property
+    @functools.cached_property
     def id(self) -> str:
         """A name for the puzzle that only its position makes: the same in every copy."""
         return hashlib.sha256(self.position.encode()).hexdigest()[:12]
@@ -475,9 +475,8 @@ def solves(puzzle: Puzzle, simulations: int = SIMULATIONS, *, seed: int = 0) -> 
     """Whether the evaluation, at this budget and seed, still finds the puzzle's solution
     the best choice and better than the obvious move (``triominos puzzles check``)."""
     values = evaluate(puzzle.observation, Budget(simulations=simulations), seed=seed)
-    return values[0].action == puzzle.solution and values[0].expected > _value(
-        values, puzzle.obvious
-    )
+    best = values[0]
+    return best.action == puzzle.solution and best.expected > _value(values, puzzle.obvious)
 
 
 # --- a set of puzzles ------------------------------------------------------------------
