@@ -11,9 +11,9 @@ import pytest
 
 pytest.importorskip("playwright")
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
-from conftest import LiveServerFactory
+from conftest import DESKTOP, LiveServerFactory, watched_page
 from triominos.board import Placement
 from triominos.puzzles import Puzzle, shipped
 from web import open_in, watch_texts
@@ -150,17 +150,22 @@ def test_the_puzzle_of_the_day_by_taps_on_a_phone(
 
 
 def test_the_home_page_leads_to_the_puzzles_in_the_players_language(
-    live_server: LiveServerFactory, page: Page
+    live_server: LiveServerFactory, browser: Browser
 ) -> None:
     server = live_server()
-    missing = watch_texts(page)
-    open_in(page, f"{server.base_url}/", language="de")
-    page.get_by_test_id("puzzles-link").click()
-    expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
-    german = json.loads((LOCALES / "de.json").read_text(encoding="utf-8"))
-    expect(page.get_by_test_id("puzzle-prompt")).to_have_text(german["puzzle_prompt"])
-    expect(page.get_by_test_id("next-puzzle")).to_have_text(german["puzzle_next"])
-    assert not missing
+    # The one refusal expected: the browser id edited by hand, which the page replaces.
+    with watched_page(browser, "status of 400", **DESKTOP) as page:
+        missing = watch_texts(page)
+        open_in(page, f"{server.base_url}/", language="de")
+        page.evaluate("localStorage.setItem('triominos.puzzle_browser', 'not an id')")
+        page.get_by_test_id("puzzles-link").click()
+        expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
+        kept = page.evaluate("localStorage.getItem('triominos.puzzle_browser')")
+        assert kept != "not an id" and len(kept) == 43
+        german = json.loads((LOCALES / "de.json").read_text(encoding="utf-8"))
+        expect(page.get_by_test_id("puzzle-prompt")).to_have_text(german["puzzle_prompt"])
+        expect(page.get_by_test_id("next-puzzle")).to_have_text(german["puzzle_next"])
+        assert not missing
 
 
 def test_a_puzzle_answered_by_the_keyboard_alone(

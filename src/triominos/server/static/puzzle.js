@@ -21,12 +21,12 @@ const BROWSER_KEY = "triominos.puzzle_browser";
 const BROWSER_HEADER = "X-Puzzle-Browser";
 
 /** A request to the puzzles' API with this browser's id: a new one when it has none, or
- * when the server no longer knows it (a new database). */
+ * when the server no longer knows it (a new database) or it is not one (edited by hand). */
 async function ask(method, path, body) {
   try {
     return await askOnce(method, path, body);
   } catch (error) {
-    if (error.code !== "unknown_browser") throw error;
+    if (error.code !== "unknown_browser" && error.field !== "browser") throw error;
     localStorage.removeItem(BROWSER_KEY);
     return askOnce(method, path, body);
   }
