@@ -114,6 +114,8 @@ def test_the_wheel_imports_without_extras_and_serves_everything_with_them(
     )
     server.start()
     try:
+        for path in ("/puzzles", "/api/puzzles/daily"):  # the puzzles shipped in the wheel
+            assert httpx.get(f"{server.base_url}{path}").status_code == 200, path
         for path in ("/", "/static/app.js", "/static/locales/fr.json", "/api/presets"):
             response = httpx.get(f"{server.base_url}{path}")
             assert response.status_code == 200, f"{path}: {response.status_code}"

@@ -148,6 +148,9 @@ def test_every_route_counts_against_its_limit() -> None:
     assert limit_of("WEBSOCKET", "/ws/ABC").name == "look_up"
     assert limit_of("GET", "/api/tables/ABC/record").name == "record"
     assert limit_of("POST", "/api/pad/games/x/entries").name == "pad"
+    assert limit_of("POST", "/api/puzzles/browsers").name == "create"
+    assert limit_of("POST", "/api/puzzles/abc/attempts").name == "puzzle"
+    assert limit_of("GET", "/api/puzzles/next").name == "puzzle"
     assert limit_of("GET", "/static/app.js").name == "page"
 
 

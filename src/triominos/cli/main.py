@@ -206,7 +206,19 @@ def main() -> None:
     """Triominos: play, watch bots play, and check game records."""
 
 
-from triominos.cli import analyse, arena, demo, ladder, play, replay, rules, selfplay, serve, verify  # noqa: E402, F401  (registers its command on main)
+from triominos.cli import (  # noqa: E402, F401  (registers its command on main)
+    analyse,
+    arena,
+    demo,
+    ladder,
+    play,
+    puzzles,
+    replay,
+    rules,
+    selfplay,
+    serve,
+    verify,
+)
 
 __all__ = [
     "bots_option",

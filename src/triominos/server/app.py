@@ -29,6 +29,7 @@ from triominos.server.bots import BotWorker, pool_size, process_pool
 from triominos.server.guard import Guard, Origins, RateLimiter
 from triominos.server.pad_api import pad_routes
 from triominos.server.protocol import CONNECTIONS_PER_ADDRESS, ApiError
+from triominos.server.puzzle_api import puzzle_routes
 from triominos.server.routes import STATIC, page
 from triominos.server.service import Service, unavailable
 from triominos.server.store import StorageFault, Store
@@ -142,8 +143,11 @@ def create_app(
         Route("/metrics", routes.metrics),
         WebSocketRoute("/ws/{code}", play),
         *pad_routes(store),
+        *puzzle_routes(store),
         Route("/", page("index.html")),
         Route("/t/{code}", page("index.html")),
+        Route("/puzzles", page("index.html")),
+        Route("/puzzles/{id}", page("index.html")),
         Route("/pad", page("pad/index.html")),
         Route("/pad/{id}", page("pad/index.html")),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),

@@ -159,7 +159,7 @@ class Limit:
 
 
 LIMITS = (
-    Limit("create", 10, 5, "POST /api/tables, POST /api/pad/games"),
+    Limit("create", 10, 5, "POST /api/tables, POST /api/pad/games, POST /api/puzzles/browsers"),
     Limit("join", 30, 10, "POST /api/tables/CODE/join"),
     Limit("change", 60, 20, "the other POSTs of /api/tables: a seat to a bot, a rematch"),
     Limit(
@@ -172,6 +172,7 @@ LIMITS = (
     Limit("record", 30, 10, "GET /api/tables/CODE/record"),
     Limit("analyse", 6, 3, "POST /api/tables/CODE/analysis"),
     Limit("pad", 300, 60, "the rest of /api/pad"),
+    Limit("puzzle", 60, 20, "the rest of /api/puzzles: puzzles shown, answers"),
     Limit("page", 1200, 300, "pages, static files and everything else"),
 )
 """Every HTTP route's limit per client address, declared once (PROTOCOL.md's table)."""
@@ -189,6 +190,8 @@ _ROUTES = (
     ("GET", re.compile(r"/api/tables/[^/]+"), "look_up"),
     ("WEBSOCKET", re.compile(r"/ws/.*"), "look_up"),
     (None, re.compile(r"/api/pad(/.*)?"), "pad"),
+    ("POST", re.compile(r"/api/puzzles/browsers/?"), "create"),
+    (None, re.compile(r"/api/puzzles(/.*)?"), "puzzle"),
 )
 
 

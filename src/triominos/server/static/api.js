@@ -10,13 +10,16 @@ export class ApiError extends Error {
   }
 }
 
-/** The answer to a request: JSON, or what `read` makes of a successful response. */
-async function request(method, path, body, read = (response) => response.json()) {
+/**
+ * The answer to a request: JSON, or what `read` makes of a successful response;
+ * `headers` are sent besides the JSON body's own.
+ */
+async function request(method, path, body, { headers = {}, read = (response) => response.json() } = {}) {
   let response;
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      headers: body === undefined ? headers : { ...headers, "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
@@ -29,10 +32,10 @@ async function request(method, path, body, read = (response) => response.json())
   return read(response);
 }
 
-export const getJson = (path) => request("GET", path);
-export const postJson = (path, body) => request("POST", path, body);
+export const getJson = (path, headers = {}) => request("GET", path, undefined, { headers });
+export const postJson = (path, body, headers = {}) => request("POST", path, body, { headers });
 /** A POST answered with a file (an image): its Blob. */
-export const postForBlob = (path, body) => request("POST", path, body, (response) => response.blob());
+export const postForBlob = (path, body) => request("POST", path, body, { read: (response) => response.blob() });
 
 // --- seats this browser holds --------------------------------------------------------
 

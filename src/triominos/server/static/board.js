@@ -86,8 +86,10 @@ export class BoardView {
    * @param {string|null} [state.focus]  the legal cell the keyboard is on
    * @param {{cell, corners, tile, points}|null} [state.preview]  a tile shown, not laid
    * @param {Array<{cell, rank}>} [state.hints]
+   * @param {Array<{cell, corners, tile, kind, label, low}>} [state.marks]  tiles shown with
+   *   a label (a puzzle's solution and obvious move), or a cell alone without `corners`
    */
-  render({ placements, cards, markLast = true, legal = new Map(), focus = null, preview = null, hints = [] }) {
+  render({ placements, cards, markLast = true, legal = new Map(), focus = null, preview = null, hints = [], marks = [] }) {
     for (const layer of Object.values(this.layers)) {
       if (layer !== this.layers.effects) layer.replaceChildren();
     }
@@ -136,6 +138,23 @@ export class BoardView {
       const mark = svgElement("text", { class: "hint-rank", x, y: y - 10 }, this.layers.hints);
       mark.textContent = String(hint.rank);
     }
+    for (const mark of marks) {
+      const key = cellKey(mark.cell);
+      if (mark.corners) {
+        const group = drawTile(this.layers.hints, mark.cell, mark.corners, { cards, className: `ghost mark-${mark.kind}` });
+        group.dataset.testid = `mark-${mark.kind}`;
+        group.dataset.cell = key;
+      } else {
+        const cell = svgElement("polygon", { class: `mark mark-${mark.kind}`, points: cellPolygon(mark.cell, 0), "data-testid": `mark-${mark.kind}`, "data-cell": key }, this.layers.hints);
+        if (mark.label) svgElement("title", {}, cell).textContent = mark.label;
+      }
+      if (mark.label && mark.corners) {
+        // Above the centre, or below it with `low` (two marks on one cell keep apart).
+        const [x, y] = centre(cellPoints(mark.cell));
+        const text = svgElement("text", { class: `mark-label mark-${mark.kind}`, x, y: mark.low ? y + 24 : y - 14 }, this.layers.hints);
+        text.textContent = mark.label;
+      }
+    }
     if (preview) {
       const joker = preview.tile === JOKER;
       const group = drawTile(this.layers.preview, preview.cell, joker ? jokerCorners(preview, numbers) : preview.corners, {
@@ -147,7 +166,7 @@ export class BoardView {
       group.dataset.cell = cellKey(preview.cell);
       group.dataset.corners = preview.corners.join(",");
     }
-    const cells = [...placements.map((p) => p.cell), ...[...legal.values()].map((o) => o.cell)];
+    const cells = [...placements.map((p) => p.cell), ...[...legal.values()].map((o) => o.cell), ...marks.map((m) => m.cell)];
     this.bounds = this.measure(cells.length ? cells : [[0, 0, "up"]]);
     if (!this.userMoved) this.fit(true);
   }

@@ -8,6 +8,7 @@
 
 import { TableConnection, getJson, heldSeats, holdSeat, playerName, postForBlob, postJson, releaseSeat, rememberName } from "./api.js";
 import { BoardView } from "./board.js";
+import { TileChoice, choiceKey, pointingUp } from "./choice.js";
 import { LEVELS, levelOf, seatNames } from "./bots.js";
 import { h, onSubmit, setText, signed, t, toast } from "./dom.js";
 import { RackView } from "./rack.js";
@@ -15,22 +16,11 @@ import { EndDialogs } from "./endings.js";
 import { describeRefusal, toastRefusal } from "./errors.js";
 import { bonusText, cellText, renderScores, renderSheet } from "./sheet.js";
 import { Sounds } from "./sounds.js";
-import { JOKER, cellKey, cellPoints, centre, tileNumbers } from "./tiles.js";
+import { JOKER, cellKey } from "./tiles.js";
 
 const WATCH = "watch";
 const CHAT_MUTED = "triominos.chat_muted";
 const MAX_CHAT_CHARS = 200; // protocol.MAX_CHAT_CHARS
-const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-
-/** The numbers of a placement as the tile shows them pointing up (left, apex, right). */
-function pointingUp(entry) {
-  const [a, b, c] = entry.action.corners;
-  return entry.action.cell[2] === "up" ? [a, b, c] : [c, a, b];
-}
-
-function sameNumbers(one, other) {
-  return one.length === other.length && one.every((value, index) => value === other[index]);
-}
 
 /**
  * The board after `event`: a placement adds its tile, taking the joker back replaces it,
@@ -65,40 +55,13 @@ function stillToPlay(view) {
   return seats;
 }
 
-/** The legal list, arranged for the page: placements by tile and cell, and the rest. */
-function arrange(legal) {
-  const byTile = new Map();
-  const others = {};
-  for (const entry of legal) {
-    const { action } = entry;
-    if (action.cell) {
-      const cells = byTile.get(action.tile) ?? new Map();
-      byTile.set(action.tile, cells);
-      const key = cellKey(action.cell);
-      const option = cells.get(key) ?? { cell: action.cell, entries: [], points: -Infinity };
-      option.entries.push(entry);
-      option.points = Math.max(option.points, entry.points);
-      const best = option.entries.find((each) => each.points === option.points);
-      const bonuses = Object.entries(best.bonuses);
-      option.label = signed(option.points) + (bonuses.length ? "\u2605" : "");
-      option.title = [signed(option.points), ...bonuses.map(([name, value]) => bonusText(name, value))].join(" · ");
-      cells.set(key, option);
-    } else {
-      others[action.action] = entry;
-    }
-  }
-  return { byTile, others };
-}
-
 export class TablePage {
   constructor(root, code) {
     this.root = root;
     this.code = code;
     this.seats = new Map(); // seat key (a seat number, or WATCH) -> {connection, view}
     this.chosenKey = null;
-    this.selected = null;
-    this.turned = null;
-    this.preview = null; // {key, index}: a cell of the chosen tile and which of its entries
+    this.choice = new TileChoice(() => this.view?.legal ?? []);
     this.pending = false;
     this.hints = null;
     this.shownEnds = new Set();
@@ -488,110 +451,53 @@ export class TablePage {
   // --- choosing and placing a tile -------------------------------------------------
 
   get options() {
-    return arrange(this.view?.legal ?? []);
+    return this.choice.options;
   }
 
   clearChoice() {
-    this.selected = null;
-    this.turned = null;
-    this.preview = null;
+    this.choice.clear();
   }
 
   /** After a view change that keeps our turn (a draw), keep the tile if it can still go. */
   keepChoice() {
-    const cells = this.options.byTile.get(this.selected);
-    if (!cells) this.clearChoice();
-    else if (this.preview && !cells.has(this.preview.key)) this.preview = null;
+    this.choice.keep();
   }
 
-  choose(tile, { dragging = false } = {}) {
+  choose(tile, how) {
     if (!this.view?.rack) return;
-    if (tile === this.selected && !dragging) {
-      this.rotate();
-      return;
-    }
-    if (tile !== this.selected) {
-      this.selected = tile;
-      this.turned = tileNumbers(tile);
-      this.preview = null;
-    }
+    this.choice.choose(tile, how);
     this.render();
   }
 
-  /** Turn the chosen tile: to the next rotation that fits where it is shown, or a third turn. */
   rotate() {
-    if (!this.selected) return;
-    if (this.preview) {
-      const option = this.options.byTile.get(this.selected)?.get(this.preview.key);
-      if (option && option.entries.length > 1) {
-        this.preview.index = (this.preview.index + 1) % option.entries.length;
-        this.turned = pointingUp(option.entries[this.preview.index]);
-      }
-    } else if (this.selected !== JOKER) {
-      const [a, b, c] = this.turned;
-      this.turned = [c, a, b];
-    }
-    this.render();
-  }
-
-  /** The entry at a cell for the chosen tile: the one as the tile is turned, else the best. */
-  entryAt(option) {
-    const asTurned = option.entries.findIndex((entry) => this.turned && sameNumbers(pointingUp(entry), this.turned));
-    if (asTurned >= 0) return asTurned;
-    let best = 0;
-    option.entries.forEach((entry, index) => {
-      if (entry.points > option.entries[best].points) best = index;
-    });
-    return best;
-  }
-
-  /** Show the chosen tile on a legal cell, turned to fit. */
-  showAt(key) {
-    const option = this.options.byTile.get(this.selected)?.get(key);
-    if (!option) return;
-    const index = this.entryAt(option);
-    this.preview = { key, index };
-    this.turned = pointingUp(option.entries[index]);
+    this.choice.rotate();
     this.render();
   }
 
   onCell(key) {
-    if (this.preview?.key === key) {
-      this.place();
-      return;
-    }
-    if (this.options.byTile.get(this.selected)?.has(key)) this.showAt(key);
-    else if (this.preview) {
-      this.preview = null;
-      this.render();
-    }
+    if (this.choice.atCell(key) === "place") this.place();
+    else this.render();
   }
 
   dropKey(x, y) {
     const key = this.board.cellKeyAt(x, y);
-    return key && this.options.byTile.get(this.selected)?.has(key) ? key : null;
+    return key && this.choice.cells.has(key) ? key : null;
   }
 
   drop(tile, x, y) {
     this.board.markDrop(null);
-    const key = this.dropKey(x, y);
-    if (tile !== this.selected || !key) {
-      this.render();
-      return;
-    }
-    const option = this.options.byTile.get(tile).get(key);
-    this.send(option.entries[this.entryAt(option)]);
+    const entry = this.choice.dropped(tile, this.dropKey(x, y));
+    if (entry) this.send(entry);
+    else this.render();
   }
 
   place() {
-    if (!this.preview) return;
-    const option = this.options.byTile.get(this.selected)?.get(this.preview.key);
-    if (option) this.send(option.entries[this.preview.index]);
+    const entry = this.choice.previewEntry;
+    if (entry) this.send(entry);
   }
 
   cancel() {
-    if (this.preview) this.preview = null;
-    else this.clearChoice();
+    this.choice.cancel();
     this.render();
   }
 
@@ -606,31 +512,6 @@ export class TablePage {
     this.render();
     // The button pressed is gone with the choice: the keyboard goes back to the rack.
     this.rack.focusFirst();
-  }
-
-  /** The arrow keys walk the chosen tile's legal cells, nearest in the arrow's direction. */
-  walk([dx, dy]) {
-    const cells = this.options.byTile.get(this.selected);
-    if (!cells?.size) return;
-    const options = [...cells.entries()].map(([key, option]) => [key, centre(cellPoints(option.cell))]);
-    if (!this.preview) {
-      const best = [...cells.entries()].sort((a, b) => b[1].points - a[1].points)[0][0];
-      this.showAt(best);
-      return;
-    }
-    const here = centre(cellPoints(cells.get(this.preview.key).cell));
-    let found = null;
-    let score = Infinity;
-    for (const [key, point] of options) {
-      const vx = point[0] - here[0];
-      const vy = point[1] - here[1];
-      const along = vx * dx + vy * dy;
-      if (key === this.preview.key || along <= 1) continue;
-      const across = Math.abs(vx * dy - vy * dx);
-      const value = along + 2 * across;
-      if (value < score) [found, score] = [key, value];
-    }
-    if (found) this.showAt(found);
   }
 
   play(kind) {
@@ -651,22 +532,12 @@ export class TablePage {
   }
 
   onKey(event) {
-    if (event.target.closest?.("input, select, textarea, dialog") || event.ctrlKey || event.metaKey || event.altKey) return;
+    const done = choiceKey(event, this.choice, this.rack);
+    if (done === "place") this.place();
+    else if (done === "changed") this.render();
+    if (done) return;
     const key = event.key;
-    if (key in ARROWS && this.selected) {
-      event.preventDefault();
-      this.walk(ARROWS[key]);
-    } else if ((key === "ArrowLeft" || key === "ArrowRight") && event.target.closest?.(".rack")) {
-      event.preventDefault();
-      this.rack.moveFocus(key === "ArrowLeft" ? -1 : 1);
-    } else if (key === "Enter" && this.preview) {
-      event.preventDefault();
-      this.place();
-    } else if (key === "Escape") {
-      this.cancel();
-    } else if (key === "r" || key === "R") {
-      this.rotate();
-    } else if (key === "d" || key === "D") {
+    if (key === "d" || key === "D") {
       this.play(this.options.others.draw ? "draw" : "starter_draw");
     } else if (key === "p" || key === "P") {
       this.play("pass");
@@ -699,15 +570,16 @@ export class TablePage {
     this.renderTitle(view);
     const cards = view.rules.tile_set === "junior";
     const { byTile, others } = this.options;
-    const cells = this.selected ? (byTile.get(this.selected) ?? new Map()) : new Map();
-    const previewOption = this.preview && cells.get(this.preview.key);
-    const previewEntry = previewOption?.entries[this.preview.index];
+    const { preview, selected, turned } = this.choice;
+    const cells = this.choice.cells;
+    const previewOption = preview && cells.get(preview.key);
+    const previewEntry = this.choice.previewEntry;
     const hints = (this.hints ?? []).map((hint, index) => ({ cell: hint.action.cell, rank: index + 1 })).filter((hint) => hint.cell);
     this.board.render({
       placements: frozen ? this.finalBoard.board : view.board,
       cards,
       legal: this.pending || frozen ? new Map() : cells,
-      focus: this.preview?.key ?? null,
+      focus: preview?.key ?? null,
       preview: previewEntry ? { ...previewEntry.action, points: previewEntry.points } : null,
       hints,
     });
@@ -715,8 +587,8 @@ export class TablePage {
       tiles: view.rack ?? [],
       cards,
       playable: this.pending ? new Set() : new Set(byTile.keys()),
-      selected: this.selected,
-      turned: this.turned,
+      selected,
+      turned,
     });
     this.rack.element.hidden = view.rack === null || handingOver || frozen;
     this.renderConfirm(previewEntry, previewOption);
@@ -1253,9 +1125,10 @@ export class TablePage {
                 "data-testid": "hint-item",
                 on: {
                   click: () => {
-                    this.selected = hint.action.tile;
-                    this.turned = pointingUp(hint);
-                    this.showAt(cellKey(hint.action.cell));
+                    this.choice.selected = hint.action.tile;
+                    this.choice.turned = pointingUp(hint);
+                    this.choice.showAt(cellKey(hint.action.cell));
+                    this.render();
                   },
                 },
               },

@@ -1,0 +1,196 @@
+"""The puzzles page in Chromium: a puzzle solved and one failed by clicks, the rating
+moving each time, the answer drawn and explained on the board; by taps on a phone; the
+home page's link; the page in another language."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("playwright")
+
+from playwright.sync_api import Browser, Page, expect
+
+from conftest import DESKTOP, LiveServerFactory, watched_page
+from triominos.board import Placement
+from triominos.puzzles import Puzzle, shipped
+from web import open_in, watch_texts
+
+LOCALES = Path(__file__).resolve().parent.parent / "src/triominos/server/static/locales"
+
+
+def placement_puzzles() -> list[Puzzle]:
+    """Shipped puzzles whose solution lays another tile than the obvious move."""
+    return [
+        puzzle
+        for puzzle in shipped().puzzles
+        if isinstance(puzzle.solution, Placement) and puzzle.solution.tile != puzzle.obvious.tile
+    ]
+
+
+def cell_key(placement: Placement) -> str:
+    cell = placement.cell.to_json()
+    return f"{cell[0]},{cell[1]},{cell[2]}"
+
+
+def lay(page: Page, placement: Placement, tap: bool = False) -> None:
+    """Choose the tile, show it on its cell, turn it to the corners wanted, and place it."""
+
+    def press(locator: object) -> None:
+        getattr(locator, "tap" if tap else "click")()
+
+    press(page.locator(f".rack-tile[data-tile='{placement.tile.name}']"))
+    press(page.locator(f"[data-testid=legal-cell][data-cell='{cell_key(placement)}']"))
+    preview = page.get_by_test_id("preview")
+    expect(preview).to_be_visible()
+    corners = ",".join(map(str, placement.corners))
+    for _ in range(3):
+        if preview.get_attribute("data-corners") == corners:
+            break
+        press(page.get_by_test_id("rotate"))
+    expect(preview).to_have_attribute("data-corners", corners)
+    press(page.get_by_test_id("place"))
+
+
+def drag(page: Page, placement: Placement) -> None:
+    """Drag the tile from the rack onto its cell: it lands turned to fit."""
+    tile = page.locator(f".rack-tile[data-tile='{placement.tile.name}']")
+    start = tile.bounding_box()
+    assert start is not None
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(start["x"] + 30, start["y"] - 30, steps=4)
+    target = page.locator(f"[data-testid=legal-cell][data-cell='{cell_key(placement)}']")
+    expect(target).to_be_visible()
+    box = target.bounding_box()
+    assert box is not None
+    # The middle of a triangle's box is inside the triangle.
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=8)
+    page.mouse.up()
+
+
+def rating(page: Page) -> int:
+    return int(page.get_by_test_id("my-rating").inner_text())
+
+
+def test_solve_one_fail_another_and_the_rating_moves(
+    live_server: LiveServerFactory, page: Page, screenshot_dir: Path
+) -> None:
+    server = live_server()
+    solved, failed = placement_puzzles()[:2]
+    solution = solved.solution
+    assert isinstance(solution, Placement)
+    open_in(page, f"{server.base_url}/puzzles/{solved.id}")
+    expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
+    expect(page.get_by_test_id("puzzle-prompt")).to_be_visible()
+    assert rating(page) == 1500
+    assert page.locator(".rack-tile").count() == len(solved.observation.rack_tiles)
+
+    lay(page, solution)
+    result = page.get_by_test_id("puzzle-result")
+    expect(result).to_have_attribute("data-solved", "true")
+    after_solving = rating(page)
+    assert after_solving > 1500
+    expect(page.get_by_test_id("rating-change")).to_have_text(f" +{after_solving - 1500}")
+    # The solution and the obvious move drawn on the board, the reasons in words.
+    expect(page.get_by_test_id("mark-solution")).to_have_attribute("data-cell", cell_key(solution))
+    expect(page.get_by_test_id("mark-obvious")).to_have_attribute(
+        "data-cell", cell_key(solved.obvious)
+    )
+    reasons = page.get_by_test_id("puzzle-why").locator("li")
+    expect(reasons).to_have_count(len(solved.explanation))
+    assert "points more" in reasons.first.inner_text()
+    expect(page.get_by_test_id("legal-cell")).to_have_count(0)  # one answer, then no more
+    page.screenshot(path=str(screenshot_dir / "puzzle-solved.png"))
+
+    # The same puzzle again: its result, not a second try.
+    page.reload()
+    expect(page.get_by_test_id("puzzle-result")).to_have_attribute("data-solved", "true")
+    assert rating(page) == after_solving
+
+    # The obvious move is never the answer: its tile dragged onto its cell.
+    page.goto(f"{server.base_url}/puzzles/{failed.id}")
+    expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
+    drag(page, failed.obvious)
+    expect(page.get_by_test_id("puzzle-result")).to_have_attribute("data-solved", "false")
+    assert rating(page) < after_solving
+    expect(page.get_by_test_id("rating-change")).to_contain_text("\u2212")
+
+    # Next: a puzzle this browser has not tried, rated near it.
+    page.get_by_test_id("next-puzzle").click()
+    expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
+    shown = page.get_by_test_id("puzzle").get_attribute("data-puzzle")
+    assert shown not in (solved.id, failed.id) and page.url.endswith(f"/puzzles/{shown}")
+
+
+def test_the_puzzle_of_the_day_by_taps_on_a_phone(
+    live_server: LiveServerFactory, phone_page: Page, screenshot_dir: Path
+) -> None:
+    page = phone_page
+    server = live_server()
+    page.emulate_media(reduced_motion="reduce")
+    open_in(page, f"{server.base_url}/puzzles/daily")
+    expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
+    daily = shipped().by_id[page.get_by_test_id("puzzle").get_attribute("data-puzzle") or ""]
+    page.screenshot(path=str(screenshot_dir / "puzzle-phone.png"))
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390
+    for test_id in ("board", "rack", "draw", "my-rating", "pool-size"):
+        box = page.get_by_test_id(test_id).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, test_id
+    if isinstance(daily.solution, Placement):
+        lay(page, daily.solution, tap=True)
+    else:
+        page.get_by_test_id("draw").tap()
+    expect(page.get_by_test_id("puzzle-result")).to_have_attribute("data-solved", "true")
+    page.screenshot(path=str(screenshot_dir / "puzzle-phone-solved.png"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_the_home_page_leads_to_the_puzzles_in_the_players_language(
+    live_server: LiveServerFactory, browser: Browser
+) -> None:
+    server = live_server()
+    # The one refusal expected: the browser id edited by hand, which the page replaces.
+    with watched_page(browser, "status of 400", **DESKTOP) as page:
+        missing = watch_texts(page)
+        open_in(page, f"{server.base_url}/", language="de")
+        page.evaluate("localStorage.setItem('triominos.puzzle_browser', 'not an id')")
+        page.get_by_test_id("puzzles-link").click()
+        expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
+        kept = page.evaluate("localStorage.getItem('triominos.puzzle_browser')")
+        assert kept != "not an id" and len(kept) == 43
+        german = json.loads((LOCALES / "de.json").read_text(encoding="utf-8"))
+        expect(page.get_by_test_id("puzzle-prompt")).to_have_text(german["puzzle_prompt"])
+        expect(page.get_by_test_id("next-puzzle")).to_have_text(german["puzzle_next"])
+        assert not missing
+
+
+def test_a_puzzle_answered_by_the_keyboard_alone(
+    live_server: LiveServerFactory, page: Page
+) -> None:
+    """D draws, where drawing is the answer; a tile is chosen with Enter, shown on its
+    best cell with an arrow, and placed with Enter."""
+    server = live_server()
+    puzzle = next(p for p in shipped().puzzles if not isinstance(p.solution, Placement))
+    open_in(page, f"{server.base_url}/puzzles/{puzzle.id}")
+    expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
+    page.keyboard.press("d")
+    result = page.get_by_test_id("puzzle-result")
+    expect(result).to_have_attribute("data-solved", "true")
+    expect(page.locator("[data-reason=draws]")).to_have_count(1)
+    expect(page.get_by_test_id("mark-obvious")).to_have_count(1)
+
+    # The obvious move's tile, by the keyboard: not the answer, wherever it goes.
+    other = placement_puzzles()[3]
+    page.goto(f"{server.base_url}/puzzles/{other.id}")
+    expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
+    page.locator(f".rack-tile[data-tile='{other.obvious.tile.name}']").focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_test_id("preview")).to_be_visible()
+    page.keyboard.press("r")
+    page.keyboard.press("Enter")
+    expect(result).to_have_attribute("data-solved", "false")
