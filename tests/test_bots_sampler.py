@@ -7,8 +7,10 @@ sampled racks directly.
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Iterator, Sequence
+from functools import reduce
 
 import pytest
 
@@ -16,8 +18,18 @@ import junior_games
 from triominos.board import Board, Placement
 from triominos.bots import GreedyBot, RandomBot
 from triominos.bots.base import Bot
-from triominos.bots.sampler import World, WorldSampler
-from triominos.game import Action, Deal, Draw, Hand, Match, Observation, Pass, TakeJoker
+from triominos.bots.sampler import MISSED_POINTS, World, WorldSampler
+from triominos.game import (
+    Action,
+    Deal,
+    Draw,
+    Hand,
+    Match,
+    Observation,
+    Pass,
+    TakeJoker,
+    legal_actions,
+)
 from triominos.lattice import ORIGIN, Cell
 from triominos.rules import PRESETS, Rules
 from triominos.tiles import JOKER, JUNIOR, WILD, Tile
@@ -423,3 +435,70 @@ def test_a_spectator_has_no_world() -> None:
     match = Match.from_preset("classic", players=2, seed=1)
     with pytest.raises(ValueError, match="spectator"):
         WorldSampler(match.observe(None))
+
+
+class LowestBot:
+    """Lays its lowest-scoring placement, drawing only when nothing fits: it passes up
+    every bonus it could take, which a reader of placements should notice."""
+
+    name = "lowest"
+
+    def act(self, observation: Observation) -> Action:
+        options = observation.legal_actions()
+        placements = [option for option in options if isinstance(option.action, Placement)]
+        if placements and observation.phase == "play":
+            return min(placements, key=lambda option: option.points).action
+        return GreedyBot().act(observation)
+
+
+def passed_up_by_brute_force(hand: Hand, number: int) -> int:
+    """The tiles that would have scored MISSED_POINTS more than the tile laid at event
+    ``number``: every unplaced tile's placements scored by the engine's legal actions."""
+    board = board_before(hand, number)
+    event = hand.events[number]
+    assert event.tile is not None and event.cell is not None and event.corners is not None
+    laid = hand.tile_set.index(event.tile)
+    unplaced = hand.rules.box_mask & ~hand.tile_set.mask(p.tile for p in board)
+    options = legal_actions(hand.rules, "play", board, unplaced, 3, 0)
+    scored = {
+        (option.action.tile, option.action.cell, option.action.corners): option.points
+        for option in options
+        if isinstance(option.action, Placement)
+    }
+    bar = scored[(event.tile, event.cell, event.corners)] + MISSED_POINTS
+    passed = 0
+    for (tile, _, _), points in scored.items():
+        index = hand.tile_set.index(tile)
+        if points >= bar and index != laid:
+            passed |= 1 << index
+    return passed
+
+
+def test_a_placement_that_passed_up_a_bonus_makes_that_tile_less_likely() -> None:
+    """The soft constraint of a placement (placements=True, off by default): exactly the
+    tiles that would have scored MISSED_POINTS more, and fewer worlds deal them."""
+    rng = random.Random(3)
+    bots: list[Bot] = [GreedyBot(), LowestBot()]
+    checked = inferred = blind = 0
+    for hand, observation in positions("classic", 2, 5, bots, every=1):
+        if observation.seat != 0:
+            continue
+        assert not any(c.reason == "placement" for c in WorldSampler(observation).constraints)
+        sampler = WorldSampler(observation, placements=True)
+        read = [c for c in sampler.constraints if c.reason == "placement"]
+        opening = next(n for n, event in enumerate(hand.events) if event.action == "place")
+        for number, event in enumerate(hand.events):
+            if event.player != 1 or event.action != "place" or number == opening:
+                continue
+            expected = passed_up_by_brute_force(hand, number)
+            if expected:
+                assert expected in {c.tiles for c in read}
+            checked += bool(expected)
+        if read:
+            passed = reduce(operator.or_, (c.tiles for c in read)) & sampler.unseen
+            plain = WorldSampler(observation)
+            for _ in range(10):
+                inferred += (sampler.sample(rng).racks[1] & passed).bit_count()
+                blind += (plain.sample(rng).racks[1] & passed).bit_count()
+    assert checked >= 3
+    assert inferred < 0.75 * blind

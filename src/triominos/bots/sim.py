@@ -116,7 +116,10 @@ class Simulation:
         *,
         horizon: Horizon = "turn",
         weights: Weights | None = None,
+        read_placements: bool = False,
     ) -> None:
+        """``read_placements``: the sampler also reads what the others' placements
+        suggest about their racks (:class:`~triominos.bots.sampler.WorldSampler`)."""
         if observation.seat is None:
             raise ValueError("a simulation is for a seat, not for a spectator")
         if horizon == "turn" and not evaluated(observation.rules):
@@ -128,7 +131,7 @@ class Simulation:
         self.seat = observation.seat
         self.rng = rng
         self.horizon = horizon
-        self.sampler = WorldSampler(observation)
+        self.sampler = WorldSampler(observation, placements=read_placements)
         self.board = self.sampler.board  # the replayed copy: ours to push and pop
         self.evaluator = Evaluator(observation, weights, self.board)
         self._out = _gone_out(observation)
@@ -318,13 +321,17 @@ class SimBot:
         horizon: Horizon = "turn",
         weights: Weights | None = None,
         endgame: int | None = NODE_LIMIT,
+        read_placements: bool = True,
         name: str = "sim",
     ) -> None:
         """``endgame``: the positions an exact endgame search may visit
         (:mod:`triominos.bots.endgame`) before the bot simulates instead; None: never
-        search, simulate every move (``sim-v1``)."""
+        search, simulate every move (``sim-v1``). ``read_placements``: sample worlds in
+        which the others' placements passed up no bonus (:class:`Simulation`;
+        ``sim-v1`` does not)."""
         self.name = name
         self.endgame = endgame
+        self.read_placements = read_placements
         self.seed = random.SystemRandom().randrange(2**63) if seed is None else seed
         self.budget = budget
         self.candidates = candidates
@@ -365,7 +372,11 @@ class SimBot:
             return None
         try:
             return Simulation(
-                observation, self.rng_for(observation), horizon=self.horizon, weights=self.weights
+                observation,
+                self.rng_for(observation),
+                horizon=self.horizon,
+                weights=self.weights,
+                read_placements=self.read_placements,
             )
         except UnsupportedObservationError:
             return None
@@ -420,6 +431,7 @@ def sim_v1(seed: int | None = None, budget: Budget | None = None) -> SimBot:
         horizon="turn",
         weights=None,
         endgame=None,
+        read_placements=False,
         name="sim-v1",
     )
 
