@@ -7,6 +7,7 @@ sampled racks directly.
 
 from __future__ import annotations
 
+import itertools
 import operator
 import random
 from collections.abc import Iterator, Sequence
@@ -502,3 +503,65 @@ def test_a_placement_that_passed_up_a_bonus_makes_that_tile_less_likely() -> Non
                 blind += (plain.sample(rng).racks[1] & passed).bit_count()
     assert checked >= 3
     assert inferred < 0.75 * blind
+
+
+def few_worlds(players: int, pool: int, unseen: int) -> tuple[Hand, Observation]:
+    """The first position of greedy matches with ``pool`` tiles left in the pool and 5 to
+    ``unseen`` tiles hidden from the seat to move."""
+    for seed in range(40):
+        for hand, observation in positions("classic", players, seed, [GreedyBot()] * players, 1):
+            hidden = WorldSampler(observation).unseen.bit_count()
+            if observation.pool_size == pool and 5 <= hidden <= unseen:
+                return hand, observation
+    raise AssertionError("no such position in the matches")
+
+
+def brute_force_worlds(sampler: WorldSampler) -> dict[World, float]:
+    """Every way to put each unseen tile in an opponent's rack or at a place in the pool,
+    kept when the racks have the sizes shown and the known tiles, weighed as Bayes says."""
+    observation = sampler.observation
+    tiles = [tile for tile in range(len(sampler.tile_set)) if sampler.unseen >> tile & 1]
+    pool_size, sizes = observation.pool_size, observation.rack_sizes
+    places = [*sampler.opponents, *(-1 - slot for slot in range(pool_size))]
+    found: dict[World, float] = {}
+    for where in itertools.product(places, repeat=len(tiles)):
+        placed = dict(zip(where, tiles, strict=True))  # a pool slot holds one tile
+        if sorted(w for w in where if w < 0) != sorted(-1 - slot for slot in range(pool_size)):
+            continue
+        pool = [placed[-1 - slot] for slot in range(pool_size)]
+        racks = [0] * observation.players
+        racks[sampler.seat] = observation.rack or 0
+        for tile, seat in zip(tiles, where, strict=True):
+            if seat >= 0:
+                racks[seat] |= 1 << tile
+        if any(racks[seat].bit_count() != sizes[seat] for seat in sampler.opponents):
+            continue
+        if any(sampler.known[seat] & ~racks[seat] for seat in sampler.opponents):
+            continue
+        weight = sampler.likelihood(racks)
+        if weight:
+            world = World(tuple(racks), tuple(pool), sampler.surprise(racks) or 0)
+            found[world] = weight
+    return found
+
+
+@pytest.mark.parametrize(("players", "pool", "unseen"), [(3, 0, 9), (2, 2, 7), (2, 1, 8)])
+def test_the_few_worlds_are_every_world_brute_force_finds(
+    players: int, pool: int, unseen: int
+) -> None:
+    hand, observation = few_worlds(players, pool, unseen)
+    sampler = WorldSampler(observation, placements=True)
+    listed = sampler.worlds(cap=10_000)
+    assert listed is not None
+    assert len(listed) == len({world for world, _ in listed})  # each world once
+    assert dict(listed) == brute_force_worlds(sampler)
+    assert len(listed) <= sampler.count()
+    truth = tuple(hand.racks), tuple(hand.tile_set.index(tile) for tile in hand.pool)
+    assert truth in {(world.racks, world.pool) for world, _ in listed}
+
+
+def test_too_many_worlds_are_not_listed() -> None:
+    _, observation = few_worlds(3, 0, 9)
+    sampler = WorldSampler(observation)
+    assert sampler.worlds(cap=sampler.count() - 1) is None
+    assert sampler.worlds(cap=sampler.count()) is not None

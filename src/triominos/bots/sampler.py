@@ -53,6 +53,12 @@ few tiles in this dealing order) it is tried again, without the soft constraints
 half of :data:`MAX_ATTEMPTS`; the hard ones are never dropped in a position a legal game
 can reach.
 
+Where the worlds are few (a small pool, or an empty one with three players or more)
+:meth:`WorldSampler.worlds` lists every one of them instead, pool orders included, each
+with its weight: the product, over the soft constraints it breaks, of how likely a
+player breaks it (:data:`VOLUNTARY_DRAW`, :data:`PASSED_UP`), and none that breaks a
+hard one. That is the posterior itself, with no sampling noise.
+
 The sampler reads nothing but the observation (the board, the seat's rack, the rack
 sizes, the pool size and the history as the seat saw it; in Junior, the first card laid
 from the pool is read off the board's origin), so it cannot leak what the seat may not
@@ -61,9 +67,11 @@ know.
 
 from __future__ import annotations
 
+import itertools
 import math
 import operator
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import reduce
 from typing import Literal, NamedTuple
@@ -211,7 +219,66 @@ class WorldSampler:
         assert world is not None  # without constraints every dealing succeeds
         return world
 
-    def surprise(self, racks: tuple[int, ...] | list[int]) -> int | None:
+    def count(self) -> int:
+        """How many worlds :meth:`worlds` would go through: the ways to deal the unseen
+        tiles no seat is known to hold into the racks and the pool, in the pool's order."""
+        if self.observation.open_racks is not None:
+            return math.factorial(self.observation.pool_size)
+        ways = math.factorial(len(self._unseen_tiles))
+        for seat in self.opponents:
+            ways //= math.factorial(self._wanted(seat))
+        return ways
+
+    def worlds(self, cap: int) -> list[tuple[World, float]] | None:
+        """Every world consistent with the observation and its weight (see the module
+        docstring), or None when there are more than ``cap`` to go through."""
+        if self.count() > cap:
+            return None
+        observation = self.observation
+        found: list[tuple[World, float]] = []
+        if observation.open_racks is not None:
+            racks = observation.open_racks
+            for pool in itertools.permutations(self._unseen_tiles):
+                found.append((World(racks, pool), 1.0))
+            return found
+        dealt = [0] * self.players
+        dealt[self.seat] = observation.rack or 0
+
+        def deal(turn: int, left: tuple[int, ...]) -> None:
+            if turn == len(self.opponents):
+                racks = tuple(dealt)
+                weight = self.likelihood(racks)
+                if weight:
+                    surprise = self.surprise(racks) or 0
+                    found.extend(
+                        (World(racks, pool, surprise), weight)
+                        for pool in itertools.permutations(left)
+                    )
+                return
+            seat = self.opponents[turn]
+            for chosen in itertools.combinations(left, self._wanted(seat)):
+                dealt[seat] = self.known[seat] | sum(1 << tile for tile in chosen)
+                deal(turn + 1, tuple(tile for tile in left if tile not in chosen))
+
+        deal(0, tuple(self._unseen_tiles))
+        return found
+
+    def likelihood(self, racks: Sequence[int]) -> float:
+        """How likely the players' moves were had they held ``racks``, relative to racks
+        that break no constraint: 0 when one breaks a hard constraint."""
+        weight = 1.0
+        for constraint in self.constraints:
+            if constraint.excess(racks[constraint.seat]):
+                if constraint.hard:
+                    return 0.0
+                weight *= _UNLIKELY[constraint.reason]
+        return weight
+
+    def _wanted(self, seat: int) -> int:
+        """The tiles of ``seat``'s rack no seat is known to hold."""
+        return self.observation.rack_sizes[seat] - self.known[seat].bit_count()
+
+    def surprise(self, racks: Sequence[int]) -> int | None:
         """The world's count of voluntary draws, or None when it breaks a hard constraint."""
         surprise = 0
         for constraint in self.constraints:
