@@ -674,7 +674,8 @@ export class TablePage {
     const cells = this.selected ? (byTile.get(this.selected) ?? new Map()) : new Map();
     const previewOption = this.preview && cells.get(this.preview.key);
     const previewEntry = previewOption?.entries[this.preview.index];
-    const hints = (this.hints ?? []).map((hint, index) => ({ cell: hint.action.cell, rank: index + 1 })).filter((hint) => hint.cell);
+    const placed = (this.hints ?? []).filter((hint) => hint.action.cell); // not a draw on purpose
+    const hints = placed.map((hint, index) => ({ cell: hint.action.cell, rank: index + 1 }));
     this.board.render({
       placements: frozen ? this.finalBoard.board : view.board,
       cards,
@@ -1085,12 +1086,24 @@ export class TablePage {
       this.hintBox.replaceChildren(h("p", { class: "muted", i18n: view.legal.length ? "hint_thinking" : "hint_none" }));
       return;
     }
+    // A draw on purpose comes first, in words: why the bots would draw though a tile fits.
+    const fishing = this.hints.find((hint) => hint.fishing)?.fishing;
+    const placements = this.hints.filter((hint) => !hint.fishing);
     this.hintBox.replaceChildren(
       h("h3", { i18n: "hints_title" }),
+      ...(fishing
+        ? [
+            h("p", { class: "hint-fishing", "data-testid": "hint-fishing" }, [
+              h("strong", { i18n: "hint_fishing" }),
+              " ",
+              h("span", { i18n: [fishing.place_after ? "hint_fishing_why" : "hint_fishing_why_turn_ends", { best: fishing.best, cost: fishing.cost }] }),
+            ]),
+          ]
+        : []),
       h(
         "ol",
         {},
-        ...this.hints.map((hint) =>
+        ...placements.map((hint) =>
           h(
             "li",
             {},
