@@ -186,6 +186,21 @@ def test_open_racks_are_used_as_shown() -> None:
     assert list(world.racks) == match.hand.racks
 
 
+def test_with_open_racks_the_few_worlds_are_the_pools_orders() -> None:
+    rules = SMALL_POOL.replace(open_racks=True)
+    hand, observation = next(
+        (hand, observation)
+        for seed in range(40)
+        for hand, observation in positions(rules, 2, seed, [GreedyBot()] * 2, every=1)
+        if 2 <= observation.pool_size <= 3
+    )
+    listed = WorldSampler(observation).worlds(cap=6)
+    assert listed is not None
+    pool = [hand.tile_set.index(tile) for tile in hand.pool]
+    assert sorted(world.pool for world, _ in listed) == sorted(itertools.permutations(pool))
+    assert all(list(world.racks) == hand.racks and weight == 1.0 for world, weight in listed)
+
+
 # --- Triominos Junior -------------------------------------------------------------------
 
 FILLERS = (

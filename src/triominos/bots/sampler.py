@@ -236,11 +236,11 @@ class WorldSampler:
             return None
         observation = self.observation
         found: list[tuple[World, float]] = []
-        if observation.open_racks is not None:
+        if observation.open_racks is not None:  # only the pool's order is hidden
             racks = observation.open_racks
-            for pool in itertools.permutations(self._unseen_tiles):
-                found.append((World(racks, pool), 1.0))
-            return found
+            shown = reduce(operator.or_, racks, 0)
+            pool = [tile for tile in self._unseen_tiles if not shown >> tile & 1]
+            return [(World(racks, order), 1.0) for order in itertools.permutations(pool)]
         dealt = [0] * self.players
         dealt[self.seat] = observation.rack or 0
 
