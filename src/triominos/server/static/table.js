@@ -8,7 +8,7 @@
 
 import { TableConnection, getJson, heldSeats, holdSeat, playerName, postJson, releaseSeat, rememberName } from "./api.js";
 import { BoardView } from "./board.js";
-import { LEVELS, levelOf, seatNames } from "./bots.js";
+import { DEFAULT_LEVEL, LEVELS, levelOf, seatNames } from "./bots.js";
 import { h, onSubmit, setText, signed, t, toast } from "./dom.js";
 import { RackView } from "./rack.js";
 import { EndDialogs } from "./endings.js";
@@ -1046,12 +1046,12 @@ export class TablePage {
     }
   }
 
-  /** "Let a bot play" with the level the player picks (the good bot unless told). */
+  /** "Let a bot play" with the level the player picks (DEFAULT_LEVEL unless told). */
   giveToBotForm(seat) {
     const choice = h(
       "select",
       { "data-testid": "bot-level", i18nAttrs: { "aria-label": "bot_level" } },
-      ...LEVELS.map((level) => h("option", { value: level.id, selected: level.id === "expert", i18n: `level_${level.id}` })),
+      ...LEVELS.map((level) => h("option", { value: level.id, selected: level.id === DEFAULT_LEVEL, i18n: `level_${level.id}` })),
     );
     return h(
       "form",
