@@ -8,7 +8,8 @@ from triominos.board import Placement
 from triominos.bots import Budget, GreedyBot
 from triominos.bots.evaluate import evaluate
 from triominos.bots.hint import hint
-from triominos.game import Match, Observation
+from triominos.bots.sim import SimBot
+from triominos.game import Draw, Match, Observation
 
 SMALL = Budget(simulations=60)
 
@@ -39,9 +40,11 @@ def test_hints_are_legal_placements_best_first() -> None:
             assert hints == []
             continue
         checked += 1
-        assert 1 <= len(hints) <= min(3, len(legal))
-        assert all(found.action in legal for found in hints)
-        values = [found.expected_value for found in hints]
+        assert 1 <= len(hints) <= min(3, len(legal) + 1)
+        placed = [found for found in hints if isinstance(found.action, Placement)]
+        assert hints[len(hints) - len(placed) :] == placed  # a draw can only come first
+        assert all(found.action in legal for found in placed)
+        values = [found.expected_value for found in placed]
         assert values == sorted(values, reverse=True)
     assert checked >= 3
 
@@ -90,3 +93,24 @@ def test_junior_hints_are_the_simulations_values() -> None:
 def test_a_hint_names_at_least_one_placement() -> None:
     with pytest.raises(ValueError, match="at least one"):
         hint(in_play(2).observe(0), count=0)
+
+
+def test_a_draw_on_purpose_comes_first_exactly_when_sim_would_draw() -> None:
+    fished = placed = 0
+    for seed in range(10):
+        match = in_play(seed)
+        observation = match.observe(match.to_move)
+        hints = hint(observation, count=3, budget=SMALL)
+        if not hints:
+            continue
+        choice = SimBot(0, SMALL).act(observation)
+        if isinstance(hints[0].action, Draw):
+            fished += 1
+            assert choice == Draw()
+            assert legal_placements(observation)  # a tile fitted: the draw was on purpose
+            assert all(isinstance(found.action, Placement) for found in hints[1:])
+            assert len(hints) == 3
+        else:
+            placed += 1
+            assert isinstance(choice, Placement)
+    assert fished >= 1 and placed >= 1

@@ -7,8 +7,11 @@ sampled racks directly.
 
 from __future__ import annotations
 
+import itertools
+import operator
 import random
 from collections.abc import Iterator, Sequence
+from functools import reduce
 
 import pytest
 
@@ -16,8 +19,18 @@ import junior_games
 from triominos.board import Board, Placement
 from triominos.bots import GreedyBot, RandomBot
 from triominos.bots.base import Bot
-from triominos.bots.sampler import World, WorldSampler
-from triominos.game import Action, Deal, Draw, Hand, Match, Observation, Pass, TakeJoker
+from triominos.bots.sampler import MISSED_POINTS, World, WorldSampler
+from triominos.game import (
+    Action,
+    Deal,
+    Draw,
+    Hand,
+    Match,
+    Observation,
+    Pass,
+    TakeJoker,
+    legal_actions,
+)
 from triominos.lattice import ORIGIN, Cell
 from triominos.rules import PRESETS, Rules
 from triominos.tiles import JOKER, JUNIOR, WILD, Tile
@@ -171,6 +184,21 @@ def test_open_racks_are_used_as_shown() -> None:
     observation = match.observe(match.to_move)
     world = WorldSampler(observation).sample(random.Random(1))
     assert list(world.racks) == match.hand.racks
+
+
+def test_with_open_racks_the_few_worlds_are_the_pools_orders() -> None:
+    rules = SMALL_POOL.replace(open_racks=True)
+    hand, observation = next(
+        (hand, observation)
+        for seed in range(40)
+        for hand, observation in positions(rules, 2, seed, [GreedyBot()] * 2, every=1)
+        if 2 <= observation.pool_size <= 3
+    )
+    listed = WorldSampler(observation).worlds(cap=6)
+    assert listed is not None
+    pool = [hand.tile_set.index(tile) for tile in hand.pool]
+    assert sorted(world.pool for world, _ in listed) == sorted(itertools.permutations(pool))
+    assert all(list(world.racks) == hand.racks and weight == 1.0 for world, weight in listed)
 
 
 # --- Triominos Junior -------------------------------------------------------------------
@@ -423,3 +451,132 @@ def test_a_spectator_has_no_world() -> None:
     match = Match.from_preset("classic", players=2, seed=1)
     with pytest.raises(ValueError, match="spectator"):
         WorldSampler(match.observe(None))
+
+
+class LowestBot:
+    """Lays its lowest-scoring placement, drawing only when nothing fits: it passes up
+    every bonus it could take, which a reader of placements should notice."""
+
+    name = "lowest"
+
+    def act(self, observation: Observation) -> Action:
+        options = observation.legal_actions()
+        placements = [option for option in options if isinstance(option.action, Placement)]
+        if placements and observation.phase == "play":
+            return min(placements, key=lambda option: option.points).action
+        return GreedyBot().act(observation)
+
+
+def passed_up_by_brute_force(hand: Hand, number: int) -> int:
+    """The tiles that would have scored MISSED_POINTS more than the tile laid at event
+    ``number``: every unplaced tile's placements scored by the engine's legal actions."""
+    board = board_before(hand, number)
+    event = hand.events[number]
+    assert event.tile is not None and event.cell is not None and event.corners is not None
+    laid = hand.tile_set.index(event.tile)
+    unplaced = hand.rules.box_mask & ~hand.tile_set.mask(p.tile for p in board)
+    options = legal_actions(hand.rules, "play", board, unplaced, 3, 0)
+    scored = {
+        (option.action.tile, option.action.cell, option.action.corners): option.points
+        for option in options
+        if isinstance(option.action, Placement)
+    }
+    bar = scored[(event.tile, event.cell, event.corners)] + MISSED_POINTS
+    passed = 0
+    for (tile, _, _), points in scored.items():
+        index = hand.tile_set.index(tile)
+        if points >= bar and index != laid:
+            passed |= 1 << index
+    return passed
+
+
+def test_a_placement_that_passed_up_a_bonus_makes_that_tile_less_likely() -> None:
+    """The soft constraint of a placement (placements=True, off by default): exactly the
+    tiles that would have scored MISSED_POINTS more, and fewer worlds deal them."""
+    rng = random.Random(3)
+    bots: list[Bot] = [GreedyBot(), LowestBot()]
+    checked = inferred = blind = 0
+    for hand, observation in positions("classic", 2, 5, bots, every=1):
+        if observation.seat != 0:
+            continue
+        assert not any(c.reason == "placement" for c in WorldSampler(observation).constraints)
+        sampler = WorldSampler(observation, placements=True)
+        read = [c for c in sampler.constraints if c.reason == "placement"]
+        opening = next(n for n, event in enumerate(hand.events) if event.action == "place")
+        for number, event in enumerate(hand.events):
+            if event.player != 1 or event.action != "place" or number == opening:
+                continue
+            expected = passed_up_by_brute_force(hand, number)
+            if expected:
+                assert expected in {c.tiles for c in read}
+            checked += bool(expected)
+        if read:
+            passed = reduce(operator.or_, (c.tiles for c in read)) & sampler.unseen
+            plain = WorldSampler(observation)
+            for _ in range(10):
+                inferred += (sampler.sample(rng).racks[1] & passed).bit_count()
+                blind += (plain.sample(rng).racks[1] & passed).bit_count()
+    assert checked >= 3
+    assert inferred < 0.75 * blind
+
+
+def few_worlds(players: int, pool: int, unseen: int) -> tuple[Hand, Observation]:
+    """The first position of greedy matches with ``pool`` tiles left in the pool and 5 to
+    ``unseen`` tiles hidden from the seat to move."""
+    for seed in range(40):
+        for hand, observation in positions("classic", players, seed, [GreedyBot()] * players, 1):
+            hidden = WorldSampler(observation).unseen.bit_count()
+            if observation.pool_size == pool and 5 <= hidden <= unseen:
+                return hand, observation
+    raise AssertionError("no such position in the matches")
+
+
+def brute_force_worlds(sampler: WorldSampler) -> dict[World, float]:
+    """Every way to put each unseen tile in an opponent's rack or at a place in the pool,
+    kept when the racks have the sizes shown and the known tiles, weighed as Bayes says."""
+    observation = sampler.observation
+    tiles = [tile for tile in range(len(sampler.tile_set)) if sampler.unseen >> tile & 1]
+    pool_size, sizes = observation.pool_size, observation.rack_sizes
+    places = [*sampler.opponents, *(-1 - slot for slot in range(pool_size))]
+    found: dict[World, float] = {}
+    for where in itertools.product(places, repeat=len(tiles)):
+        placed = dict(zip(where, tiles, strict=True))  # a pool slot holds one tile
+        if sorted(w for w in where if w < 0) != sorted(-1 - slot for slot in range(pool_size)):
+            continue
+        pool = [placed[-1 - slot] for slot in range(pool_size)]
+        racks = [0] * observation.players
+        racks[sampler.seat] = observation.rack or 0
+        for tile, seat in zip(tiles, where, strict=True):
+            if seat >= 0:
+                racks[seat] |= 1 << tile
+        if any(racks[seat].bit_count() != sizes[seat] for seat in sampler.opponents):
+            continue
+        if any(sampler.known[seat] & ~racks[seat] for seat in sampler.opponents):
+            continue
+        weight = sampler.likelihood(racks)
+        if weight:
+            world = World(tuple(racks), tuple(pool), sampler.surprise(racks) or 0)
+            found[world] = weight
+    return found
+
+
+@pytest.mark.parametrize(("players", "pool", "unseen"), [(3, 0, 9), (2, 2, 7), (2, 1, 8)])
+def test_the_few_worlds_are_every_world_brute_force_finds(
+    players: int, pool: int, unseen: int
+) -> None:
+    hand, observation = few_worlds(players, pool, unseen)
+    sampler = WorldSampler(observation, placements=True)
+    listed = sampler.worlds(cap=10_000)
+    assert listed is not None
+    assert len(listed) == len({world for world, _ in listed})  # each world once
+    assert dict(listed) == brute_force_worlds(sampler)
+    assert len(listed) <= sampler.count()
+    truth = tuple(hand.racks), tuple(hand.tile_set.index(tile) for tile in hand.pool)
+    assert truth in {(world.racks, world.pool) for world, _ in listed}
+
+
+def test_too_many_worlds_are_not_listed() -> None:
+    _, observation = few_worlds(3, 0, 9)
+    sampler = WorldSampler(observation)
+    assert sampler.worlds(cap=sampler.count() - 1) is None
+    assert sampler.worlds(cap=sampler.count()) is not None

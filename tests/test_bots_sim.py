@@ -371,3 +371,31 @@ def test_a_budget_in_simulations_plays_every_candidate_in_every_world() -> None:
     found = simulation.run(candidates, Budget(simulations=3 * 100))
     assert [value.simulations for value in found] == [100, 100, 100]
     assert [value.option for value in found] == [option for option, _ in reversed(candidates)]
+
+
+def few_worlds_position() -> Observation:
+    """A 3-player position with an empty pool and 5 to 9 tiles hidden: a few worlds."""
+    for seed in range(40):
+        for _, observation in positions(PRESETS["classic"].rules, 3, seed):
+            hidden = sum(observation.rack_sizes) - observation.rack_sizes[observation.seat or 0]
+            if observation.pool_size == 0 and 5 <= hidden <= 9:
+                return observation
+    raise AssertionError("no such position in the matches")
+
+
+def test_few_worlds_are_each_played_once_by_their_weight() -> None:
+    observation = few_worlds_position()
+    candidates = [(option, 0.0) for option in observation.legal_actions()]
+    exact = Simulation(observation, random.Random(1), exact_worlds=True)
+    worlds = exact.sampler.worlds(cap=10_000)
+    assert worlds is not None and 1 < len(worlds) <= 100
+    found = exact.run(candidates, Budget(simulations=100 * len(candidates)))
+    total = sum(weight for _, weight in worlds)
+    for value in found:
+        assert value.simulations == len(worlds)
+        expected = sum(w * exact.play_out(world, value.option.action) for world, w in worlds)
+        assert value.mean == pytest.approx(expected / total)
+    assert [value.mean for value in found] == sorted((v.mean for v in found), reverse=True)
+    # A budget that could not go through every world samples them, as sim-v1 always does.
+    sampled = exact.run(candidates, Budget(simulations=len(candidates) * (len(worlds) - 1)))
+    assert all(value.simulations == len(worlds) - 1 for value in sampled)

@@ -277,7 +277,7 @@ def test_hints_carry_the_points_their_placement_scores_now() -> None:
     match = Match.from_preset("classic", 2, seed=8)
     legal = match.legal_actions()
     best = max(legal, key=lambda option: option.points)
-    body = hints_json([Hint(best.action, 12.345)], legal, match.hand.board)
+    body = hints_json([Hint(best.action, 12.345)], legal, match.hand.board, match.rules)
     assert body == [
         {
             "action": action_json(best.action, match.hand.board.joker_cell),
@@ -286,6 +286,19 @@ def test_hints_carry_the_points_their_placement_scores_now() -> None:
             "value": 12.35,
         }
     ]
+
+
+@pytest.mark.parametrize(("draw_ends_turn", "place_after"), [(False, True), (True, False)])
+def test_a_draw_on_purpose_says_why(draw_ends_turn: bool, place_after: bool) -> None:
+    rules = PRESETS["classic"].rules.replace(draw_ends_turn=draw_ends_turn, draw_penalty=7)
+    match = Match(rules, 2, seed=8)
+    while not {Draw, Placement} <= {type(option.action) for option in match.legal_actions()}:
+        match.apply(max(match.legal_actions(), key=lambda option: option.points).action)
+    legal = match.legal_actions()
+    best = max(o.points for o in legal if isinstance(o.action, Placement))
+    (body,) = hints_json([Hint(Draw(), 3.0)], legal, match.hand.board, rules)
+    assert body["action"] == {"action": "draw"}
+    assert body["fishing"] == {"best": best, "cost": 7, "place_after": place_after}
 
 
 def test_seats_and_summaries_show_who_is_here_and_no_secret() -> None:

@@ -215,6 +215,30 @@ def test_a_hint_lights_up_the_bots_placements(live_server: LiveServerFactory, pa
         page.get_by_test_id("place").click()
 
 
+def test_a_hint_to_draw_on_purpose_says_why(live_server: LiveServerFactory, page: Page) -> None:
+    """Two-player bots fish often: within a few turns with a tile that fits, the hint
+    says to draw anyway, and why, in words."""
+    server = live_server(**FAST_BOTS)
+    create_game(page, server)
+    for _ in range(30):
+        play_until_a_tile_fits(page)
+        page.get_by_test_id("hint").click()
+        expect(page.get_by_test_id("hint-item").first).to_be_visible(timeout=15_000)
+        fishing = page.get_by_test_id("hint-fishing")
+        if fishing.count():
+            expect(fishing).to_have_text(
+                re.compile(
+                    r"^Draw a tile on purpose\. Your best tile scores only \d+ now; "
+                    r"a draw costs 5 points, and you can still lay that tile after it"
+                )
+            )
+            page.get_by_test_id("language").select_option("fr")
+            expect(fishing).to_contain_text("Piochez exprès.")
+            return
+        play_turn(page)
+    raise AssertionError("no hint to draw on purpose in 30 turns")
+
+
 def test_the_turn_timer_counts_down(live_server: LiveServerFactory, page: Page) -> None:
     server = live_server(**FAST_BOTS)
     create_game(page, server, turn_seconds=30)

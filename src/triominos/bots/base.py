@@ -137,9 +137,11 @@ def make_bot(name: str, seed: int | None = None, budget: Budget | None = None) -
 
 
 LEVELS = ("random", "greedy", "expert", "sim")
-"""The bots offered to players (the web app's levels), weakest first."""
+"""The bots offered to players, weakest first: a table may seat any of them, and the web
+app's levels are those that stand 150 Elo apart (``static/bots.js``: random, greedy and
+sim; README, "Bot levels")."""
 
 BOT_NAMES = (*LEVELS, "sim-v1")
 """Every bot :func:`make_bot` knows: the levels, then ``sim-v1``, the frozen reference
-that later versions of ``sim`` are measured against (not a level: it plays as ``sim``
-does, but for the exact endgame)."""
+that later versions of ``sim`` are measured against (not offered: ``sim`` as it was when
+issue 18 opened)."""

@@ -1,4 +1,5 @@
-"""Hints for a seat: the best few placements, each with its expected value.
+"""Hints for a seat: the best few placements, each with its expected value, and the
+draw on purpose first when that is the bot's choice though a tile fits (*fishing*).
 
 The browser's hint button and the terminal ask this module; it answers with the same
 simulation the ``sim`` bot decides by (:mod:`triominos.bots.sim`), so a hint is what
@@ -21,7 +22,7 @@ from triominos.board import Placement
 from triominos.bots.base import Budget
 from triominos.bots.evaluate import evaluate
 from triominos.bots.expert import Evaluator, understood
-from triominos.bots.sim import CANDIDATES, shortlist
+from triominos.bots.sim import CANDIDATES, shortlist, static_call
 from triominos.game import Action, Observation
 
 DEFAULT_HINT_BUDGET = Budget(simulations=600)
@@ -29,9 +30,11 @@ DEFAULT_HINT_BUDGET = Budget(simulations=600)
 
 
 class Hint(NamedTuple):
-    """A placement and its expected value: the placement's
+    """A placement, or a draw on purpose, and its expected value: the choice's
     :attr:`MoveValue.expected <triominos.bots.evaluate.MoveValue.expected>` (in points,
-    the number ``sim`` decides by; in Triominos Junior, counters)."""
+    the number ``sim`` decides by; in Triominos Junior, counters). A draw on purpose is
+    valued by the static evaluation, on whose word ``sim`` draws
+    (:func:`~triominos.bots.sim.static_call`)."""
 
     action: Action
     expected_value: float
@@ -44,7 +47,8 @@ def hint(
     *,
     seed: int = 0,
 ) -> list[Hint]:
-    """The ``count`` best placements for the observation's seat, best first.
+    """The ``count`` best choices for the observation's seat, best first: the best
+    placements, after a draw when the bot would draw on purpose.
 
     Empty when the seat has no placement to make (not its turn, or nothing fits: then
     it draws or passes). In play, the placements valued are the ``sim`` bot's
@@ -57,11 +61,16 @@ def hint(
     placements = [option for option in options if isinstance(option.action, Placement)]
     if not placements:
         return []
+    hints: list[Hint] = []
     if observation.phase == "play" and understood(observation, options):
-        ranked = Evaluator(observation).ranked(placements)
+        ranked = Evaluator(observation).ranked(options)
+        fishing = static_call(ranked)
+        if fishing is not None:
+            hints.append(Hint(fishing[0].action, fishing[1]))
         placements = [
             option for option, _ in shortlist(observation, ranked, max(count, CANDIDATES))
         ]
     chosen = [option.action for option in placements]
     values = evaluate(observation, budget, seed=seed, actions=chosen)
-    return [Hint(value.action, value.expected) for value in values[:count]]
+    hints += [Hint(value.action, value.expected) for value in values]
+    return hints[:count]

@@ -17,6 +17,13 @@ the seat's observation, the way Macondo infers Scrabble racks from the moves mad
   player who held a fitting tile draws with probability :data:`VOLUNTARY_DRAW`, one who
   held none draws for sure. A Junior ``buy`` is a draw paid in counters, and the whole
   turn (``draw_ends_turn``): it suggests the same.
+- **a placement suggests**, when the sampler is told to read placements
+  (``placements=True``; ``sim`` does, ``sim-v1`` does not): that the player held no
+  tile that would have scored :data:`MISSED_POINTS` more than the one it laid (a bonus
+  figure passed up for a plain tile). Players and bots lay a lower tile on purpose, to
+  keep a good one or leave nothing to the next player, but rarely throw away a bonus:
+  a soft constraint, a player holding such a tile laying another with probability
+  :data:`PASSED_UP`. The opening and the joker's card tell nothing here.
 - **the joker taken back** (``take_joker``, Junior) is in the taker's rack, for all to
   see, until it is laid again: every world deals it there.
 - **the opening** (``opening="highest_triple"``): the opener held the highest triple
@@ -46,6 +53,12 @@ few tiles in this dealing order) it is tried again, without the soft constraints
 half of :data:`MAX_ATTEMPTS`; the hard ones are never dropped in a position a legal game
 can reach.
 
+Where the worlds are few (a small pool, or an empty one with three players or more)
+:meth:`WorldSampler.worlds` lists every one of them instead, pool orders included, each
+with its weight: the product, over the soft constraints it breaks, of how likely a
+player breaks it (:data:`VOLUNTARY_DRAW`, :data:`PASSED_UP`), and none that breaks a
+hard one. That is the posterior itself, with no sampling noise.
+
 The sampler reads nothing but the observation (the board, the seat's rack, the rack
 sizes, the pool size and the history as the seat saw it; in Junior, the first card laid
 from the pool is read off the board's origin), so it cannot leak what the seat may not
@@ -54,9 +67,11 @@ know.
 
 from __future__ import annotations
 
+import itertools
 import math
 import operator
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import reduce
 from typing import Literal, NamedTuple
@@ -64,6 +79,7 @@ from typing import Literal, NamedTuple
 from triominos.board import Board
 from triominos.game import DRAWS, Observation
 from triominos.lattice import ORIGIN
+from triominos.rules import Rules
 from triominos.tiles import indices
 
 VOLUNTARY_DRAW = 0.1
@@ -74,13 +90,25 @@ rare positions) draw because nothing fits: 0.1 makes a world in which a draw was
 voluntary ten times less likely than one in which it was forced, without ruling it out.
 """
 
+MISSED_POINTS = 20
+"""How many more points than the tile laid another must have been worth for its holder
+to have laid it instead: no gap between plain tiles (0 to 15 points) is so wide, so only
+the bonus figures (40 and up) pass it."""
+
+PASSED_UP = 0.1
+"""How likely a player who holds a tile worth :data:`MISSED_POINTS` more than the one it
+lays lays the lesser one anyway."""
+
 MAX_ATTEMPTS = 32
 """Deals tried for one world before the soft constraints, then all, are let go."""
 
 KNOWN_ACTIONS = frozenset({"place", "draw", "buy", "pass", "take_joker", "starter_draw"})
 """The history's actions the sampler understands; others make it unsupported."""
 
-Reason = Literal["pass", "draw", "opening", "starter_draw"]
+Reason = Literal["pass", "draw", "placement", "opening", "starter_draw"]
+
+_UNLIKELY: dict[Reason, float] = {"draw": VOLUNTARY_DRAW, "placement": PASSED_UP}
+"""By soft reason, how likely a player breaks it: the Bayes weight of a world that does."""
 
 
 class UnsupportedObservationError(ValueError):
@@ -121,7 +149,9 @@ class World:
 class WorldSampler:
     """Samples worlds for the seat of an observation (see the module docstring)."""
 
-    def __init__(self, observation: Observation) -> None:
+    def __init__(self, observation: Observation, *, placements: bool = False) -> None:
+        """``placements``: also read what the others' placements suggest (see the
+        module docstring)."""
         if observation.seat is None or observation.rack is None:
             raise ValueError("worlds are sampled for a seat, not for a spectator")
         self.observation = observation
@@ -129,7 +159,7 @@ class WorldSampler:
         self.players = observation.players
         tile_set = observation.board.tile_set
         self.tile_set = tile_set
-        self.board, self.constraints, self.known = _replay(observation)
+        self.board, self.constraints, self.known = _replay(observation, placements)
         on_table = tile_set.mask(placement.tile for placement in self.board)
         # The tiles in play (Junior without its joker leaves one of the set out) that the
         # seat does not see.
@@ -162,7 +192,8 @@ class WorldSampler:
                 sizes[constraint.seat] - held.bit_count(),
                 constraint.allowance - (held & constraint.tiles).bit_count(),
             )
-            believed = kept / (kept + VOLUNTARY_DRAW * (1 - kept)) if kept else 0.0
+            unlikely = _UNLIKELY[constraint.reason]
+            believed = kept / (kept + unlikely * (1 - kept)) if kept else 0.0
             self._soft.append((constraint, believed))
         # The most constrained opponents choose first, so they are not left with only
         # the tiles they may not hold.
@@ -188,7 +219,66 @@ class WorldSampler:
         assert world is not None  # without constraints every dealing succeeds
         return world
 
-    def surprise(self, racks: tuple[int, ...] | list[int]) -> int | None:
+    def count(self) -> int:
+        """How many worlds :meth:`worlds` would go through: the ways to deal the unseen
+        tiles no seat is known to hold into the racks and the pool, in the pool's order."""
+        if self.observation.open_racks is not None:
+            return math.factorial(self.observation.pool_size)
+        ways = math.factorial(len(self._unseen_tiles))
+        for seat in self.opponents:
+            ways //= math.factorial(self._wanted(seat))
+        return ways
+
+    def worlds(self, cap: int) -> list[tuple[World, float]] | None:
+        """Every world consistent with the observation and its weight (see the module
+        docstring), or None when there are more than ``cap`` to go through."""
+        if self.count() > cap:
+            return None
+        observation = self.observation
+        found: list[tuple[World, float]] = []
+        if observation.open_racks is not None:  # only the pool's order is hidden
+            racks = observation.open_racks
+            shown = reduce(operator.or_, racks, 0)
+            pool = [tile for tile in self._unseen_tiles if not shown >> tile & 1]
+            return [(World(racks, order), 1.0) for order in itertools.permutations(pool)]
+        dealt = [0] * self.players
+        dealt[self.seat] = observation.rack or 0
+
+        def deal(turn: int, left: tuple[int, ...]) -> None:
+            if turn == len(self.opponents):
+                racks = tuple(dealt)
+                weight = self.likelihood(racks)
+                if weight:
+                    surprise = self.surprise(racks) or 0
+                    found.extend(
+                        (World(racks, pool, surprise), weight)
+                        for pool in itertools.permutations(left)
+                    )
+                return
+            seat = self.opponents[turn]
+            for chosen in itertools.combinations(left, self._wanted(seat)):
+                dealt[seat] = self.known[seat] | sum(1 << tile for tile in chosen)
+                deal(turn + 1, tuple(tile for tile in left if tile not in chosen))
+
+        deal(0, tuple(self._unseen_tiles))
+        return found
+
+    def likelihood(self, racks: Sequence[int]) -> float:
+        """How likely the players' moves were had they held ``racks``, relative to racks
+        that break no constraint: 0 when one breaks a hard constraint."""
+        weight = 1.0
+        for constraint in self.constraints:
+            if constraint.excess(racks[constraint.seat]):
+                if constraint.hard:
+                    return 0.0
+                weight *= _UNLIKELY[constraint.reason]
+        return weight
+
+    def _wanted(self, seat: int) -> int:
+        """The tiles of ``seat``'s rack no seat is known to hold."""
+        return self.observation.rack_sizes[seat] - self.known[seat].bit_count()
+
+    def surprise(self, racks: Sequence[int]) -> int | None:
         """The world's count of voluntary draws, or None when it breaks a hard constraint."""
         surprise = 0
         for constraint in self.constraints:
@@ -275,8 +365,9 @@ class _Replay(NamedTuple):
     """By seat, the tiles another seat is known to hold: the joker it took back."""
 
 
-def _replay(observation: Observation) -> _Replay:
-    """Rebuild the board event by event, noting what each draw, pass and opening tells.
+def _replay(observation: Observation, placements: bool = False) -> _Replay:
+    """Rebuild the board event by event, noting what each draw, pass and opening tells
+    (and each placement, with ``placements``).
 
     A tile enters a rack by a draw (a ``buy`` in Junior: the same, paid in counters) or,
     for the joker only, by ``take_joker``, which everyone sees; the card laid in its place
@@ -299,6 +390,7 @@ def _replay(observation: Observation) -> _Replay:
     gained_at: list[list[tuple[int, int]]] = [[] for _ in range(players)]
     placed_at: list[list[tuple[int, int]]] = [[] for _ in range(players)]
     known = [0] * players
+    on_board = 0 if first is None else 1 << tile_set.index(first.tile)
     shown = 0
     opening: tuple[int, int] | None = None  # (opener, tile index)
     turn_draw: tuple[int, int, int] | None = None  # last draw of the running turn
@@ -345,6 +437,10 @@ def _replay(observation: Observation) -> _Replay:
             continue
         if opening is None:
             opening = (player, index)
+        elif placements and player != seat:
+            passed_up = _passed_up(board, rules, full & ~on_board, event.cell.id, index)
+            moments.append((player, number, passed_up, False, "placement"))
+        on_board |= 1 << index
         known[player] &= ~(1 << index)
         board.push_unchecked(event.cell.id, index, event.corners)
     if turn_draw is not None and turn_draw[0] != observation.to_move:
@@ -377,6 +473,23 @@ def _replay(observation: Observation) -> _Replay:
             allowance = 0
         constraints.append(RackConstraint(player, tiles, allowance, hard, reason))
     return _Replay(board, constraints, known)
+
+
+def _passed_up(board: Board, rules: Rules, unplaced: int, cell: int, laid: int) -> int:
+    """The tiles of ``unplaced`` that would have scored :data:`MISSED_POINTS` more than
+    ``laid`` scores in ``cell`` (the board as it was before)."""
+    values, figures = rules.tile_values, rules.figure_points
+    best: dict[int, int] = {}
+    scored = 0
+    for where, tile, _, figure in board.placement_ids(unplaced):
+        points = values[tile] + figures[figure]
+        if points > best.get(tile, -1):
+            best[tile] = points
+        if where == cell and tile == laid:
+            scored = points
+    bar = scored + MISSED_POINTS
+    passed = (1 << tile for tile, points in best.items() if points >= bar and tile != laid)
+    return reduce(operator.or_, passed, 0)
 
 
 def _above_opening(triples: int, tile: int, full: int) -> int:

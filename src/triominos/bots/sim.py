@@ -12,7 +12,11 @@ This is Macondo's recipe for Scrabble, applied to Triominos:
 2. otherwise the best few placements (:data:`CANDIDATES`, plus greedy's choice if it
    is not among them) go on to the simulation;
 3. worlds are sampled from what the seat has seen (:mod:`triominos.bots.sampler`): the
-   opponents' racks and the pool's order;
+   opponents' racks and the pool's order, read from their draws and passes (and, not in
+   ``sim-v1``, from the bonuses their placements passed up: ``read_placements``). Where
+   the consistent worlds are no more than the budget would sample (a small pool, or an
+   empty one at three players or more), every one is played once instead, each counted
+   by its weight (``exact_worlds``; ``sim-v1`` samples);
 4. in each world, each candidate is played and the others play greedy's moves until
    the seat begins its next turn (``horizon="turn"``, the default; a candidate that
    draws plays greedy's move for the rest of the seat's turn) or to the end of the
@@ -83,6 +87,10 @@ DEFAULT_BUDGET = Budget(simulations=600)
 CANDIDATES = 6
 """Actions the static evaluation lets through to the simulation."""
 
+EXACT_WORLDS = 1000
+"""The most worlds a time budget goes through one by one (``exact_worlds``); a budget in
+simulations goes through as many as it would sample."""
+
 CHECK_EVERY = 32
 """Worlds between two looks at which candidates a time budget can drop (:meth:`Simulation.run`)."""
 
@@ -117,7 +125,13 @@ class Simulation:
         *,
         horizon: Horizon = "turn",
         weights: Weights | None = None,
+        read_placements: bool = False,
+        exact_worlds: bool = False,
     ) -> None:
+        """``read_placements``: the sampler also reads what the others' placements
+        suggest about their racks (:class:`~triominos.bots.sampler.WorldSampler`).
+        ``exact_worlds``: where the consistent worlds are no more than the budget would
+        sample, play every one of them once, by its weight, instead (:meth:`run`)."""
         if observation.seat is None:
             raise ValueError("a simulation is for a seat, not for a spectator")
         if horizon == "turn" and not evaluated(observation.rules):
@@ -129,7 +143,8 @@ class Simulation:
         self.seat = observation.seat
         self.rng = rng
         self.horizon = horizon
-        self.sampler = WorldSampler(observation)
+        self.exact_worlds = exact_worlds
+        self.sampler = WorldSampler(observation, placements=read_placements)
         self.board = self.sampler.board  # the replayed copy: ours to push and pop
         self.evaluator = Evaluator(observation, weights, self.board)
         self._out = _gone_out(observation)
@@ -151,13 +166,18 @@ class Simulation:
         if not candidates:
             return []
         count = len(candidates)
+        deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+        if self.exact_worlds:
+            cap = EXACT_WORLDS if budget.simulations is None else budget.simulations // count
+            every = self.sampler.worlds(max(cap, 1))
+            if every:
+                return self._run_exact(candidates, every, deadline)
         played = [0] * count
         sums = [0.0] * count
         # cross[i][j]: the sum over the shared worlds of value_i * value_j, so that the
         # variance of any paired difference is at hand without keeping every value.
         cross = [[0.0] * count for _ in range(count)]
         alive = list(range(count))
-        deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
         worlds = 0
         while True:
             world = self.sampler.sample(self.rng)
@@ -188,6 +208,35 @@ class Simulation:
         # Stable: ties keep the static order. The candidates played to the end come
         # first: a dropped one was shown worse in the worlds it met.
         found.sort(key=lambda value: (-value.simulations, -value.mean))
+        return found
+
+    def _run_exact(
+        self,
+        candidates: Sequence[tuple[LegalAction, float]],
+        worlds: list[tuple[World, float]],
+        deadline: float | None,
+    ) -> list[CandidateValue]:
+        """Each candidate played out once in every world, its mean weighted by the
+        worlds' weights; a time budget stops at its deadline, the worlds taken in a
+        shuffled order so that those played are a fair part of them."""
+        if deadline is not None:
+            worlds = worlds[:]
+            self.rng.shuffle(worlds)
+        sums = [0.0] * len(candidates)
+        total = 0.0
+        played = 0
+        for world, weight in worlds:
+            for number, (option, _) in enumerate(candidates):
+                sums[number] += weight * self.play_out(world, option.action)
+            total += weight
+            played += 1
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        found = [
+            CandidateValue(option, static, sums[number] / total, played)
+            for number, (option, static) in enumerate(candidates)
+        ]
+        found.sort(key=lambda value: -value.mean)  # stable: ties keep the static order
         return found
 
     def play_out(self, world: World, action: Action) -> float:
@@ -321,13 +370,20 @@ class SimBot:
         horizon: Horizon = "turn",
         weights: Weights | None = None,
         endgame: int | None = NODE_LIMIT,
+        read_placements: bool = True,
+        exact_worlds: bool = True,
         name: str = "sim",
     ) -> None:
         """``endgame``: the positions an exact endgame search may visit
         (:mod:`triominos.bots.endgame`) before the bot simulates instead; None: never
-        search, simulate every move (``sim-v1``)."""
+        search, simulate every move (``sim-v1``). ``read_placements``: sample worlds in
+        which the others' placements passed up no bonus (:class:`Simulation`;
+        ``sim-v1`` does not). ``exact_worlds``: play every consistent world where they
+        are few (:class:`Simulation`; ``sim-v1`` samples)."""
         self.name = name
         self.endgame = endgame
+        self.read_placements = read_placements
+        self.exact_worlds = exact_worlds
         self.seed = random.SystemRandom().randrange(2**63) if seed is None else seed
         self.budget = budget
         self.candidates = candidates
@@ -352,9 +408,9 @@ class SimBot:
         if simulation is None:
             return self._fallback.act(observation)
         ranked = simulation.evaluator.ranked(options)
-        drawn = on_purpose(ranked)
-        if drawn is not None:
-            return drawn
+        decided = static_call(ranked)
+        if decided is not None:
+            return decided[0].action
         return self.simulate(simulation, ranked)[0].option.action
 
     def simulation(
@@ -367,7 +423,12 @@ class SimBot:
             return None
         try:
             return Simulation(
-                observation, self.rng_for(observation), horizon=self.horizon, weights=self.weights
+                observation,
+                self.rng_for(observation),
+                horizon=self.horizon,
+                weights=self.weights,
+                read_placements=self.read_placements,
+                exact_worlds=self.exact_worlds,
             )
         except UnsupportedObservationError:
             return None
@@ -402,12 +463,16 @@ class SimBot:
 _GREEDY = GreedyBot()
 
 
-def on_purpose(ranked: Sequence[tuple[LegalAction, float]]) -> Action | None:
-    """The static evaluation's choice when it is not a placement (a draw on purpose),
-    which sim plays without simulating: the evaluation's weights price the fishing that
-    follows a draw, which greedy playouts never do."""
-    top = ranked[0][0].action
-    return None if isinstance(top, Placement) else top
+def static_call(
+    ranked: Sequence[tuple[LegalAction, float]],
+) -> tuple[LegalAction, float] | None:
+    """The static evaluation's best when it is no placement (drawing on purpose, in
+    play), which sim plays without simulating; None when the simulation decides.
+
+    The evaluation's weights price the fishing that follows a draw, which greedy
+    playouts never do: measured, a simulation that second-guessed the draw lost to plain
+    ``expert``."""
+    return None if isinstance(ranked[0][0].action, Placement) else ranked[0]
 
 
 def shortlist(
@@ -439,6 +504,8 @@ def sim_v1(seed: int | None = None, budget: Budget | None = None) -> SimBot:
         horizon="turn",
         weights=None,
         endgame=None,
+        read_placements=False,
+        exact_worlds=False,
         name="sim-v1",
     )
 

@@ -337,21 +337,29 @@ def _names(tiles: Sequence[Tile]) -> list[str]:
 
 
 def hints_json(
-    hints: Sequence[Hint], legal: Sequence[LegalAction], board: Board | FrozenBoard
+    hints: Sequence[Hint], legal: Sequence[LegalAction], board: Board | FrozenBoard, rules: Rules
 ) -> list[JsonObject]:
-    """Hints with the points and bonuses their placement scores now."""
+    """Hints with the points and bonuses their placement scores now; a draw on purpose
+    with why (``fishing``: the best placement's points now, what the draw costs, and
+    whether a tile may still be laid after it this turn), for the browser to word."""
     scored = {option.action: option for option in legal}
     answer = []
     for hint in hints:
         option = scored.get(hint.action)
-        answer.append(
-            {
-                "action": action_json(hint.action, board.joker_cell),
-                "points": None if option is None else option.points,
-                "bonuses": {} if option is None else dict(option.bonuses),
-                "value": round(hint.expected_value, 2),
+        entry: JsonObject = {
+            "action": action_json(hint.action, board.joker_cell),
+            "points": None if option is None else option.points,
+            "bonuses": {} if option is None else dict(option.bonuses),
+            "value": round(hint.expected_value, 2),
+        }
+        if isinstance(hint.action, Draw):
+            best = max(o.points for o in legal if isinstance(o.action, Placement))
+            entry["fishing"] = {
+                "best": best,
+                "cost": rules.draw_penalty,
+                "place_after": not rules.draw_ends_turn,
             }
-        )
+        answer.append(entry)
     return answer
 
 

@@ -293,6 +293,5 @@ async def send_hints(service: Service, table: LiveTable, viewer: Viewer, client_
         observation = table.match.observe(seat)
         legal = observation.legal_actions() if table.playing else []
     hints = await service.worker.hints(observation, table.code) if legal else []
-    viewer.send(
-        {"type": "hint", "id": client_id, "hints": hints_json(hints, legal, observation.board)}
-    )
+    found = hints_json(hints, legal, observation.board, observation.rules)
+    viewer.send({"type": "hint", "id": client_id, "hints": found})

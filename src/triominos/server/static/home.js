@@ -1,7 +1,7 @@
 // The home page: start a game, join one by its code or link, see the open tables.
 
 import { getJson, heldSeats, heldTables, holdSeat, playerName, postJson, rememberName } from "./api.js";
-import { LEVELS, seatNames } from "./bots.js";
+import { DEFAULT_LEVEL, LEVELS, seatNames } from "./bots.js";
 import { h, onSubmit, t, toast } from "./dom.js";
 import { describeRefusal, toastRefusal } from "./errors.js";
 import { optionLabels, ruleFields, useRuleTexts } from "./rule_form.js";
@@ -30,7 +30,7 @@ export class HomePage {
       preset: "classic",
       players: 2,
       name: playerName(),
-      seats: [{ kind: "you" }, { kind: "bot", level: "expert" }],
+      seats: [{ kind: "you" }, { kind: "bot", level: DEFAULT_LEVEL }],
       house: {},
       houseOpen: false,
       turnSeconds: null,
@@ -91,7 +91,7 @@ export class HomePage {
     const form = this.form;
     const preset = this.preset;
     form.players = Math.min(Math.max(form.players, preset.min), preset.max);
-    while (form.seats.length < form.players) form.seats.push({ kind: "bot", level: "expert" });
+    while (form.seats.length < form.players) form.seats.push({ kind: "bot", level: DEFAULT_LEVEL });
     form.seats.length = form.players;
     const rerender = () => this.render();
 

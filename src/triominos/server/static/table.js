@@ -9,7 +9,7 @@
 import { TableConnection, getJson, heldSeats, holdSeat, playerName, postForBlob, postJson, releaseSeat, rememberName } from "./api.js";
 import { BoardView } from "./board.js";
 import { TileChoice, choiceKey, pointingUp } from "./choice.js";
-import { LEVELS, levelOf, seatNames } from "./bots.js";
+import { DEFAULT_LEVEL, LEVELS, levelOf, seatNames } from "./bots.js";
 import { h, onSubmit, setText, signed, t, toast } from "./dom.js";
 import { RackView } from "./rack.js";
 import { EndDialogs } from "./endings.js";
@@ -574,7 +574,8 @@ export class TablePage {
     const cells = this.choice.cells;
     const previewOption = preview && cells.get(preview.key);
     const previewEntry = this.choice.previewEntry;
-    const hints = (this.hints ?? []).map((hint, index) => ({ cell: hint.action.cell, rank: index + 1 })).filter((hint) => hint.cell);
+    const placed = (this.hints ?? []).filter((hint) => hint.action.cell); // not a draw on purpose
+    const hints = placed.map((hint, index) => ({ cell: hint.action.cell, rank: index + 1 }));
     this.board.render({
       placements: frozen ? this.finalBoard.board : view.board,
       cards,
@@ -1068,12 +1069,12 @@ export class TablePage {
     }
   }
 
-  /** "Let a bot play" with the level the player picks (the good bot unless told). */
+  /** "Let a bot play" with the level the player picks (DEFAULT_LEVEL unless told). */
   giveToBotForm(seat) {
     const choice = h(
       "select",
       { "data-testid": "bot-level", i18nAttrs: { "aria-label": "bot_level" } },
-      ...LEVELS.map((level) => h("option", { value: level.id, selected: level.id === "expert", i18n: `level_${level.id}` })),
+      ...LEVELS.map((level) => h("option", { value: level.id, selected: level.id === DEFAULT_LEVEL, i18n: `level_${level.id}` })),
     );
     return h(
       "form",
@@ -1108,12 +1109,24 @@ export class TablePage {
       this.hintBox.replaceChildren(h("p", { class: "muted", i18n: view.legal.length ? "hint_thinking" : "hint_none" }));
       return;
     }
+    // A draw on purpose comes first, in words: why the bots would draw though a tile fits.
+    const fishing = this.hints.find((hint) => hint.fishing)?.fishing;
+    const placements = this.hints.filter((hint) => !hint.fishing);
     this.hintBox.replaceChildren(
       h("h3", { i18n: "hints_title" }),
+      ...(fishing
+        ? [
+            h("p", { class: "hint-fishing", "data-testid": "hint-fishing" }, [
+              h("strong", { i18n: "hint_fishing" }),
+              " ",
+              h("span", { i18n: [fishing.place_after ? "hint_fishing_why" : "hint_fishing_why_turn_ends", { best: fishing.best, cost: fishing.cost }] }),
+            ]),
+          ]
+        : []),
       h(
         "ol",
         {},
-        ...this.hints.map((hint) =>
+        ...placements.map((hint) =>
           h(
             "li",
             {},
