@@ -153,6 +153,11 @@ class LiveTable:
         self.bot_choice: tuple[int, Action] | None = None
         """The bot's action for a version, kept when storing it failed: the retry plays
         it without thinking again."""
+        self.epoch: int | None = None
+        """The claim this node holds the table under (:mod:`triominos.server.nodes`);
+        None for a copy read from the database that no node claimed."""
+        self.gone = False
+        """This node gave the table up (another one owns it now): nothing is accepted."""
         # When each person who sat down went away; a table loaded from the database has
         # everyone away since then, so a restart gives nobody's seat away early.
         moment = time.time() if now is None else now
