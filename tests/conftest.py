@@ -162,6 +162,11 @@ class LiveServer:
         return self._process is not None and self._process.poll() is None
 
     @property
+    def returncode(self) -> int | None:
+        """The exit status of the last run, once it ended (None while it runs)."""
+        return None if self._process is None else self._process.poll()
+
+    @property
     def pid(self) -> int | None:
         """The process id of the current run (None before the first start)."""
         return None if self._process is None else self._process.pid

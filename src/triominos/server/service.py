@@ -449,7 +449,9 @@ class Service:
         by_server: bool,
     ) -> Outcome:
         async with table.lock:
-            if table.gone or not await self.replayed(table):
+            if table.gone:  # another node has it now: its viewers are reconnecting there
+                return "unavailable"
+            if not await self.replayed(table):
                 self._refuse_unavailable(sender, client_id)
                 return "unavailable"
             try:
@@ -467,8 +469,7 @@ class Service:
                 log.warning(
                     "table %s: claimed by another node; v%d not taken", table.code, stored.version
                 )
-                self._refuse_unavailable(sender, client_id)
-                self._lose(table)
+                self._lose(table)  # the sender reconnects to the new owner and plays there
                 return "unavailable"
             except Exception as error:
                 self.faults.failed(error)
