@@ -147,6 +147,7 @@ class LiveServer:
         log_path: Path,
         env: dict[str, str],
         command: Path = TRIOMINOS_COMMAND,
+        start_seconds: float = SERVER_START_SECONDS,
     ):
         self.database_url = database_url
         self.command = command
@@ -155,6 +156,7 @@ class LiveServer:
         self.ws_url = f"ws://127.0.0.1:{port}"
         self._log_path = log_path
         self._env = env
+        self.start_seconds = start_seconds
         self._process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -199,7 +201,7 @@ class LiveServer:
         import httpx
 
         assert self._process is not None
-        deadline = time.monotonic() + SERVER_START_SECONDS
+        deadline = time.monotonic() + self.start_seconds
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
                 pytest.fail(
@@ -212,7 +214,7 @@ class LiveServer:
             time.sleep(0.05)
         self.kill()
         pytest.fail(
-            f"triominos serve did not answer within {SERVER_START_SECONDS:.0f} s:\n{self.log()}",
+            f"triominos serve did not answer within {self.start_seconds:.0f} s:\n{self.log()}",
             pytrace=False,
         )
 

@@ -6,6 +6,8 @@ import contextlib
 import gc
 import ipaddress
 import logging
+import signal
+from types import FrameType
 
 import click
 
@@ -112,6 +114,9 @@ def serve(
     config.load()
     server = DrainingServer(config, app)
     settle_garbage_collector()
+    # uvicorn handles SIGTERM while it runs (the drain), then raises it again under the
+    # handler it found: this one, so that a drained node exits 0.
+    signal.signal(signal.SIGTERM, exit_quietly)
     with contextlib.suppress(KeyboardInterrupt):
         server.run()  # exits with status 3 itself when it cannot start (a port in use)
 
@@ -146,6 +151,10 @@ def this_node_url(database: str, host: str, port: int, node_url: str | None) -> 
         )
     name = f"[{host}]" if ":" in host else host
     return f"http://{name}:{port}"
+
+
+def exit_quietly(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(0)
 
 
 def settle_garbage_collector() -> None:

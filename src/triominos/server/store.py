@@ -80,6 +80,10 @@ BUSY_SECONDS = 5.0
 (503 with Retry-After) instead of holding its table, or a request, for longer."""
 STATEMENT_SECONDS = 15.0
 """The longest any statement may run on PostgreSQL."""
+MIGRATION_SECONDS = 120
+"""The longest a node waits for another node's migration at its start."""
+MIGRATION_LOCK = 0x7472696F6D696E6F
+"""The PostgreSQL advisory lock a migration holds ("triomino" in ASCII)."""
 
 
 class StoreError(ValueError):
@@ -450,9 +454,17 @@ class Store:
         self._migrate(command.downgrade, revision)
 
     def _migrate(self, step: Callable[[Config, str], None], revision: str) -> None:
+        """Several nodes starting at once migrate one after the other: on PostgreSQL
+        each waits for a lock of the migration's own (SQLite takes one writer anyway)."""
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
         with self.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                for setting in ("lock_timeout", "statement_timeout"):
+                    connection.execute(text(f"SET LOCAL {setting} = '{MIGRATION_SECONDS}s'"))
+                connection.execute(
+                    text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK}
+                )
             config.attributes["connection"] = connection
             step(config, revision)
 
