@@ -8,10 +8,14 @@ import ipaddress
 import logging
 import signal
 from types import FrameType
+from typing import TYPE_CHECKING
 
 import click
 
 from triominos.cli.main import main, stop
+
+if TYPE_CHECKING:
+    from triominos.server.store import Store
 
 FULL_COLLECTION_EVERY = 1000
 """Collections of the middle generation between two full ones (Python's default: 10)."""
@@ -76,17 +80,16 @@ def serve(
         stop(context, f"the server needs its extras: pip install 'triominos[server]' ({error})")
     url = database or default_database_url()
     try:
-        node_url = this_node_url(url, host, port, node_url)
-    except click.BadParameter as error:
-        stop(context, f"--node-url: {error.message}")
-    try:
         # Open the database and bring its schema up to date here, so that a database
         # that cannot be used is one line of error, not a failed start.
         store = Store(url)
+        node_url = this_node_url(store, host, port, node_url)
         store.upgrade()
         store.check_writable()  # a read-only disk is found now, not at the first move
         store.dispose()
         app = create_app(url, allowed_origins=allowed_origins, node_url=node_url)
+    except click.BadParameter as error:
+        stop(context, f"--node-url: {error.message}")
     except OriginError as error:
         stop(context, f"--allowed-origin: {error}")
     except StoreError as error:
@@ -121,16 +124,14 @@ def serve(
         server.run()  # exits with status 3 itself when it cannot start (a port in use)
 
 
-def this_node_url(database: str, host: str, port: int, node_url: str | None) -> str:
+def this_node_url(store: Store, host: str, port: int, node_url: str | None) -> str:
     """The URL the other nodes reach this one at; BadParameter saying what is wrong.
 
     Several nodes need PostgreSQL: SQLite is one process's file, so a node URL there is
     a mistake. Listening on every address (0.0.0.0, ::) says nothing of where this
     machine is reached: then the URL must be given.
     """
-    from triominos.server.store import engine_url
-
-    sqlite = engine_url(database).get_backend_name() == "sqlite"
+    sqlite = store.url.get_backend_name() == "sqlite"
     if node_url is not None:
         if sqlite:
             raise click.BadParameter(
