@@ -135,7 +135,7 @@ class Site:
         rows = query(
             self.database,
             "SELECT n.url FROM tables t JOIN nodes n ON n.id = t.owner "
-            "WHERE t.code = %s AND t.lease_until > EXTRACT(EPOCH FROM clock_timestamp())",
+            "WHERE t.code = %s AND n.lease_until > EXTRACT(EPOCH FROM clock_timestamp())",
             code,
         )
         urls = {row[0] for row in rows}

@@ -18,6 +18,7 @@ from triominos.server.store import (
     ActionWrite,
     DatabaseNow,
     LeaseLost,
+    NodeRow,
     Store,
     StoredAction,
     TableRow,
@@ -46,11 +47,13 @@ def playing(store: Store) -> int:
     return new_table(store, people=1, hashes=True).id
 
 
-def expire(store: Store, table_id: int) -> None:
-    """The table's lease ran out (on the database's clock), as when its owner died."""
-    with store.session() as session:
+def expire(leases: Leases) -> None:
+    """The node's lease ran out (on the database's clock), as when it died."""
+    with leases.store.session() as session:
         session.execute(
-            update(TableRow).where(TableRow.id == table_id).values(lease_until=DatabaseNow() - 1.0)
+            update(NodeRow)
+            .where(NodeRow.id == leases.node.id)
+            .values(lease_until=DatabaseNow() - 1.0)
         )
 
 
@@ -69,7 +72,7 @@ def test_a_write_under_a_replaced_claim_is_refused_and_changes_nothing(store: St
     first = ann.claim(table)
     assert first is not None
     store.append_action(table, draw(1), finished=False, epoch=first)
-    expire(store, table)
+    expire(ann)
     second = bob.claim(table)
     assert second == first + 1
     with pytest.raises(LeaseLost):
@@ -96,7 +99,7 @@ def test_a_fenced_write_fails_alone_in_a_group_commit(store: Store) -> None:
     mine, theirs = playing(store), playing(store)
     ann, bob = node(store, "ann"), node(store, "bob")
     mine_epoch, theirs_epoch = ann.claim(mine), ann.claim(theirs)
-    expire(store, theirs)
+    expire(ann)
     assert bob.claim(theirs) is not None
     errors = store.append_actions(
         [
@@ -140,8 +143,7 @@ def test_orphans_are_claimed_once_by_the_nodes_left(store: Store) -> None:
         dead.claim(table)
     left = [node(store, "ann"), node(store, "bob")]
     assert [leases.claim_orphans() for leases in left] == [[], []]  # the leases hold
-    for table in tables:
-        expire(store, table)
+    expire(dead)
     claims = [claim for leases in left for claim in leases.claim_orphans()]
     claims += [claim for leases in left for claim in leases.claim_orphans()]
     assert sorted(claim.table_id for claim in claims) == sorted(tables)  # each once
@@ -154,10 +156,11 @@ def test_renewal_keeps_the_lease_and_tells_a_lost_one(store: Store) -> None:
     ann, bob = node(store, "ann", lease_seconds=5.0), node(store, "bob")
     epoch = ann.claim(table)
     ann.claim(other)
-    expire(store, table)
+    expire(ann)
+    assert ann.claim_orphans() == []  # still Ann's own, her lease late or not
     assert ann.heartbeat()[table] == epoch  # renewed: nobody claimed it meanwhile
     assert bob.claim(table) is None
-    expire(store, other)
+    expire(ann)
     taken = bob.claim(other)
     assert taken is not None
     held = ann.heartbeat()
@@ -211,7 +214,7 @@ def test_the_migration_adds_the_nodes_and_goes_back(database_url: str) -> None:
         table = new_table_old(store)
         store.upgrade()
         columns = {column["name"] for column in inspect(store.engine).get_columns("tables")}
-        assert {"owner", "lease_until", "epoch"} <= columns
+        assert {"owner", "epoch"} <= columns
         assert "nodes" in inspect(store.engine).get_table_names()
         assert node(store, "ann").claim(table) == 1  # an old table is nobody's
         store.downgrade("0005_table")

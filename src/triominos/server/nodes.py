@@ -3,13 +3,17 @@ live on exactly one of them.
 
 Every process is a node: a random id, the URL the other nodes reach it at, and a secret
 that proves a request proxied to it came from a node (:mod:`triominos.server.proxy`).
-A table that is live in memory is owned by one node: ``tables.owner``, until
-``tables.lease_until``, under the claim numbered ``tables.epoch``. A node claims a table
-with one conditional UPDATE (nobody's, or its lease ran out, judged on the database's
-clock) that raises the epoch, and every write of the table's actions and seats is fenced
-by that epoch in its own transaction (:func:`triominos.server.store.fence`): once another
-node has claimed the table, the old owner's writes fail, whatever the clocks and pauses.
-The owner renews all its leases in one statement every :data:`RENEW_SECONDS`.
+A table that is live in memory is owned by one node (``tables.owner``) under the claim
+numbered ``tables.epoch``, for as long as that node's lease holds
+(``nodes.lease_until``, on the database's clock). A node claims a table with one
+conditional UPDATE (nobody's, or its owner's lease ran out) that raises the epoch, and
+every write of the table's actions and seats is fenced by that epoch in its own
+transaction (:func:`triominos.server.store.fence`): once another node has claimed the
+table, the old owner's writes fail, whatever the clocks and pauses.
+
+One lease a node, not one a table: renewing it is one UPDATE of the node's own row
+every :data:`RENEW_SECONDS`, which never waits for a table's row (a write in progress
+locks its table's row until its commit).
 
 SQLite is the one-node database: the node there takes over every table at its start
 (a node before it on the same file is a previous run).
@@ -23,29 +27,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from sqlalchemy import Float, String, delete, func, select, update
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.sql.expression import ColumnElement
 
-from triominos.server.store import Base, DatabaseNow, Store, TableRow, unowned
+from triominos.server.store import DatabaseNow, NodeRow, Store, TableRow, leased, unowned
 
 LEASE_SECONDS = 5.0
-"""How long a claim holds without renewal: a dead node's tables wait this long at most."""
+"""How long a node's lease holds without renewal: a dead node's tables wait this long."""
 RENEW_SECONDS = 1.0
-"""How often a node renews its leases (and says it is alive)."""
+"""How often a node renews its lease."""
 SCAN_SECONDS = 1.0
 """How often a node looks for tables being played whose owner is gone."""
 FORGET_NODE_SECONDS = 3600.0
-"""A node silent this long is forgotten (its row; it owns nothing since long)."""
-
-
-class NodeRow(Base):
-    __tablename__ = "nodes"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    url: Mapped[str] = mapped_column(String(200))
-    secret: Mapped[str] = mapped_column(String(64))
-    heartbeat: Mapped[float] = mapped_column(Float)
+"""A node whose lease ran out this long ago is forgotten (its row)."""
 
 
 @dataclass(frozen=True)
@@ -71,8 +65,8 @@ class Claim(NamedTuple):
 
 
 class Leases:
-    """A node's claims on tables, in the store's database; every method is one short
-    transaction, called from a worker thread like the store's."""
+    """A node's lease and its claims on tables, in the store's database; every method
+    is one short transaction, called from a worker thread like the store's."""
 
     def __init__(self, store: Store, node: Node, lease_seconds: float = LEASE_SECONDS) -> None:
         self.store = store
@@ -83,49 +77,52 @@ class Leases:
         return DatabaseNow() + self.lease_seconds
 
     def heartbeat(self) -> dict[int, int]:
-        """Say this node is alive and renew all its leases, whatever their state: a
-        lease this node still owns was claimed by nobody since. Returns the tables
-        it owns now and their epochs (a table it thought it owned and that is not
-        there, or under another epoch, is another node's now)."""
+        """Renew this node's lease (registering the node when it is not, or no longer,
+        in the database). Returns the tables it owns now and their epochs: a table it
+        thought it owned and that is not there, or under another epoch, is another
+        node's now."""
         node = self.node
         with self.store.session() as session:
-            alive = session.execute(
-                update(NodeRow).where(NodeRow.id == node.id).values(heartbeat=DatabaseNow())
+            renewed = session.execute(
+                update(NodeRow).where(NodeRow.id == node.id).values(lease_until=self._until())
             )
-            if alive.rowcount != 1:  # type: ignore[attr-defined]
-                session.add(NodeRow(id=node.id, url=node.url, secret=node.secret, heartbeat=0.0))
+            if renewed.rowcount != 1:  # type: ignore[attr-defined]
+                session.add(NodeRow(id=node.id, url=node.url, secret=node.secret, lease_until=0))
                 session.flush()
                 session.execute(
-                    update(NodeRow).where(NodeRow.id == node.id).values(heartbeat=DatabaseNow())
+                    update(NodeRow).where(NodeRow.id == node.id).values(lease_until=self._until())
                 )
             held = session.execute(
-                update(TableRow)
-                .where(TableRow.owner == node.id)
-                .values(lease_until=self._until())
-                .returning(TableRow.id, TableRow.epoch)
+                select(TableRow.id, TableRow.epoch).where(TableRow.owner == node.id)
             ).all()
         return {row.id: row.epoch for row in held}
 
     def claim(self, table_id: int) -> int | None:
         """Claim one table if nobody holds it (or this node does); its new epoch, or
         None when another node holds it."""
+        claimable = unowned() | (TableRow.owner == self.node.id)
         with self.store.session() as session:
             return session.scalar(
                 update(TableRow)
-                .where(TableRow.id == table_id, unowned() | (TableRow.owner == self.node.id))
-                .values(owner=self.node.id, epoch=TableRow.epoch + 1, lease_until=self._until())
+                .where(TableRow.id == table_id, claimable)
+                .values(owner=self.node.id, epoch=TableRow.epoch + 1)
                 .returning(TableRow.epoch)
             )
 
     def claim_orphans(self) -> list[Claim]:
-        """Claim this node's share of the tables being played that nobody holds: as
+        """Claim this node's share of the tables being played whose owner is gone: as
         many as there are of them over the live nodes, picked at random, so that the
         nodes left after one died split its tables between them. The condition is
-        checked again by the UPDATE itself, so two nodes never claim one table."""
+        checked again by the UPDATE itself, so two nodes never claim one table. (This
+        node's own tables are never orphans: while nobody claimed them, they are still
+        its own, its lease late or not.)"""
         with self.store.session() as session:
-            alive = NodeRow.heartbeat >= DatabaseNow() - self.lease_seconds
-            nodes = session.scalar(select(func.count()).select_from(NodeRow).where(alive)) or 1
-            orphaned = (TableRow.status == "playing") & unowned()
+            nodes = session.scalar(select(func.count()).select_from(NodeRow).where(leased())) or 1
+            orphaned = (
+                (TableRow.status == "playing")
+                & unowned()
+                & (TableRow.owner.is_(None) | (TableRow.owner != self.node.id))
+            )
             count = session.scalar(select(func.count()).select_from(TableRow).where(orphaned))
             if not count:
                 return []
@@ -133,11 +130,11 @@ class Leases:
             claimed = session.execute(
                 update(TableRow)
                 .where(TableRow.id.in_(share.limit(math.ceil(count / nodes))), orphaned)
-                .values(owner=self.node.id, epoch=TableRow.epoch + 1, lease_until=self._until())
+                .values(owner=self.node.id, epoch=TableRow.epoch + 1)
                 .returning(TableRow.id, TableRow.code, TableRow.epoch)
             ).all()
             session.execute(
-                delete(NodeRow).where(NodeRow.heartbeat < DatabaseNow() - FORGET_NODE_SECONDS)
+                delete(NodeRow).where(NodeRow.lease_until < DatabaseNow() - FORGET_NODE_SECONDS)
             )
         return [Claim(row.id, row.code, row.epoch) for row in claimed]
 
@@ -146,7 +143,7 @@ class Leases:
         query = (
             select(NodeRow)
             .join(TableRow, TableRow.owner == NodeRow.id)
-            .where(TableRow.id == table_id, TableRow.lease_until >= DatabaseNow())
+            .where(TableRow.id == table_id, leased())
         )
         with self.store.session() as session:
             row = session.scalar(query)
@@ -164,16 +161,14 @@ class Leases:
                         TableRow.epoch == epoch,
                         TableRow.owner == self.node.id,
                     )
-                    .values(owner=None, lease_until=None)
+                    .values(owner=None)
                 )
 
     def leave(self) -> None:
         """Give up every table and the node's row: this node stops (SIGTERM)."""
         with self.store.session() as session:
             session.execute(
-                update(TableRow)
-                .where(TableRow.owner == self.node.id)
-                .values(owner=None, lease_until=None)
+                update(TableRow).where(TableRow.owner == self.node.id).values(owner=None)
             )
             session.execute(delete(NodeRow).where(NodeRow.id == self.node.id))
 
@@ -182,8 +177,6 @@ class Leases:
         nobody's, so that a restart resumes them at once, not a lease later."""
         with self.store.session() as session:
             session.execute(
-                update(TableRow)
-                .where(TableRow.owner != self.node.id)
-                .values(owner=None, lease_until=None)
+                update(TableRow).where(TableRow.owner != self.node.id).values(owner=None)
             )
             session.execute(delete(NodeRow).where(NodeRow.id != self.node.id))

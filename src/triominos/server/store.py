@@ -211,12 +211,24 @@ class TableRow(Base):
         ForeignKey("tables.id"), nullable=True, index=True
     )
     owner: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
-    """The node that holds the table live in memory (:mod:`triominos.server.nodes`)."""
-    lease_until: Mapped[float | None] = mapped_column(Float, nullable=True)
-    """Until when (the database's clock, Unix seconds) the owner's claim holds."""
+    """The node that holds the table live in memory, while its lease holds
+    (:mod:`triominos.server.nodes`)."""
     epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     """Raised by every claim: a write made under an older claim is refused."""
     seats: Mapped[list[SeatRow]] = relationship(order_by="SeatRow.seat")
+
+
+class NodeRow(Base):
+    """A running node (:mod:`triominos.server.nodes`): where the other nodes reach it,
+    the secret they prove a proxied request with, and until when its lease on all its
+    tables holds (the database's clock, Unix seconds)."""
+
+    __tablename__ = "nodes"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    url: Mapped[str] = mapped_column(String(200))
+    secret: Mapped[str] = mapped_column(String(64))
+    lease_until: Mapped[float] = mapped_column(Float)
 
 
 class SeatRow(Base):
@@ -356,9 +368,16 @@ def _sqlite_now(element: DatabaseNow, compiler: Any, **options: Any) -> str:
     return "((julianday('now') - 2440587.5) * 86400.0)"
 
 
+def leased() -> ColumnElement[bool]:
+    """Nodes whose lease holds now."""
+    return NodeRow.lease_until >= DatabaseNow()
+
+
 def unowned() -> ColumnElement[bool]:
-    """Tables no node holds: never claimed, released, or whose lease ran out."""
-    return TableRow.owner.is_(None) | (TableRow.lease_until < DatabaseNow())
+    """Tables no node holds: never claimed, released, or whose owner's lease ran out
+    (the owner died, or could not renew)."""
+    alive = select(NodeRow.id).where(NodeRow.id == TableRow.owner, leased()).exists()
+    return TableRow.owner.is_(None) | ~alive
 
 
 def _table_info(row: TableRow) -> TableInfo:
