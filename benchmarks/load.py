@@ -24,6 +24,8 @@ same connections and pace, against a bare WebSocket echo server
 - ``server cpu``: the servers' share of one core during play, all nodes together, and
   ``client loop lag``: how late the clients' event loops woke up (large: the clients,
   not the server, were the bottleneck and the latencies mean little);
+- ``cpu per action``: the servers' CPU time an accepted action cost, all nodes
+  together (it holds when the machine is busy, where the pace does not);
 - ``cpu per table`` and ``nodes for 10,000 tables``: the servers' CPU over the tables
   played, and how many nodes that many tables at this pace would need, each kept at
   :data:`NODE_CPU` of its core (one node is one event loop: one core at most, and
@@ -678,6 +680,8 @@ def run(arguments: argparse.Namespace) -> int:
     print(f"actions refused: {refused} {dict(game.refused) if refused else ''}".rstrip())
     print(f"server cpu: {server_cpu:.0%} of a core")
     per_table = server_cpu / len(plans)
+    if game.per_second > 0:
+        print(f"cpu per action: {server_cpu / game.per_second * 1000:.2f} ms")
     print(f"cpu per table: {per_table:.2%} of a core")
     print(
         f"nodes for {PLANNED_TABLES:,} tables: {math.ceil(PLANNED_TABLES * per_table / NODE_CPU)}"

@@ -339,22 +339,27 @@ class Service:
             found = await asyncio.to_thread(self._claim, code)
             if isinstance(found, LiveTable):
                 self._install(found)
+                self._claiming.discard(found.info.id)  # in memory now: renew sees it
             return found
 
     def _claim(self, code: str) -> LiveTable | Node | None:
-        """In a worker thread: claim and load the table, or name the node holding it."""
+        """In a worker thread: claim and load the table, or name the node holding it.
+        A table claimed stays in ``_claiming`` until :meth:`locate` has it in memory."""
         info = self.store.table(code)
         if info is None:
             return None
         for _ in range(3):  # the owner's lease may run out between the two questions
             if not self.draining:
                 self._claiming.add(info.id)
+                loaded = None
                 try:
                     epoch = self.leases.claim(info.id)
                     if epoch is not None:
-                        return self._load(code, epoch)
+                        loaded = self._load(code, epoch)
+                        return loaded
                 finally:
-                    self._claiming.discard(info.id)
+                    if loaded is None:
+                        self._claiming.discard(info.id)
             owner = self.leases.owner(info.id)
             if owner is not None:
                 return owner
