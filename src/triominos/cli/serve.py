@@ -7,6 +7,7 @@ import gc
 import ipaddress
 import logging
 import signal
+import socket
 from types import FrameType
 from typing import TYPE_CHECKING
 
@@ -128,12 +129,11 @@ def this_node_url(store: Store, host: str, port: int, node_url: str | None) -> s
     """The URL the other nodes reach this one at; BadParameter saying what is wrong.
 
     Several nodes need PostgreSQL: SQLite is one process's file, so a node URL there is
-    a mistake. Listening on every address (0.0.0.0, ::) says nothing of where this
-    machine is reached: then the URL must be given.
+    a mistake. A node listening on every address (0.0.0.0, ::) is reached by its
+    machine's name unless told otherwise.
     """
-    sqlite = store.url.get_backend_name() == "sqlite"
     if node_url is not None:
-        if sqlite:
+        if store.url.get_backend_name() == "sqlite":
             raise click.BadParameter(
                 "several nodes need one PostgreSQL database (--database postgresql://…); "
                 "a SQLite database has one node"
@@ -145,12 +145,7 @@ def this_node_url(store: Store, host: str, port: int, node_url: str | None) -> s
         everywhere = ipaddress.ip_address(host).is_unspecified
     except ValueError:
         everywhere = False
-    if everywhere and not sqlite:
-        raise click.BadParameter(
-            f"--host {host} listens everywhere: say where the other nodes reach this one, "
-            "e.g. --node-url http://10.0.0.2:8001"
-        )
-    name = f"[{host}]" if ":" in host else host
+    name = socket.gethostname() if everywhere else f"[{host}]" if ":" in host else host
     return f"http://{name}:{port}"
 
 
