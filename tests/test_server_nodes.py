@@ -9,11 +9,14 @@ from collections.abc import Iterator
 
 import pytest
 
-pytest.importorskip("sqlalchemy")
+pytest.importorskip("starlette")
 from sqlalchemy import inspect, text, update
+from websockets.exceptions import ConnectionClosed
 
+from server_games import Served, Viewer
 from test_server_store import new_table
 from triominos.server.nodes import Leases, Node
+from triominos.server.protocol import SERVICE_RESTART
 from triominos.server.store import (
     ActionWrite,
     DatabaseNow,
@@ -240,3 +243,65 @@ def new_table_old(store: Store) -> int:
         table_id = connection.execute(text("SELECT id FROM tables")).scalar_one()
     assert isinstance(table_id, int)
     return table_id
+
+
+# --- a node of the service ----------------------------------------------------------------
+
+TWO_PEOPLE = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}]
+
+
+def another_node_takes(served: Served, code: str) -> Leases:
+    """The service's node falls silent and another node claims the table."""
+    store = served.service.store
+    rival = node(store, "rival")
+    expire(served.service.leases)
+    info = store.table(code)
+    assert info is not None and rival.claim(info.id) is not None
+    return rival
+
+
+def closed_with(viewer: Viewer) -> int | None:
+    """The close code the viewer's connection ends with (messages before it skipped)."""
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            viewer.receive()
+    return closed.value.rcvd.code if closed.value.rcvd is not None else None
+
+
+def test_a_node_whose_table_was_claimed_stores_nothing_more_and_sends_its_viewers_on(
+    served: Served,
+) -> None:
+    created = served.create(seats=TWO_PEOPLE, take=[0, 1])
+    code, tokens = created["code"], [seat["token"] for seat in created["seats"]]
+    viewers = [served.viewer(code, token) for token in tokens]
+    mover = next(viewer for viewer in viewers if viewer.view["legal"])
+    another_node_takes(served, code)
+    mover.act(mover.view["legal"][0]["action"], "late")  # fenced out: not stored
+    assert all(closed_with(viewer) == SERVICE_RESTART for viewer in viewers)
+    assert served.service.store.actions(served.service.store.table(code).id) == []  # type: ignore[union-attr]
+    assert code not in served.service.tables
+    assert 'triominos_leases_total{event="lost"} 1' in served.http.get("/metrics").text
+
+
+def test_renewal_finds_a_table_claimed_elsewhere_and_sends_its_viewers_on(
+    served: Served,
+) -> None:
+    code = served.create(seats=TWO_PEOPLE, take=[0, 1])["code"]
+    viewer = served.viewer(code)
+    another_node_takes(served, code)
+    served.run(served.service.renew())
+    assert closed_with(viewer) == SERVICE_RESTART
+    assert code not in served.service.tables
+
+
+def test_a_drained_node_is_not_ready_and_its_tables_are_claimable_at_once(
+    served: Served,
+) -> None:
+    code = served.create(seats=TWO_PEOPLE, take=[0, 1])["code"]
+    viewer = served.viewer(code)
+    served.run(served.service.drain())
+    assert closed_with(viewer) == SERVICE_RESTART
+    ready = served.http.get("/readyz")
+    assert ready.status_code == 503 and ready.json()["storage"] == "draining"
+    info = served.service.store.table(code)
+    assert info is not None and node(served.service.store, "next").claim(info.id) == 2
