@@ -198,6 +198,7 @@ async def create_table(request: Request) -> JSONResponse:
             created_by=creator,
             timeout_action=timeout_action,
             hints=hints,
+            owner=service.node.id,
         )
     )
     await service.locate(info.code)  # live here from now: bots may start at once
@@ -374,6 +375,7 @@ async def rematch(request: Request) -> Response:
                 created_by=info.created_by,
                 timeout_action=info.timeout_action,
                 hints=info.hints,
+                owner=service.node.id,
             )
         )
         link = table_link(request, created.code)

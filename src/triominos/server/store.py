@@ -563,9 +563,11 @@ class Store:
         created_by: str | None = None,
         timeout_action: TimeoutAction = DEFAULT_TIMEOUT_ACTION,
         hints: bool = True,
+        owner: str | None = None,
     ) -> TableInfo:
         """A new table with a fresh short code (retried on the rare collision); it starts
-        playing at once when no person seat is free."""
+        playing at once when no person seat is free. ``owner``: the node that made it
+        holds it from the start (no other node takes a new table of bots up first)."""
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             seat_rows = [
@@ -597,6 +599,7 @@ class Store:
                 created_at=now,
                 started_at=now if status == "playing" else None,
                 rematch_of=rematch_of,
+                owner=owner,
                 seats=seat_rows,
             )
             try:
@@ -626,13 +629,6 @@ class Store:
         query = query.order_by(TableRow.created_at.desc(), TableRow.id.desc()).limit(limit)
         with self.session() as session:
             return [_table_info(row) for row in session.scalars(query)]
-
-    def playing_codes(self) -> list[str]:
-        """The codes of the tables being played: a start resumes their bots and timers.
-        (A waiting table has neither, and is loaded when someone asks for it.)"""
-        query = select(TableRow.code).where(TableRow.status == "playing")
-        with self.session() as session:
-            return list(session.scalars(query))
 
     def waiting_counts(self, created_by: str) -> tuple[int, int]:
         """Tables waiting for players: those ``created_by`` made, and all of them."""
