@@ -84,8 +84,9 @@ async def live(request: Request) -> LiveTable | Response:
     """The live table of the request's code on this node (claimed here when no node
     held it), or the answer of the node that holds it to this very request.
 
-    An owner that cannot be reached never saw the request, so it is sent again until
-    another node holds the table, at the latest a lease after the owner died.
+    An owner that cannot be reached never saw the request (nor did a previous run of
+    this node at the same URL), so it is sent again until another node holds the table,
+    at the latest a lease after the owner died.
     """
     service = service_of(request)
     deadline = time.monotonic() + service.leases.lease_seconds + 2
@@ -96,6 +97,8 @@ async def live(request: Request) -> LiveTable | Response:
         if is_hop(request.scope):  # the table moved on meanwhile: never a second hop
             raise moving()
         try:
+            if found.url == service.node.url:  # a run of this node before it restarted
+                raise Unreachable(found.url)
             answer = await forward_request(service.http, request, found, client_key(request.scope))
         except Unreachable:
             if time.monotonic() > deadline:

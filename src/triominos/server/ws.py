@@ -72,7 +72,9 @@ async def serve_viewer(service: Service, websocket: WebSocket, address: str) -> 
         await websocket.close(code=TRY_AGAIN_LATER)
         return
     if isinstance(table, Node):
-        if is_hop(websocket.scope):  # the table moved meanwhile: the client asks again
+        # The table moved meanwhile, or its owner was this node's run before a restart
+        # (its lease runs out soon): the client asks again.
+        if is_hop(websocket.scope) or table.url == service.node.url:
             await websocket.accept()
             await websocket.close(code=TRY_AGAIN_LATER)
             return
