@@ -1,8 +1,12 @@
 """Load: tables of bot clients playing over real WebSockets to a real server process.
 
 Starts ``triominos serve`` (a fresh SQLite file in a temporary directory, or
-``--database``), creates ``--tables`` tables of person seats over HTTP (2 or 3 seats a
-table, ``--clients`` seats in all), joins every seat and opens one WebSocket per seat.
+``--database``), or ``--nodes`` N of them on one PostgreSQL ``--database``, creates
+``--tables`` tables of person seats over HTTP (2 or 3 seats a table, ``--clients`` seats
+in all), joins every seat and opens one WebSocket per seat. With several nodes, the
+seats of a table connect to different nodes (seat ``s`` of table ``t`` to node
+``(t + s) mod N``), so that most viewers reach their table through another node: the
+proxied case, the worst.
 Each client answers its ``legal`` list with the highest-scoring action after a think time
 drawn uniformly from 0.5 to 1.5 times ``--think`` (so the server is measured at a human
 pace, and the tables do not move in lockstep). Then it runs the same harness, with the
@@ -17,9 +21,15 @@ same connections and pace, against a bare WebSocket echo server
   record, downloaded from the server, checked by :func:`triominos.record.verify`;
 - ``actions lost: L`` (sent but not seen by every viewer), ``events missed: G`` (version
   gaps on a connection) and ``actions refused: R``;
-- ``server cpu``: the server's share of one core during play, and ``client loop lag``:
-  how late the clients' event loops woke up (large: the clients, not the server, were
-  the bottleneck and the latencies mean little).
+- ``server cpu``: the servers' share of one core during play, all nodes together, and
+  ``client loop lag``: how late the clients' event loops woke up (large: the clients,
+  not the server, were the bottleneck and the latencies mean little);
+- ``cpu per action``: the servers' CPU time an accepted action cost, all nodes
+  together (it holds when the machine is busy, where the pace does not);
+- ``cpu per table`` and ``nodes for 10,000 tables``: the servers' CPU over the tables
+  played, and how many nodes that many tables at this pace would need, each kept at
+  :data:`NODE_CPU` of its core (one node is one event loop: one core at most, and
+  headroom keeps its latency).
 
 The exit status is 1 when anything was lost, missed, refused or failed to verify.
 
@@ -47,7 +57,7 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,6 +78,9 @@ GRACE_SECONDS = 5.0
 CONNECTING_AT_ONCE = 50
 HTTP_AT_ONCE = 20
 ECHO_SECONDS = 10.0
+NODE_CPU = 0.5
+"""The share of its core a node is planned at: room for bursts, timers and bots."""
+PLANNED_TABLES = 10_000
 ACTION_RANK = {"place": 2, "take_joker": 2, "draw": 1, "buy": 1, "starter_draw": 1, "pass": 0}
 """On equal points: a placement before a draw, a draw before a pass."""
 
@@ -168,6 +181,8 @@ class TablePlan:
     code: str
     tokens: tuple[str, ...]
     address: str
+    ws_urls: tuple[str, ...]
+    """The node each seat connects to."""
 
 
 def family_address(number: int) -> str:
@@ -214,10 +229,12 @@ class TablePlay:
         self.stopping = False
         self.tasks: set[asyncio.Task[None]] = set()
 
-    async def join(self, ws_url: str, connecting: asyncio.Semaphore) -> list[Json]:
+    async def join(self, connecting: asyncio.Semaphore) -> list[Json]:
         """Connect every seat; returns the views of their ``welcome`` messages."""
         views: list[Json] = []
-        for number, token in enumerate(self.plan.tokens):
+        for number, (token, ws_url) in enumerate(
+            zip(self.plan.tokens, self.plan.ws_urls, strict=True)
+        ):
             async with connecting:
                 connection = await connect(
                     f"{ws_url}/ws/{self.plan.code}",
@@ -305,13 +322,13 @@ class TablePlay:
 
 
 async def play_tables(
-    ws_url: str, plans: Sequence[TablePlan], think: float, seconds: float
+    _: str, plans: Sequence[TablePlan], think: float, seconds: float
 ) -> Measurements:
     """Connect every seat, play for ``seconds`` (or until every match is over), measure."""
     measurements = Measurements()
     tables = [TablePlay(plan, measurements, think) for plan in plans]
     connecting = asyncio.Semaphore(CONNECTING_AT_ONCE)
-    views = await asyncio.gather(*(table.join(ws_url, connecting) for table in tables))
+    views = await asyncio.gather(*(table.join(connecting) for table in tables))
     listeners = [
         task for table, seen in zip(tables, views, strict=True) for task in table.start(seen)
     ]
@@ -440,7 +457,12 @@ def answer(response: httpx.Response, expected: int) -> Json:
 
 
 async def create_table(
-    client: httpx.AsyncClient, seats: int, preset: str, target: int, address: str
+    client: httpx.AsyncClient,
+    seats: int,
+    preset: str,
+    target: int,
+    address: str,
+    ws_urls: tuple[str, ...],
 ) -> TablePlan:
     names = [f"Load {number + 1}" for number in range(seats)]
     request = {
@@ -458,22 +480,36 @@ async def create_table(
         body = {"name": name, "seat": number}
         joined = await client.post(f"/api/tables/{code}/join", json=body, headers=family)
         tokens.append(answer(joined, 200)["token"])
-    return TablePlan(code, tuple(tokens), address)
+    return TablePlan(code, tuple(tokens), address, ws_urls)
 
 
 async def create_tables(
-    base_url: str, sizes: Sequence[int], preset: str, target: int
+    base_urls: Sequence[str], sizes: Sequence[int], preset: str, target: int
 ) -> list[TablePlan]:
+    """Table ``t`` is made on node ``t mod N``; its seat ``s`` plays on ``(t + s) mod N``."""
     at_once = asyncio.Semaphore(HTTP_AT_ONCE)
+    nodes = len(base_urls)
+    ws_urls = [url.replace("http://", "ws://") for url in base_urls]
 
-    async def create(number: int, seats: int) -> TablePlan:
+    async def create(client: httpx.AsyncClient, number: int, seats: int) -> TablePlan:
+        seat_urls = tuple(ws_urls[(number + seat) % nodes] for seat in range(seats))
         async with at_once:
-            return await create_table(client, seats, preset, target, family_address(number))
+            return await create_table(
+                client, seats, preset, target, family_address(number), seat_urls
+            )
 
-    async with httpx.AsyncClient(base_url=base_url, timeout=30.0) as client:
+    clients = [httpx.AsyncClient(base_url=url, timeout=30.0) for url in base_urls]
+    try:
         return list(
-            await asyncio.gather(*(create(number, seats) for number, seats in enumerate(sizes)))
+            await asyncio.gather(
+                *(
+                    create(clients[number % nodes], number, seats)
+                    for number, seats in enumerate(sizes)
+                )
+            )
         )
+    finally:
+        await asyncio.gather(*(client.aclose() for client in clients))
 
 
 @dataclass(frozen=True)
@@ -569,7 +605,14 @@ def main() -> None:
         "--seconds", type=positive(float), default=90.0, help="the longest play window"
     )
     parser.add_argument("--echo-seconds", type=positive(float), default=ECHO_SECONDS)
-    parser.add_argument("--database", metavar="URL", help="default: a fresh SQLite file")
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        help="default: a fresh SQLite file (several nodes need postgresql://…)",
+    )
+    parser.add_argument(
+        "--nodes", type=positive(int), default=1, help="serve processes on the one database"
+    )
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--processes", type=positive(int), default=2, help="client processes")
     arguments = parser.parse_args()
@@ -584,30 +627,37 @@ def main() -> None:
 
 def run(arguments: argparse.Namespace) -> int:
     sizes = table_sizes(arguments.tables, arguments.clients)
-    with tempfile.TemporaryDirectory(prefix="triominos-load-") as scratch:
+    if arguments.nodes > 1 and not (arguments.database or "").startswith("postgresql"):
+        raise LoadError(f"--nodes {arguments.nodes} needs --database postgresql://…")
+    with tempfile.TemporaryDirectory(prefix="triominos-load-") as scratch, ExitStack() as nodes:
         database = arguments.database or f"sqlite:///{scratch}/load.db"
-        port = free_port()
-        base_url = f"http://{HOST}:{port}"
-        serve = [
-            str(TRIOMINOS),
-            "serve",
-            "--host",
-            HOST,
-            "--port",
-            str(port),
-            "--database",
-            database,
-        ]
-        log = Path(scratch) / "serve.log"
-        with server_process(serve, f"{base_url}/api/presets", log) as server:
-            plans = asyncio.run(create_tables(base_url, sizes, arguments.preset, arguments.target))
-            groups = split(plans, arguments.processes)
-            cpu_before, wall_before = cpu_seconds(server), time.monotonic()
-            game = run_in_processes(
-                play_worker, f"ws://{HOST}:{port}", groups, arguments.think, arguments.seconds
+        base_urls, servers = [], []
+        for number in range(arguments.nodes):
+            port = free_port()
+            base_urls.append(f"http://{HOST}:{port}")
+            serve = [
+                str(TRIOMINOS),
+                "serve",
+                "--host",
+                HOST,
+                "--port",
+                str(port),
+                "--database",
+                database,
+            ]
+            log = Path(scratch) / f"serve{number}.log"
+            servers.append(
+                nodes.enter_context(server_process(serve, f"{base_urls[-1]}/api/presets", log))
             )
-            server_cpu = (cpu_seconds(server) - cpu_before) / (time.monotonic() - wall_before)
-            records = asyncio.run(check_records(base_url, plans))
+        plans = asyncio.run(create_tables(base_urls, sizes, arguments.preset, arguments.target))
+        groups = split(plans, arguments.processes)
+        cpu_before, wall_before = sum(map(cpu_seconds, servers)), time.monotonic()
+        game = run_in_processes(play_worker, "", groups, arguments.think, arguments.seconds)
+        server_cpu = (sum(map(cpu_seconds, servers)) - cpu_before) / (
+            time.monotonic() - wall_before
+        )
+        records = asyncio.run(check_records(base_urls[0], plans))
+        nodes.close()
         port = free_port()
         echo = [sys.executable, str(ECHO_SERVER), "--host", HOST, "--port", str(port)]
         with server_process(echo, f"http://{HOST}:{port}/", Path(scratch) / "echo.log"):
@@ -629,6 +679,13 @@ def run(arguments: argparse.Namespace) -> int:
     print(f"events missed: {game.missed}")
     print(f"actions refused: {refused} {dict(game.refused) if refused else ''}".rstrip())
     print(f"server cpu: {server_cpu:.0%} of a core")
+    per_table = server_cpu / len(plans)
+    if game.per_second > 0:
+        print(f"cpu per action: {server_cpu / game.per_second * 1000:.2f} ms")
+    print(f"cpu per table: {per_table:.2%} of a core")
+    print(
+        f"nodes for {PLANNED_TABLES:,} tables: {math.ceil(PLANNED_TABLES * per_table / NODE_CPU)}"
+    )
     print(f"client loop lag p50/p99 ms: {milliseconds(game.loop_lag_ms())}")
     print(f"echo client loop lag p50/p99 ms: {milliseconds(floor.loop_lag_ms())}")
     for failure in records.failures:

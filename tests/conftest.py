@@ -147,6 +147,7 @@ class LiveServer:
         log_path: Path,
         env: dict[str, str],
         command: Path = TRIOMINOS_COMMAND,
+        start_seconds: float = SERVER_START_SECONDS,
     ):
         self.database_url = database_url
         self.command = command
@@ -155,11 +156,17 @@ class LiveServer:
         self.ws_url = f"ws://127.0.0.1:{port}"
         self._log_path = log_path
         self._env = env
+        self.start_seconds = start_seconds
         self._process: subprocess.Popen[bytes] | None = None
 
     @property
     def running(self) -> bool:
         return self._process is not None and self._process.poll() is None
+
+    @property
+    def returncode(self) -> int | None:
+        """The exit status of the last run, once it ended (None while it runs)."""
+        return None if self._process is None else self._process.poll()
 
     @property
     def pid(self) -> int | None:
@@ -194,7 +201,7 @@ class LiveServer:
         import httpx
 
         assert self._process is not None
-        deadline = time.monotonic() + SERVER_START_SECONDS
+        deadline = time.monotonic() + self.start_seconds
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
                 pytest.fail(
@@ -207,7 +214,7 @@ class LiveServer:
             time.sleep(0.05)
         self.kill()
         pytest.fail(
-            f"triominos serve did not answer within {SERVER_START_SECONDS:.0f} s:\n{self.log()}",
+            f"triominos serve did not answer within {self.start_seconds:.0f} s:\n{self.log()}",
             pytrace=False,
         )
 

@@ -8,7 +8,8 @@ import json
 import re
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -22,12 +23,15 @@ SITE = Path(__file__).resolve().parent.parent / "docs" / "deploy" / "nginx.conf"
 NGINX = "/usr/sbin/nginx"
 
 
-def nginx_config(folder: Path, port: int, upstream: int) -> Path:
-    """The deploy site file on loopback ports, inside a main file of the test's own."""
+def nginx_config(folder: Path, port: int, upstreams: Sequence[int]) -> Path:
+    """The deploy site file on loopback ports, its upstream the nodes on ``upstreams``,
+    inside a main file of the test's own."""
     site = SITE.read_text()
     site, listens = re.subn(r"listen 80;", f"listen 127.0.0.1:{port};", site)
-    site, servers = re.subn(r"server 127\.0\.0\.1:8001 ", f"server 127.0.0.1:{upstream} ", site)
-    assert listens == 1 and servers == 1, "docs/deploy/nginx.conf changed shape"
+    nodes = re.findall(r"^ *server 127\.0\.0\.1:800\d (.*);$", site, re.MULTILINE)
+    assert listens == 1 and len(nodes) == 3, "docs/deploy/nginx.conf changed shape"
+    lines = "".join(f"    server 127.0.0.1:{upstream} {nodes[0]};\n" for upstream in upstreams)
+    site = re.sub(r"(^ *server 127\.0\.0\.1:800\d .*;\n)+", lines, site, flags=re.MULTILINE)
     (folder / "site.conf").write_text(site)
     main = folder / "nginx.conf"
     temp = " ".join(
@@ -42,16 +46,13 @@ def nginx_config(folder: Path, port: int, upstream: int) -> Path:
     return main
 
 
-@pytest.fixture
-def behind_nginx(live_server: LiveServerFactory, tmp_path: Path) -> Iterator[str]:
-    """A live server behind nginx; the URL people reach it at."""
-    port = free_port()
-    public = f"http://127.0.0.1:{port}"
-    server = live_server(TRIOMINOS_ALLOWED_ORIGIN=public)
-    upstream = int(server.base_url.rsplit(":", 1)[1])
-    folder = tmp_path / "nginx"
+@contextmanager
+def nginx_in_front(folder: Path, port: int, upstreams: Sequence[int]) -> Iterator[str]:
+    """nginx on loopback ``port`` in front of the nodes on ``upstreams``; the URL
+    people reach them at."""
     folder.mkdir()
-    config = nginx_config(folder, port, upstream)
+    config = nginx_config(folder, port, upstreams)
+    public = f"http://127.0.0.1:{port}"
     nginx = subprocess.Popen(
         [NGINX, "-p", str(folder), "-c", str(config), "-g", "daemon off;"],
         stderr=subprocess.PIPE,
@@ -71,6 +72,16 @@ def behind_nginx(live_server: LiveServerFactory, tmp_path: Path) -> Iterator[str
     finally:
         nginx.terminate()
         nginx.wait(10)
+
+
+@pytest.fixture
+def behind_nginx(live_server: LiveServerFactory, tmp_path: Path) -> Iterator[str]:
+    """A live server behind nginx; the URL people reach it at."""
+    port = free_port()
+    public = f"http://127.0.0.1:{port}"
+    server = live_server(TRIOMINOS_ALLOWED_ORIGIN=public)
+    with nginx_in_front(tmp_path / "nginx", port, [server.port]) as url:
+        yield url
 
 
 def test_play_through_nginx(behind_nginx: str) -> None:

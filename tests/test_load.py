@@ -55,3 +55,25 @@ def test_clients_that_cannot_fill_the_tables_are_refused() -> None:
     result = run_load("--tables", "2", "--clients", "7")
     assert result.returncode == 2
     assert "--clients 7 cannot fill 2 tables of 2 or 3 seats (between 4 and 6)" in result.stderr
+
+
+def test_two_nodes_on_postgresql_play_tables_across_them_to_the_end(postgres_url: str) -> None:
+    result = run_load(
+        "--tables", "2", "--clients", "4", "--think", "0.01", "--target", "10",
+        "--seconds", "30", "--echo-seconds", "0.5", "--processes", "1",
+        "--nodes", "2", "--database", postgres_url,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    output = result.stdout
+    assert figure(output, "records verified", r"(\d+) of (\d+)") == ("2", "2")
+    assert figure(output, "actions lost", r"(\d+)") == ("0",)
+    (per_action,) = figure(output, "cpu per action", r"(\d+(?:\.\d+)?) ms")
+    assert float(per_action) > 0
+    (nodes,) = figure(output, "nodes for 10,000 tables", r"(\d+)")
+    assert int(nodes) >= 1
+
+
+def test_several_nodes_need_postgresql() -> None:
+    result = run_load("--tables", "2", "--clients", "4", "--nodes", "2")
+    assert result.returncode == 2
+    assert "--nodes 2 needs --database postgresql://" in result.stderr

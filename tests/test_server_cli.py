@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import socket
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,8 @@ pytest.importorskip("starlette")
 from click.testing import CliRunner
 
 from triominos.cli import main
-from triominos.cli.serve import FULL_COLLECTION_EVERY, settle_garbage_collector
+from triominos.cli.serve import FULL_COLLECTION_EVERY, settle_garbage_collector, this_node_url
+from triominos.server.store import Store
 
 
 def test_serve_has_help() -> None:
@@ -72,3 +74,36 @@ def test_an_allowed_origin_that_is_not_one_is_one_line_and_status_2(
     result = CliRunner().invoke(main, ["serve", "--database", database, "--allowed-origin", origin])
     assert result.exit_code == 2 and "--allowed-origin: not an origin" in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("arguments", "words"),
+    [
+        (
+            ["--database", "sqlite:///{folder}/games.db", "--node-url", "http://10.0.0.2:8001"],
+            "--node-url: several nodes need one PostgreSQL database",
+        ),
+        (
+            ["--database", "postgresql://nobody@127.0.0.1:1/games", "--node-url", "10.0.0.2"],
+            "--node-url: '10.0.0.2' is not http://HOST:PORT",
+        ),
+    ],
+)
+def test_node_options_that_cannot_work_are_one_line_and_status_2(
+    arguments: list[str], words: str, tmp_path: Path
+) -> None:
+    given = [argument.format(folder=tmp_path) for argument in arguments]
+    result = CliRunner().invoke(main, ["serve", *given])
+    assert result.exit_code == 2 and words in result.output, result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_a_node_is_reached_at_its_host_and_port_unless_told(tmp_path: Path) -> None:
+    sqlite = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    postgres = Store("postgresql://triominos@db/triominos")
+    everywhere = f"http://{socket.gethostname()}:8001"
+    assert this_node_url(sqlite, "0.0.0.0", 8001, None) == everywhere
+    assert this_node_url(postgres, "::", 8001, None) == everywhere
+    assert this_node_url(postgres, "10.0.0.2", 8001, None) == "http://10.0.0.2:8001"
+    assert this_node_url(postgres, "::1", 8001, None) == "http://[::1]:8001"
+    assert this_node_url(postgres, "::", 8001, "http://node2:8001") == "http://node2:8001"

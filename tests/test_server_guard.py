@@ -19,6 +19,7 @@ from websockets.sync.client import connect
 from server_games import Served, serve_app
 from triominos.server.guard import LIMIT, LIMITS, OriginError, Origins, RateLimiter, limit_of
 from triominos.server.protocol import MAX_BODY_BYTES
+from triominos.server.proxy import CLIENT_HEADER, NODE_HEADER
 
 
 def error_of(response: Any, status: int) -> dict[str, Any]:
@@ -319,3 +320,18 @@ def test_one_address_holds_a_bounded_number_of_connections(sqlite_url: str) -> N
         finally:
             for connection in held:
                 connection.close()
+
+
+def test_only_a_node_that_knows_this_nodes_secret_speaks_for_a_client(
+    served_sqlite: Served,
+) -> None:
+    """A request proxied by another node counts as its client, never as the node; the
+    client header without this node's own secret is not believed."""
+    answers: list[int] = []
+    while len(answers) < 1000 and 429 not in answers:
+        forged = {NODE_HEADER: "a guess", CLIENT_HEADER: f"198.51.100.{len(answers) % 250}"}
+        answers.append(served_sqlite.http.get("/api/tables/ZZZZZZ", headers=forged).status_code)
+    assert answers[-1] == 429  # one address, whatever the header said
+    hop = {NODE_HEADER: served_sqlite.service.node.secret, CLIENT_HEADER: "198.51.100.9"}
+    answer = served_sqlite.http.get("/api/tables/ZZZZZZ", headers={**hop, "Host": "evil.example"})
+    assert answer.status_code == 404  # checked by the node it reached first, not here

@@ -116,7 +116,7 @@ def test_a_killed_server_resumes_every_table_where_it_was(live_server: Any) -> N
         assert summary["version"] >= bots_version
         verify(http.get(f"/api/tables/{bots}/record").json())
         # The timed table's clock was restored: nobody plays there, the timer does.
-        timed_summary = http.get(f"/api/tables/{timed}").json()
+        timed_summary = summary_of(http, timed)  # after the polling above: may wait
         assert timed_summary["version"] > 0
         log = server.log()
         assert "Traceback" not in log

@@ -1,14 +1,22 @@
-"""``triominos serve``: the game service, on uvicorn."""
+"""``triominos serve``: the game service, on uvicorn; one node of several on PostgreSQL."""
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import ipaddress
 import logging
+import signal
+import socket
+from types import FrameType
+from typing import TYPE_CHECKING
 
 import click
 
 from triominos.cli.main import main, stop
+
+if TYPE_CHECKING:
+    from triominos.server.store import Store
 
 FULL_COLLECTION_EVERY = 1000
 """Collections of the middle generation between two full ones (Python's default: 10)."""
@@ -33,6 +41,14 @@ FULL_COLLECTION_EVERY = 1000
     "(repeatable; or env TRIOMINOS_ALLOWED_ORIGIN, separated by spaces). The addresses "
     "it is served on, as IP addresses, are always allowed.",
 )
+@click.option(
+    "--node-url",
+    default=None,
+    metavar="URL",
+    envvar="TRIOMINOS_NODE_URL",
+    help="Where the other nodes on the same PostgreSQL database reach this one, e.g. "
+    "http://10.0.0.2:8001 (default: http://HOST:PORT; or env TRIOMINOS_NODE_URL).",
+)
 @click.pass_context
 def serve(
     context: click.Context,
@@ -40,13 +56,19 @@ def serve(
     port: int,
     database: str | None,
     allowed_origins: tuple[str, ...],
+    node_url: str | None,
 ) -> None:
-    """Serve the web app: play in the browser, with friends and bots."""
+    """Serve the web app: play in the browser, with friends and bots.
+
+    Several nodes may serve one PostgreSQL database (each with its --node-url), behind
+    one load balancer; a SQLite database has one node.
+    """
     try:
         import uvicorn
         from sqlalchemy.exc import SQLAlchemyError
 
         from triominos.server.app import create_app
+        from triominos.server.drain import DrainingServer
         from triominos.server.guard import OriginError
         from triominos.server.protocol import MAX_MESSAGE_BYTES
         from triominos.server.store import (
@@ -62,10 +84,13 @@ def serve(
         # Open the database and bring its schema up to date here, so that a database
         # that cannot be used is one line of error, not a failed start.
         store = Store(url)
+        node_url = this_node_url(store, host, port, node_url)
         store.upgrade()
         store.check_writable()  # a read-only disk is found now, not at the first move
         store.dispose()
-        app = create_app(url, allowed_origins=allowed_origins)
+        app = create_app(url, allowed_origins=allowed_origins, node_url=node_url)
+    except click.BadParameter as error:
+        stop(context, f"--node-url: {error.message}")
     except OriginError as error:
         stop(context, f"--allowed-origin: {error}")
     except StoreError as error:
@@ -91,10 +116,41 @@ def serve(
         timeout_graceful_shutdown=5,
     )
     config.load()
-    server = uvicorn.Server(config)
+    server = DrainingServer(config, app)
     settle_garbage_collector()
+    # uvicorn handles SIGTERM while it runs (the drain), then raises it again under the
+    # handler it found: this one, so that a drained node exits 0.
+    signal.signal(signal.SIGTERM, exit_quietly)
     with contextlib.suppress(KeyboardInterrupt):
         server.run()  # exits with status 3 itself when it cannot start (a port in use)
+
+
+def this_node_url(store: Store, host: str, port: int, node_url: str | None) -> str:
+    """The URL the other nodes reach this one at; BadParameter saying what is wrong.
+
+    Several nodes need PostgreSQL: SQLite is one process's file, so a node URL there is
+    a mistake. A node listening on every address (0.0.0.0, ::) is reached by its
+    machine's name unless told otherwise.
+    """
+    if node_url is not None:
+        if store.url.get_backend_name() == "sqlite":
+            raise click.BadParameter(
+                "several nodes need one PostgreSQL database (--database postgresql://…); "
+                "a SQLite database has one node"
+            )
+        if not node_url.startswith(("http://", "https://")):
+            raise click.BadParameter(f"{node_url!r} is not http://HOST:PORT")
+        return node_url
+    try:
+        everywhere = ipaddress.ip_address(host).is_unspecified
+    except ValueError:
+        everywhere = False
+    name = socket.gethostname() if everywhere else f"[{host}]" if ":" in host else host
+    return f"http://{name}:{port}"
+
+
+def exit_quietly(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(0)
 
 
 def settle_garbage_collector() -> None:

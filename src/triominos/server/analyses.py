@@ -26,7 +26,7 @@ from triominos.analysis import DEFAULT_SIMULATIONS, Analysis, Position, player_n
 from triominos.server.analysis_store import STALE_SECONDS, AnalysisStore, StoredAnalysis
 from triominos.server.bots import BotWorker
 from triominos.server.protocol import ApiError
-from triominos.server.store import Store
+from triominos.server.store import Store, TableInfo
 from triominos.server.table import LiveTable
 
 log = logging.getLogger("triominos.server")
@@ -62,14 +62,14 @@ class Analyses:
         self.running: dict[int, tuple[asyncio.Task[None], list[int]]] = {}
         """By table id: the task, and [decisions done, total] (fresher than the row)."""
 
-    async def status(self, table: LiveTable) -> JsonObject:
+    async def status(self, info: TableInfo) -> JsonObject:
         """The table's analysis: ``none`` yet, ``running`` (``done`` of ``total``), or
         ``done`` with the analysis."""
-        _finished_only(table)
-        here = self.running.get(table.info.id)
+        _finished_only(info)
+        here = self.running.get(info.id)
         if here is not None:
             return _running(*here[1])
-        stored = await asyncio.to_thread(self.rows.get, table.info.id)
+        stored = await asyncio.to_thread(self.rows.get, info.id)
         if stored is None or self._stale(stored):
             return {"status": "none", "done": 0, "total": 0, "analysis": None}
         if stored.status == "running":
@@ -83,7 +83,7 @@ class Analyses:
 
     async def start(self, table: LiveTable) -> JsonObject:
         """Begin the table's analysis unless it is done or under way; its status."""
-        status = await self.status(table)
+        status = await self.status(table.info)
         if status["status"] != "none":
             return status
         if len(self.running) >= self.most_running:
@@ -100,7 +100,7 @@ class Analyses:
             self.rows.claim, table_id, self.simulations, SEED, len(found)
         )
         if not claimed or table_id in self.running:  # another node (or request) was first
-            return await self.status(table)
+            return await self.status(table.info)
         progress = [0, len(found)]
         task = asyncio.create_task(self._run(table, found, player_names(record), progress))
         self.running[table_id] = (task, progress)
@@ -146,8 +146,8 @@ class Analyses:
             task.cancel()
 
 
-def _finished_only(table: LiveTable) -> None:
-    if table.info.status != "finished":
+def _finished_only(info: TableInfo) -> None:
+    if info.status != "finished":
         raise ApiError(409, "playing", "a match is analysed once it is over")
 
 

@@ -1,6 +1,6 @@
 """A finished table's analysis in the service's database: one row a table, claimed by
 the node that runs it, its progress while it runs, its result once done (migration
-0008_analysis).
+0007_analysis).
 
 The row is the lock: its ``table_id`` is unique, so of two nodes asked at once only one
 inserts it and analyses; the other reads its progress. A node that dies leaves the row

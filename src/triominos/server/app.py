@@ -27,6 +27,7 @@ from triominos.analysis import DEFAULT_SIMULATIONS
 from triominos.server import routes
 from triominos.server.bots import BotWorker, pool_size, process_pool
 from triominos.server.guard import Guard, Origins, RateLimiter
+from triominos.server.nodes import Node
 from triominos.server.pad_api import pad_routes
 from triominos.server.protocol import CONNECTIONS_PER_ADDRESS, ApiError
 from triominos.server.puzzle_api import puzzle_routes
@@ -69,6 +70,7 @@ async def server_error(request: Request, error: Exception) -> Response:
 def create_app(
     database_url: str,
     *,
+    node_url: str = "",
     bot_executor: Executor | None = None,
     bot_delay: float | None = None,
     bot_slots: int | None = None,
@@ -80,7 +82,8 @@ def create_app(
     connections_per_address: int = CONNECTIONS_PER_ADDRESS,
     analysis_simulations: int | None = None,
 ) -> Starlette:
-    """The service as an ASGI app on ``database_url``.
+    """The service as an ASGI app on ``database_url``: one node of those on that
+    database, which the other nodes reach at ``node_url`` (``--node-url``).
 
     ``bot_executor``: where bots think (default: a process pool); ``bot_delay``: the
     least time a bot move takes, so people see it (default: env
@@ -94,6 +97,7 @@ def create_app(
     (default: env ``TRIOMINOS_ANALYSIS_SIMS``, else ``triominos analyse``'s default).
     """
     store = Store(database_url)
+    node = Node.new(node_url)
     origins = Origins.parse(allowed_origins)
     if bot_delay is None:
         bot_delay = float(os.environ.get("TRIOMINOS_BOT_DELAY", "0.4"))
@@ -113,6 +117,7 @@ def create_app(
             store,
             worker,
             bot_delay,
+            node=node,
             waiting_per_address=waiting_per_address,
             waiting_in_all=waiting_in_all,
             waiting_seconds=waiting_seconds,
@@ -160,6 +165,7 @@ def create_app(
                 Guard,
                 origins=origins,
                 limiter=RateLimiter() if rate_limits else None,
+                node_secret=node.secret,
             )
         ],
         exception_handlers={

@@ -17,11 +17,16 @@ Each check answers an attack (PROTOCOL.md, "Limits"):
 - **Floods.** Each client address (an IPv6 client by its /64, which one host owns) has a
   token bucket per kind of route (:data:`LIMITS`); past it, 429 with ``Retry-After``.
 
+A request another node proxied here (:mod:`triominos.server.proxy`) passed all this
+there already: it proves itself with this node's secret, and then counts as the client
+it came from, never as the node.
+
 The guard is plain ASGI middleware, so a refusal costs no routing and no body.
 """
 
 from __future__ import annotations
 
+import hmac
 import ipaddress
 import math
 import re
@@ -32,6 +37,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from triominos.server.protocol import MAX_BODY_BYTES, ApiError
+from triominos.server.proxy import CLIENT_HEADER, HOP, NODE_HEADER
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -284,15 +290,23 @@ class Guard:
         *,
         origins: Origins,
         limiter: RateLimiter | None,
+        node_secret: str,
         max_body: int = MAX_BODY_BYTES,
     ) -> None:
         self.app = app
         self.origins = origins
         self.limiter = limiter
+        self.node_secret = node_secret.encode()
         self.max_body = max_body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        client = self.hop_client(scope)
+        if client is not None:  # checked by the node it reached first
+            scope["client"] = (client, 0)
+            scope[HOP] = True
             await self.app(scope, receive, send)
             return
         refusal = self.refusal(scope)
@@ -302,6 +316,21 @@ class Guard:
         if scope["type"] == "http":
             receive = self.counted(receive)
         await self.app(scope, receive, send)
+
+    def hop_client(self, scope: Scope) -> str | None:
+        """The client's address when another node proxied the request (it carries this
+        node's secret), else None: the header alone, which anyone may send, is never
+        believed."""
+        secret: bytes | None = None
+        client: str | None = None
+        for name, value in scope["headers"]:
+            if name == NODE_HEADER.encode():
+                secret = value
+            elif name == CLIENT_HEADER.encode():
+                client = value.decode("latin-1")
+        if secret is None or client is None or not hmac.compare_digest(secret, self.node_secret):
+            return None
+        return client
 
     def refusal(self, scope: Scope) -> ApiError | None:
         method = "WEBSOCKET" if scope["type"] == "websocket" else scope["method"]

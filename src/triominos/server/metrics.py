@@ -1,15 +1,18 @@
 """``GET /metrics``: the service's figures in Prometheus's text format (version 0.0.4).
 
 What an operator watches: actions by outcome and how long each took from arrival to
-broadcast (a histogram), the tables in memory by status, the open connections, and
-the bot worker's queue. Written by hand: the format is a few lines of text, and the
-figures are read from the service at the moment of the scrape rather than kept twice.
+broadcast (a histogram), the tables in memory by status (those this node owns), the open
+connections, the bot worker's queue, and the node's part among several: leases claimed,
+lost and released, requests and connections proxied to the tables' owners. Written by
+hand: the format is a few lines of text, and the figures are read from the service at
+the moment of the scrape rather than kept twice.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -32,6 +35,22 @@ class ActionMetrics:
         if outcome == "accepted":
             self.buckets[bisect_left(LATENCY_BUCKETS, seconds)] += 1
             self.latency_sum += seconds
+
+
+@dataclass
+class NodeMetrics:
+    """What this node did among several (:mod:`triominos.server.nodes`)."""
+
+    claimed: int = 0
+    """Leases claimed: tables taken up, new or from a node that died or left."""
+    lost: int = 0
+    """Leases lost: tables another node claimed, or that could not be renewed."""
+    released: int = 0
+    """Leases given up: tables forgotten here, or every one when the node drains."""
+    proxied_requests: int = 0
+    proxied_connections: int = 0
+    proxying: int = 0
+    """WebSocket connections open now that go on to another node."""
 
 
 def render(service: Service) -> str:
@@ -72,5 +91,28 @@ def render(service: Service) -> str:
         "# HELP triominos_storage_failing Kinds of storage fault going on now.",
         "# TYPE triominos_storage_failing gauge",
         f"triominos_storage_failing {len(service.faults.failing)}",
+    ]
+    nodes = service.node_metrics
+    lines += [
+        "# HELP triominos_node_info This node's id.",
+        "# TYPE triominos_node_info gauge",
+        f'triominos_node_info{{node="{service.node.id}"}} 1',
+        "# HELP triominos_tables_owned Tables this node holds live (owns the lease of).",
+        "# TYPE triominos_tables_owned gauge",
+        f"triominos_tables_owned {len(service.tables)}",
+        "# HELP triominos_leases_total Leases on tables, by what became of them.",
+        "# TYPE triominos_leases_total counter",
+        f'triominos_leases_total{{event="claimed"}} {nodes.claimed}',
+        f'triominos_leases_total{{event="lost"}} {nodes.lost}',
+        f'triominos_leases_total{{event="released"}} {nodes.released}',
+        "# HELP triominos_proxied_requests_total HTTP requests sent on to a table's owner.",
+        "# TYPE triominos_proxied_requests_total counter",
+        f"triominos_proxied_requests_total {nodes.proxied_requests}",
+        "# HELP triominos_proxied_connections_total WebSockets sent on to a table's owner.",
+        "# TYPE triominos_proxied_connections_total counter",
+        f"triominos_proxied_connections_total {nodes.proxied_connections}",
+        "# HELP triominos_proxied_connections WebSockets open now through to another node.",
+        "# TYPE triominos_proxied_connections gauge",
+        f"triominos_proxied_connections {nodes.proxying}",
     ]
     return "\n".join(lines) + "\n"

@@ -40,6 +40,12 @@ MAX_BODY_BYTES = 64 * 1024
 MAX_THINK_SECONDS = 10.0
 """The most a bot may think about one move: a table's bots share the workers with every
 other table's."""
+SERVICE_RESTART = 1012
+"""The WebSocket close code that sends a client to reconnect at once (RFC 6455's "service
+restart"): its table moved to another node, or the node it reached is stopping."""
+TRY_AGAIN_LATER = 1013
+"""The close code for "not now": storage or the table's node cannot be reached; the
+client reconnects with backoff."""
 DEFAULT_GRACE_SECONDS = 60.0
 """How long a person must be away before another player may give their seat to a bot."""
 

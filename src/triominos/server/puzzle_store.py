@@ -1,6 +1,6 @@
 """The puzzles' rows: the puzzles' ratings, the browsers that solve them and their
 attempts, in the service's database (:class:`triominos.server.store.Store`; the tables
-come with migration ``0009_puzzles``).
+come with migration ``0008_puzzles``).
 
 A browser is known by the hash of the random id the server gave it (the id itself is
 kept only in the browser, as a seat's token is). An attempt moves both ratings at once,

@@ -5,6 +5,10 @@ A read never waits for a table's lock, which a write to a slow database can hold
 shows what is durable (:meth:`LiveTable.stored`), which is what anyone may be told. A
 storage fault is a 503 with ``Retry-After`` (the app's handler for
 :class:`~triominos.server.store.StorageFault`).
+
+With several nodes, a request about a live table (a look-up, a join, a seat to a bot, a
+rematch) is answered by the node that holds the table: another node sends it on
+(:func:`live`). The lobby and the records come from the database on every node.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import io
 import logging
 import math
 import secrets
+import time
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +42,7 @@ from triominos.server.protocol import (
     TokenRequest,
     decode,
 )
+from triominos.server.proxy import Unreachable, forward_request, is_hop
 from triominos.server.service import Service
 from triominos.server.store import SeatInfo, TableInfo
 from triominos.server.table import LiveTable, token_hash
@@ -80,6 +86,41 @@ async def request_body(request: Request, kind: type[Decoded]) -> Decoded:
         return decode(await request.body(), kind)
     except BadMessageError as error:
         raise bad_request(error.field, str(error)) from None
+
+
+async def live(request: Request) -> LiveTable | Response:
+    """The live table of the request's code on this node (claimed here when no node
+    held it), or the answer of the node that holds it to this very request.
+
+    An owner that cannot be reached never saw the request (nor did a previous run of
+    this node at the same URL), so it is sent again until another node holds the table,
+    at the latest a lease after the owner died.
+    """
+    service = service_of(request)
+    deadline = time.monotonic() + service.leases.lease_seconds + 2
+    while True:
+        found = await service.existing(request.path_params["code"])
+        if isinstance(found, LiveTable):
+            return found
+        if is_hop(request.scope):  # the table moved on meanwhile: never a second hop
+            raise moving()
+        try:
+            if found.url == service.node.url:  # a run of this node before it restarted
+                raise Unreachable(found.url)
+            answer = await forward_request(service.http, request, found, client_key(request.scope))
+        except Unreachable:
+            if time.monotonic() > deadline:
+                raise moving() from None
+            await asyncio.sleep(0.2)
+            continue
+        service.node_metrics.proxied_requests += 1
+        return answer
+
+
+def moving() -> ApiError:
+    return ApiError(
+        503, "unavailable", "the table is moving to another node; try again", retry_after=1
+    )
 
 
 def seat_number(request: Request, table: LiveTable) -> int:
@@ -168,9 +209,10 @@ async def create_table(request: Request) -> JSONResponse:
             created_by=creator,
             timeout_action=timeout_action,
             hints=hints,
+            owner=service.node.id,
         )
     )
-    await service.table(info.code)  # live from now: bots may start at once
+    await service.locate(info.code)  # live here from now: bots may start at once
     log.info("table %s created: %s, %d players", info.code, body.preset, body.players)
     return JSONResponse(
         {
@@ -183,38 +225,62 @@ async def create_table(request: Request) -> JSONResponse:
 
 
 async def list_tables(request: Request) -> JSONResponse:
-    """The tables their creators listed (``?open=1``: those waiting for players)."""
+    """The tables their creators listed (``?open=1``: those waiting for players), as
+    the database has them, the same on every node: who sits where, not who is
+    connected now (the table's own look-up says that)."""
     service = service_of(request)
     open_only = request.query_params.get("open") in ("1", "true")
-    infos = await asyncio.to_thread(lambda: service.store.tables(open_only=open_only))
-    return JSONResponse({"tables": [await summary(request, info.code) for info in infos]})
+
+    def listed() -> list[tuple[LiveTable, str | None]]:
+        return [
+            (service.snapshot(info), service.store.rematch_code(info.id))
+            for info in service.store.tables(open_only=open_only)
+        ]
+
+    tables = await asyncio.to_thread(listed)
+    return JSONResponse(
+        {"tables": [summary(request, table, rematch, presence=False) for table, rematch in tables]}
+    )
 
 
-async def summary(connection: HTTPConnection, code: str) -> JsonObject:
+def summary(
+    connection: HTTPConnection, table: LiveTable, rematch: str | None, *, presence: bool = True
+) -> JsonObject:
     """What anyone may know of a table, as stored: never an action still being
-    written, and never waiting for one."""
-    service = service_of(connection)
-    table = await service.fresh(await service.existing(code))
-    rematch = await asyncio.to_thread(service.store.rematch_code, table.info.id)
+    written, and never waiting for one. ``presence``: who is connected and when a bot
+    may take a seat, which only the node holding the table knows."""
     return table_summary(
         table.info,
         link=table_link(connection, table.code),
         version=table.durable_version,
-        connected=table.connected,
-        bot_allowed_at=table.bots_allowed_at(),
+        connected=table.connected if presence else (),
+        bot_allowed_at=table.bots_allowed_at() if presence else [None] * table.info.players,
         totals=table.durable_totals,
         to_move=table.durable_to_move if table.info.status == "playing" else None,
         rematch=rematch,
     )
 
 
-async def get_table(request: Request) -> JSONResponse:
-    return JSONResponse(await summary(request, request.path_params["code"]))
-
-
-async def join_table(request: Request) -> JSONResponse:
+async def live_summary(request: Request, table: LiveTable) -> JSONResponse:
+    """The summary of a table live on this node."""
     service = service_of(request)
-    table = await service.existing(request.path_params["code"])
+    table = await service.fresh(table)
+    rematch = await asyncio.to_thread(service.store.rematch_code, table.info.id)
+    return JSONResponse(summary(request, table, rematch))
+
+
+async def get_table(request: Request) -> Response:
+    table = await live(request)
+    if not isinstance(table, LiveTable):
+        return table
+    return await live_summary(request, table)
+
+
+async def join_table(request: Request) -> Response:
+    service = service_of(request)
+    table = await live(request)
+    if not isinstance(table, LiveTable):
+        return table
     body = await request_body(request, JoinTable)
     if body.seat is not None and not 0 <= body.seat < table.info.players:
         raise bad_request("seat", f"seats are numbered 0 to {table.info.players - 1}")
@@ -223,7 +289,9 @@ async def join_table(request: Request) -> JSONResponse:
     token = new_token()
     async with table.lock:
         taken = await asyncio.to_thread(
-            service.store.take_seat, table.info.id, body.seat, body.name, token_hash(token)
+            lambda: service.store.take_seat(
+                table.info.id, body.seat, body.name, token_hash(token), epoch=table.epoch
+            )
         )
         if taken is None:
             which = "every seat is" if body.seat is None else f"seat {body.seat} is"
@@ -235,11 +303,13 @@ async def join_table(request: Request) -> JSONResponse:
     return JSONResponse({"seat": seat, "token": token})
 
 
-async def give_seat_to_bot(request: Request) -> JSONResponse:
+async def give_seat_to_bot(request: Request) -> Response:
     """A seated player lets a bot play a seat: their own at once, another only once its
     person has been away for the table's grace period (RULES.md §15)."""
     service = service_of(request)
-    table = await service.existing(request.path_params["code"])
+    table = await live(request)
+    if not isinstance(table, LiveTable):
+        return table
     body = await request_body(request, GiveSeatToBot)
     mine = seated(table, body.token)
     number = seat_number(request, table)
@@ -265,19 +335,16 @@ async def give_seat_to_bot(request: Request) -> JSONResponse:
                     retry_after=math.ceil(wait),
                 )
         info = await asyncio.to_thread(
-            service.store.give_seat_to_bot,
-            table.info.id,
-            number,
-            body.bot,
-            body.think,
-            seat.token_hash,
+            lambda: service.store.give_seat_to_bot(
+                table.info.id, number, body.bot, body.think, seat.token_hash, epoch=table.epoch
+            )
         )
         if info is None:  # someone sat down (or another handover won) meanwhile
             raise ApiError(409, "taken", f"seat {number} changed hands; look again")
         service.reseated(table, info)
     service.changed(table)
     log.info("table %s: seat %d given to %s", table.code, number, body.bot)
-    return JSONResponse(await summary(request, table.code))
+    return await live_summary(request, table)
 
 
 def rematch_seats(info: TableInfo) -> list[SeatInfo]:
@@ -291,9 +358,11 @@ def rematch_seats(info: TableInfo) -> list[SeatInfo]:
     ]
 
 
-async def rematch(request: Request) -> JSONResponse:
+async def rematch(request: Request) -> Response:
     service = service_of(request)
-    table = await service.existing(request.path_params["code"])
+    table = await live(request)
+    if not isinstance(table, LiveTable):
+        return table
     body = await request_body(request, TokenRequest)
     seated(table, body.token)
     async with table.lock:
@@ -317,37 +386,49 @@ async def rematch(request: Request) -> JSONResponse:
                 created_by=info.created_by,
                 timeout_action=info.timeout_action,
                 hints=info.hints,
+                owner=service.node.id,
             )
         )
         link = table_link(request, created.code)
         table.send_all({"type": "rematch", "code": created.code, "link": link})
-    await service.table(created.code)
+    await service.locate(created.code)
     log.info("table %s: rematch %s", table.code, created.code)
     return JSONResponse({"code": created.code, "link": link}, status_code=201)
 
 
+async def stored(request: Request) -> TableInfo:
+    """The request's table as stored, from the database on any node: what is read of a
+    finished match (it changes no more), which never waits for a table's lock."""
+    code = request.path_params["code"].upper()
+    info = await asyncio.to_thread(service_of(request).store.table, code)
+    if info is None:
+        raise ApiError(404, "not_found", f"no table has the code {code!r}")
+    return info
+
+
 async def record(request: Request) -> JSONResponse:
-    """A finished match's record. Finished means stored as finished, so this never
-    waits for the table's lock."""
-    table = await service_of(request).existing(request.path_params["code"])
-    if table.info.status != "finished":
+    """A finished match's record."""
+    service = service_of(request)
+    info = await stored(request)
+    if info.status != "finished":
         raise ApiError(409, "playing", "the record is shown once the match is over")
+    table = await asyncio.to_thread(service.snapshot, info)
     return JSONResponse(table.record())
 
 
 async def analysis(request: Request) -> JSONResponse:
     """A finished match's analysis: ``none`` yet, ``running`` (decisions done of total)
     or ``done`` with it (triominos.server.analyses)."""
-    service = service_of(request)
-    table = await service.existing(request.path_params["code"])
-    return JSONResponse(await service.analyses.status(table))
+    return JSONResponse(await service_of(request).analyses.status(await stored(request)))
 
 
 async def analyse(request: Request) -> JSONResponse:
     """Begin a finished match's analysis (unless done or under way): its status, 202
     while it runs."""
     service = service_of(request)
-    table = await service.existing(request.path_params["code"])
+    info = await stored(request)
+    await service.analyses.status(info)  # a match still played is refused here (409)
+    table = await asyncio.to_thread(service.snapshot, info)
     status = await service.analyses.start(table)
     return JSONResponse(status, status_code=200 if status["status"] == "done" else 202)
 
@@ -356,7 +437,9 @@ async def seat_qr(request: Request) -> Response:
     """The QR code of a seat's personal link, as SVG, for the seat's own holder only: it
     carries the token, so it is asked for with it in a POST body (never in an address)
     and is never kept by a cache on the way."""
-    table = await service_of(request).existing(request.path_params["code"])
+    table = await live(request)
+    if not isinstance(table, LiveTable):
+        return table
     body = await request_body(request, TokenRequest)
     number = seat_number(request, table)
     if seated(table, body.token) != number:

@@ -9,6 +9,13 @@ Storage can fail (a locked file, a full disk, a read-only mount, a database that
 away): then nothing is acknowledged, nobody is blamed, the log says so once per kind of
 fault (:class:`FaultLog`), and the table tries again with backoff, its turn timer and
 its bots included, until storage works again.
+
+The service is one node of several on one database (:mod:`triominos.server.nodes`): the
+live tables are those this node claimed, and every write is fenced by the claim. A
+table another node holds is that node's to serve (:meth:`Service.locate` names it, and
+the routes proxy to it); a table nobody holds is claimed by the node that needs it, and
+the tables being played whose owner died are claimed by the nodes left
+(:meth:`Service.claim_orphans`), their timers and bots resumed.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import random
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -25,15 +33,20 @@ from triominos.analysis import DEFAULT_SIMULATIONS
 from triominos.game import Action
 from triominos.server.analyses import Analyses
 from triominos.server.bots import BotWorker, bot_seed
-from triominos.server.metrics import ActionMetrics
+from triominos.server.metrics import ActionMetrics, NodeMetrics
+from triominos.server.nodes import RENEW_SECONDS, SCAN_SECONDS, Leases, Node
 from triominos.server.protocol import (
     CODE_PATTERN,
     CONNECTIONS_PER_ADDRESS,
     MAX_THINK_SECONDS,
+    SERVICE_RESTART,
     ApiError,
 )
+from triominos.server.proxy import http_client
 from triominos.server.store import (
+    ActionWrite,
     ActionWriter,
+    LeaseLost,
     StorageFault,
     Store,
     StoredAction,
@@ -93,13 +106,21 @@ def address_hash(client: str) -> str:
     return hashlib.sha256(client.encode()).hexdigest()[:32]
 
 
-class Service:
-    """The live tables of one server, their database, bots and timers.
+class Draining(StorageFault):
+    """This node is stopping: it claims no table now (another node will)."""
 
-    ``waiting_per_address``, ``waiting_in_all``, ``waiting_seconds`` and
-    ``connections_per_address`` are limits of PROTOCOL.md; ``clock`` is the time (Unix
-    seconds) they count by. ``analysis_simulations``: what a finished match's analysis
-    spends a decision (:mod:`triominos.server.analyses`).
+    def __init__(self) -> None:
+        super().__init__("draining", "this node is stopping; try again")
+
+
+class Service:
+    """The live tables of one node, their database, bots and timers.
+
+    ``node``: this process as the other nodes see it. ``waiting_per_address``,
+    ``waiting_in_all``, ``waiting_seconds`` and ``connections_per_address`` are limits
+    of PROTOCOL.md; ``clock`` is the time (Unix seconds) they count by.
+    ``analysis_simulations``: what a finished match's analysis spends a decision
+    (:mod:`triominos.server.analyses`).
     """
 
     def __init__(
@@ -108,6 +129,7 @@ class Service:
         worker: BotWorker,
         bot_delay: float,
         *,
+        node: Node,
         waiting_per_address: int,
         waiting_in_all: int,
         waiting_seconds: float,
@@ -116,6 +138,10 @@ class Service:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
+        self.node = node
+        self.leases = Leases(store, node)
+        self.single_node = store.url.get_backend_name() == "sqlite"
+        """SQLite: the one node of its database, which owns every table."""
         self.writer = ActionWriter(store)
         self.worker = worker
         self.bot_delay = bot_delay
@@ -126,50 +152,189 @@ class Service:
         self.tables: dict[str, LiveTable] = {}
         self.faults = FaultLog()
         self.metrics = ActionMetrics()
+        self.node_metrics = NodeMetrics()
         self.connections_per_address = connections_per_address
         self.connections: Counter[str] = Counter()
         """Open WebSocket connections by client address (guard.client_key)."""
         self._loading = asyncio.Lock()
-        self._sweeper: asyncio.Task[None] | None = None
         self.analyses = Analyses(store, worker, simulations=analysis_simulations)
+        self._claiming: set[int] = set()
+        """Tables claimed and still being loaded: not forgotten leases (:meth:`renew`)."""
+        self._tasks: list[asyncio.Task[None]] = []
+        self.renewed_at = -float("inf")
+        """When (monotonic) the last renewal of the leases began that succeeded."""
+        self.draining = False
+        self.http = http_client()
+        """Requests proxied to the nodes that hold their tables."""
 
     async def start(self) -> None:
-        """Upgrade the schema, check that it can be written, then resume every table
-        being played: bots, timers. Waiting tables load when someone asks for them."""
+        """Upgrade the schema, check that it can be written, register the node, then
+        resume the tables being played that no node holds: bots, timers. Waiting
+        tables load when someone asks for them."""
         self.loop = asyncio.get_running_loop()
         await asyncio.to_thread(self.store.upgrade)
         await asyncio.to_thread(self.store.check_writable)
-        for code in await asyncio.to_thread(self.store.playing_codes):
-            await self.table(code)
-        log.info("resumed %d tables", len(self.tables))
-        self._sweeper = asyncio.create_task(self._sweep_forever())
+        if self.single_node:
+            await asyncio.to_thread(self.leases.take_over)
+        await self.renew()
+        await self.claim_orphans()
+        log.info("node %s at %s: resumed %d tables", self.node.id, self.node.url, len(self.tables))
+        self._tasks = [
+            asyncio.create_task(self._every(SWEEP_SECONDS, self.sweep)),
+            asyncio.create_task(self._every(RENEW_SECONDS, self.renew)),
+            asyncio.create_task(self._every(SCAN_SECONDS, self.claim_orphans)),
+        ]
 
     async def stop(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        """The end of the process: the viewers left are told it goes away (1001), and
+        the leases are given up, unless :meth:`drain` did all that already."""
+        for task in self._tasks:
+            task.cancel()
         self.analyses.stop()
-        for table in self.tables.values():
-            for task in (table.bot_task, table.timer_task, table.retry_task):
-                if task is not None:
-                    task.cancel()
-            for viewer in table.viewers:
-                viewer.close(1001)  # going away
+        for table in list(self.tables.values()):
+            self._drop(table, close=1001)  # going away
+        if not self.draining:
+            try:
+                await asyncio.to_thread(self.leases.leave)
+            except Exception as error:  # the leases run out by themselves
+                self.faults.failed(error)
         self.worker.shutdown()
+        await self.http.aclose()
         await asyncio.to_thread(self.store.dispose)
 
+    async def drain(self) -> None:
+        """Stop for good without anyone seeing an error (SIGTERM): claim nothing more,
+        let each table's write in progress finish, give every lease up at once so
+        that other nodes claim the tables now, then send every viewer to reconnect
+        (close 1012), which brings them to the table's new owner."""
+        self.draining = True
+        for task in self._tasks:
+            task.cancel()
+        dropped = []
+        for table in list(self.tables.values()):
+            async with table.lock:  # a write in progress is finished first
+                self._drop(table, close=None)
+            dropped.append(table)
+        try:
+            await asyncio.to_thread(self.leases.leave)
+        except Exception as error:  # the leases run out by themselves
+            self.faults.failed(error)
+        self.node_metrics.released += len(dropped)
+        for table in dropped:
+            for viewer in table.viewers:
+                viewer.close(SERVICE_RESTART)
+        log.info("node %s: drained, %d tables handed over", self.node.id, len(dropped))
+
     async def ready(self) -> StorageFault | None:
-        """None when storage takes writes and the schema is current, else why not."""
+        """None when storage takes writes, the schema is current and this node holds
+        its leases (it renewed them lately, and it is not stopping), else why not."""
+        if self.draining:
+            return Draining()
         try:
             await asyncio.to_thread(self.store.check_writable)
         except Exception as error:
             return storage_fault(error)
+        if time.monotonic() - self.renewed_at > self.leases.lease_seconds:
+            await self.renew()  # storage works again: say so now, not a renewal later
+            if time.monotonic() - self.renewed_at > self.leases.lease_seconds:
+                return StorageFault("node", "this node could not renew its leases lately")
         return None
+
+    async def _every(self, seconds: float, job: Callable[[], Any]) -> None:
+        """Run ``job`` about every ``seconds`` (spread a little, so that the nodes do
+        not all ask at the same moment) until cancelled; a fault is logged, not fatal."""
+        while True:
+            await asyncio.sleep(seconds * random.uniform(0.8, 1.2))
+            try:
+                await job()
+            except Exception as error:
+                self.faults.failed(error)
+
+    # --- ownership ----------------------------------------------------------------
+
+    async def renew(self) -> None:
+        """Renew this node's leases; the tables another node claimed since are given
+        up (their viewers reconnect to it), and so is every table once the leases
+        could not be renewed for a whole lease: other nodes may own them by now."""
+        began = time.monotonic()
+        live = list(self.tables.values())
+        try:
+            held = await asyncio.to_thread(self.leases.heartbeat)
+        except Exception as error:
+            self.faults.failed(error)
+            overdue = began - self.renewed_at > self.leases.lease_seconds
+            if overdue and self.tables and not self.single_node:  # SQLite: nobody else
+                log.warning("node %s: leases not renewed in time; giving tables up", self.node.id)
+                for table in list(self.tables.values()):
+                    self._lose(table)
+            return
+        self.renewed_at = began
+        for table in live:
+            if self.tables.get(table.code) is table and held.get(table.info.id) != table.epoch:
+                log.warning("table %s: claimed by another node", table.code)
+                self._lose(table)
+        mine = {table.info.id for table in self.tables.values()} | self._claiming
+        forgotten = {table_id: epoch for table_id, epoch in held.items() if table_id not in mine}
+        if forgotten:  # tables this node no longer keeps in memory
+            await asyncio.to_thread(self.leases.release, forgotten)
+            self.node_metrics.released += len(forgotten)
+
+    async def claim_orphans(self) -> None:
+        """Claim this node's share of the tables being played whose owner is gone, and
+        resume their timers and bots."""
+        if self.draining:
+            return
+        async with self._loading:
+            claims = await asyncio.to_thread(self.leases.claim_orphans)
+            for claim in claims:
+                self._claiming.add(claim.table_id)
+            try:
+                for claim in claims:
+                    try:
+                        table = await asyncio.to_thread(self._load, claim.code, claim.epoch)
+                    except Exception as error:  # renew gives the lease up
+                        self.faults.failed(error)
+                        continue
+                    if table is not None:
+                        log.info("table %s: taken over (epoch %d)", table.code, claim.epoch)
+                        self._install(table)
+            finally:
+                self._claiming.difference_update(claim.table_id for claim in claims)
+
+    def _install(self, table: LiveTable) -> None:
+        stale = self.tables.get(table.code)
+        if stale is not None:  # a copy from an older claim of this node's
+            self._lose(stale)
+        self.tables[table.code] = table
+        self.node_metrics.claimed += 1
+        self.changed(table)
+
+    def _lose(self, table: LiveTable) -> None:
+        """Another node owns the table now, or may: forget it and send its viewers to
+        reconnect, which brings them to the new owner."""
+        self.node_metrics.lost += 1
+        self._drop(table, close=SERVICE_RESTART)
+
+    def _drop(self, table: LiveTable, close: int | None) -> None:
+        """Forget a live table: nothing more is accepted for it here, its bot and
+        timer stop, and its viewers are closed with ``close`` (None: not yet)."""
+        table.gone = True
+        if self.tables.get(table.code) is table:
+            del self.tables[table.code]
+        for task in (table.bot_task, table.timer_task, table.retry_task):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+        if close is not None:
+            for viewer in table.viewers:
+                viewer.close(close)
 
     # --- tables -------------------------------------------------------------------
 
-    async def table(self, code: str) -> LiveTable | None:
-        """The live table of a code, loaded (replayed) from the database on first use;
-        StorageFault when the database cannot say."""
+    async def locate(self, code: str) -> LiveTable | Node | None:
+        """Where the table of a code lives: this node's live table (claimed and loaded,
+        replayed from the database, when no node held it), the node that holds it, or
+        None when no table has the code; StorageFault when the database cannot say,
+        :class:`Draining` for a table nobody holds while this node stops."""
         code = code.upper()
         if not CODE_PATTERN.fullmatch(code):
             return None
@@ -178,30 +343,66 @@ class Service:
             return table
         async with self._loading:
             table = self.tables.get(code)
-            if table is None:
-                table = await asyncio.to_thread(self._load, code)
-                if table is None:
-                    return None
-                self.tables[code] = table
-                self.changed(table)
-        return table
+            if table is not None:
+                return table
+            found = await asyncio.to_thread(self._claim, code)
+            if isinstance(found, LiveTable):
+                self._install(found)
+                self._claiming.discard(found.info.id)  # in memory now: renew sees it
+            return found
 
-    def _load(self, code: str) -> LiveTable | None:
+    def _claim(self, code: str) -> LiveTable | Node | None:
+        """In a worker thread: claim and load the table, or name the node holding it.
+        A table claimed stays in ``_claiming`` until :meth:`locate` has it in memory."""
         info = self.store.table(code)
         if info is None:
             return None
-        return LiveTable(info, self.store.actions(info.id), now=self.clock())
+        for _ in range(3):  # the owner's lease may run out between the two questions
+            if not self.draining:
+                self._claiming.add(info.id)
+                loaded = None
+                try:
+                    epoch = self.leases.claim(info.id)
+                    if epoch is not None:
+                        loaded = self._load(code, epoch)
+                        return loaded
+                finally:
+                    if loaded is None:
+                        self._claiming.discard(info.id)
+            owner = self.leases.owner(info.id)
+            if owner is not None:
+                return owner
+            if self.draining:
+                raise Draining()
+        raise StorageFault("locked", f"table {code}: its owner changed while it was looked up")
 
-    async def existing(self, code: str) -> LiveTable:
-        """The table of a code for an HTTP request: 404, or 503 when storage fails."""
+    def _load(self, code: str, epoch: int) -> LiveTable | None:
+        """The table as stored once this node claimed it (read after the claim, so
+        that no write of the previous owner is missed)."""
+        info = self.store.table(code)
+        if info is None:
+            return None
+        table = LiveTable(info, self.store.actions(info.id), now=self.clock())
+        table.epoch = epoch
+        return table
+
+    def snapshot(self, info: TableInfo) -> LiveTable:
+        """In a worker thread: the table as stored, for a read on any node (a record,
+        the lobby): replayed from the database, never claimed, never kept."""
+        actions = [] if info.status == "waiting" else self.store.actions(info.id)
+        return LiveTable(info, actions, now=self.clock())
+
+    async def existing(self, code: str) -> LiveTable | Node:
+        """The table of a code for an HTTP request, or the node that holds it: 404, or
+        503 when storage fails."""
         try:
-            table = await self.table(code)
+            found = await self.locate(code)
         except StorageFault as fault:
             self.faults.failed(fault)
             raise unavailable(fault) from None
-        if table is None:
+        if found is None:
             raise ApiError(404, "not_found", f"no table has the code {code!r}")
-        return table
+        return found
 
     async def replayed(self, table: LiveTable) -> bool:
         """Under the table's lock: make a stale table the database's again; whether it
@@ -262,6 +463,8 @@ class Service:
         by_server: bool,
     ) -> Outcome:
         async with table.lock:
+            if table.gone:  # another node has it now: its viewers are reconnecting there
+                return "unavailable"
             if not await self.replayed(table):
                 self._refuse_unavailable(sender, client_id)
                 return "unavailable"
@@ -286,11 +489,18 @@ class Service:
         sender: Viewer | None,
         client_id: str | None,
     ) -> Outcome:
-        """Under the table's lock: write what the live table just did, then tell every
-        viewer; when the write fails, the table is replayed from the database."""
+        """Under the table's lock: write what the live table just did, under this node's
+        claim, then tell every viewer; when the write fails, the table is replayed from
+        the database, and when another node claimed the table, it is given up."""
         finished = table.match.is_over
         try:
-            await self.writer.append(table.info.id, stored, finished=finished)
+            await self.writer.append(ActionWrite(table.info.id, stored, finished, table.epoch))
+        except LeaseLost:
+            log.warning(
+                "table %s: claimed by another node; v%d not taken", table.code, stored.version
+            )
+            self._lose(table)  # the sender reconnects to the new owner and plays there
+            return "unavailable"
         except Exception as error:
             self.faults.failed(error)
             table.stale = True  # memory is ahead of the database: replay it
@@ -320,6 +530,8 @@ class Service:
         """A seat asks to take back its last action: every viewer hears of it, and it is
         taken back at once when no other person has to agree (bots always do)."""
         async with table.lock:
+            if table.gone:  # another node has it now: its viewers are reconnecting there
+                return
             if not await self.replayed(table):
                 self._refuse_unavailable(sender, client_id)
                 return
@@ -341,6 +553,8 @@ class Service:
         """A person answers the takeback asked for: declined, or taken back once the
         last of the others accepted."""
         async with table.lock:
+            if table.gone:  # another node has it now: its viewers are reconnecting there
+                return
             if not await self.replayed(table):
                 self._refuse_unavailable(sender, None)
                 return
@@ -415,7 +629,8 @@ class Service:
 
     def forget_idle_tables(self) -> None:
         """Keep at most IDLE_FINISHED_TABLES finished tables that nobody watches in
-        memory, the oldest go (the database keeps them; the next request replays them)."""
+        memory, the oldest go (the database keeps them; the next request replays them,
+        on whichever node; :meth:`renew` gives their leases up)."""
         idle = [
             code for code, table in self.tables.items() if table.match.is_over and not table.viewers
         ]
@@ -440,7 +655,12 @@ class Service:
             table.reclaims.add(seat)
             return False
         try:
-            info = await asyncio.to_thread(self.store.reclaim_seat, table.info.id, seat, token_hash)
+            info = await asyncio.to_thread(
+                lambda: self.store.reclaim_seat(table.info.id, seat, token_hash, epoch=table.epoch)
+            )
+        except LeaseLost:
+            self._lose(table)
+            return False
         except Exception as error:
             self.faults.failed(error)
             table.reclaims.add(seat)  # tried again at the seat's next turn
@@ -559,24 +779,24 @@ class Service:
             )
         return creator
 
-    async def _sweep_forever(self) -> None:
-        while True:
-            await asyncio.sleep(SWEEP_SECONDS)
-            try:
-                await self.sweep()
-            except Exception as error:
-                self.faults.failed(error)
-
     async def sweep(self) -> list[str]:
-        """Delete the waiting tables older than ``waiting_seconds`` that nobody watches,
-        and forget the waiting tables nobody watches (the database keeps them)."""
-        watched = {code for code, table in self.tables.items() if table.viewers}
+        """Forget the waiting tables nobody watches here (the database keeps them) and
+        give their leases up, then delete the waiting tables older than
+        ``waiting_seconds`` that no node holds (nobody watches them anywhere)."""
+        idle = [
+            table
+            for table in self.tables.values()
+            if table.info.status == "waiting" and not table.viewers and not table.lock.locked()
+        ]
+        for table in idle:
+            self._drop(table, close=None)
+        released = {table.info.id: table.epoch for table in idle if table.epoch is not None}
+        if released:
+            await asyncio.to_thread(self.leases.release, released)
+            self.node_metrics.released += len(released)
         codes = await asyncio.to_thread(
-            self.store.expire_waiting, self.clock() - self.waiting_seconds, watched
+            self.store.expire_waiting, self.clock() - self.waiting_seconds
         )
         for code in codes:
             log.info("table %s: expired, nobody came to play", code)
-        for code, table in list(self.tables.items()):
-            if table.info.status == "waiting" and not table.viewers and not table.lock.locked():
-                del self.tables[code]
         return codes

@@ -20,7 +20,7 @@ import asyncio
 import functools
 import secrets
 import time
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +48,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemyError
+from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import (
     DeclarativeBase,
     Mapped,
@@ -57,6 +58,7 @@ from sqlalchemy.orm import (
     selectinload,
     sessionmaker,
 )
+from sqlalchemy.sql.expression import ColumnElement, FunctionElement
 
 from triominos.rules import Rules
 from triominos.server.timers import DEFAULT_TIMEOUT_ACTION, TimeoutAction
@@ -78,10 +80,43 @@ BUSY_SECONDS = 5.0
 (503 with Retry-After) instead of holding its table, or a request, for longer."""
 STATEMENT_SECONDS = 15.0
 """The longest any statement may run on PostgreSQL."""
+MIGRATION_SECONDS = 120
+"""The longest a node waits for another node's migration at its start."""
+MIGRATION_LOCK = 0x7472696F6D696E6F
+"""The PostgreSQL advisory lock a migration holds ("triomino" in ASCII)."""
 
 
 class StoreError(ValueError):
     """A database URL this service cannot use, said in words."""
+
+
+class LeaseLost(RuntimeError):
+    """A write under a claim on a table that another claim has replaced since: this
+    node no longer owns the table, and nothing was written."""
+
+    def __init__(self, table_id: int, epoch: int) -> None:
+        super().__init__(f"table {table_id}: the claim of epoch {epoch} is not the table's now")
+        self.table_id = table_id
+        self.epoch = epoch
+
+
+def fence(session: Session, table_id: int, epoch: int | None) -> None:
+    """In a write's transaction: go on only while the table's claim is still ``epoch``
+    (None: no claim to check, a tool or a test writing alone), else :class:`LeaseLost`.
+
+    The UPDATE locks the table's row until the commit, so a claim made meanwhile waits
+    for this write, and a write after a claim sees the new epoch: the database, not
+    timing, decides which node writes.
+    """
+    if epoch is None:
+        return
+    held = session.execute(
+        update(TableRow)
+        .where(TableRow.id == table_id, TableRow.epoch == epoch)
+        .values(epoch=TableRow.epoch)
+    )
+    if held.rowcount != 1:  # type: ignore[attr-defined]
+        raise LeaseLost(table_id, epoch)
 
 
 class StorageFault(RuntimeError):
@@ -175,7 +210,25 @@ class TableRow(Base):
     rematch_of: Mapped[int | None] = mapped_column(
         ForeignKey("tables.id"), nullable=True, index=True
     )
+    owner: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    """The node that holds the table live in memory, while its lease holds
+    (:mod:`triominos.server.nodes`)."""
+    epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """Raised by every claim: a write made under an older claim is refused."""
     seats: Mapped[list[SeatRow]] = relationship(order_by="SeatRow.seat")
+
+
+class NodeRow(Base):
+    """A running node (:mod:`triominos.server.nodes`): where the other nodes reach it,
+    the secret they prove a proxied request with, and until when its lease on all its
+    tables holds (the database's clock, Unix seconds)."""
+
+    __tablename__ = "nodes"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    url: Mapped[str] = mapped_column(String(200))
+    secret: Mapped[str] = mapped_column(String(64))
+    lease_until: Mapped[float] = mapped_column(Float)
 
 
 class SeatRow(Base):
@@ -296,6 +349,37 @@ class StoredAction:
     created_at: float
 
 
+class DatabaseNow(FunctionElement[float]):
+    """The database's clock in Unix seconds: every node judges a lease by this one
+    clock, never by its own."""
+
+    type = Float()
+    inherit_cache = True
+
+
+@compiles(DatabaseNow, "postgresql")
+def _postgresql_now(element: DatabaseNow, compiler: Any, **options: Any) -> str:
+    # clock_timestamp(), not now(): the time of the statement, not of its transaction.
+    return "CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION)"
+
+
+@compiles(DatabaseNow, "sqlite")
+def _sqlite_now(element: DatabaseNow, compiler: Any, **options: Any) -> str:
+    return "((julianday('now') - 2440587.5) * 86400.0)"
+
+
+def leased() -> ColumnElement[bool]:
+    """Nodes whose lease holds now."""
+    return NodeRow.lease_until >= DatabaseNow()
+
+
+def unowned() -> ColumnElement[bool]:
+    """Tables no node holds: never claimed, released, or whose owner's lease ran out
+    (the owner died, or could not renew)."""
+    alive = select(NodeRow.id).where(NodeRow.id == TableRow.owner, leased()).exists()
+    return TableRow.owner.is_(None) | ~alive
+
+
 def _table_info(row: TableRow) -> TableInfo:
     return TableInfo(
         id=row.id,
@@ -389,9 +473,17 @@ class Store:
         self._migrate(command.downgrade, revision)
 
     def _migrate(self, step: Callable[[Config, str], None], revision: str) -> None:
+        """Several nodes starting at once migrate one after the other: on PostgreSQL
+        each waits for a lock of the migration's own (SQLite takes one writer anyway)."""
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
         with self.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                for setting in ("lock_timeout", "statement_timeout"):
+                    connection.execute(text(f"SET LOCAL {setting} = '{MIGRATION_SECONDS}s'"))
+                connection.execute(
+                    text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK}
+                )
             config.attributes["connection"] = connection
             step(config, revision)
 
@@ -428,7 +520,7 @@ class Store:
             raise StorageFault("gone", f"the database file {self._file} was replaced")
 
     @contextmanager
-    def _session(self) -> Iterator[Session]:
+    def session(self) -> Iterator[Session]:
         """A transaction; a database error leaves it as a :class:`StorageFault`, except
         the constraint violations that callers act on (:class:`IntegrityError`)."""
         self._check_file()
@@ -444,7 +536,7 @@ class Store:
     def check_writable(self) -> None:
         """Write, commit and read back, or raise StorageFault: the start-up check and
         the readiness probe. Also: the schema is the newest migration's."""
-        with self._session() as session:
+        with self.session() as session:
             version = session.execute(
                 text("UPDATE alembic_version SET version_num = version_num")
             ).rowcount  # type: ignore[attr-defined]
@@ -471,9 +563,11 @@ class Store:
         created_by: str | None = None,
         timeout_action: TimeoutAction = DEFAULT_TIMEOUT_ACTION,
         hints: bool = True,
+        owner: str | None = None,
     ) -> TableInfo:
         """A new table with a fresh short code (retried on the rare collision); it starts
-        playing at once when no person seat is free."""
+        playing at once when no person seat is free. ``owner``: the node that made it
+        holds it from the start (no other node takes a new table of bots up first)."""
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             seat_rows = [
@@ -505,10 +599,11 @@ class Store:
                 created_at=now,
                 started_at=now if status == "playing" else None,
                 rematch_of=rematch_of,
+                owner=owner,
                 seats=seat_rows,
             )
             try:
-                with self._session() as session:
+                with self.session() as session:
                     session.add(row)
             except IntegrityError:
                 continue  # the code was taken: draw another
@@ -518,7 +613,7 @@ class Store:
         raise RuntimeError("no free table code after 20 tries")
 
     def table(self, code: str) -> TableInfo | None:
-        with self._session() as session:
+        with self.session() as session:
             row = session.scalar(
                 select(TableRow).where(TableRow.code == code).options(selectinload(TableRow.seats))
             )
@@ -532,32 +627,24 @@ class Store:
         if open_only:
             query = query.where(TableRow.status == "waiting")
         query = query.order_by(TableRow.created_at.desc(), TableRow.id.desc()).limit(limit)
-        with self._session() as session:
+        with self.session() as session:
             return [_table_info(row) for row in session.scalars(query)]
-
-    def playing_codes(self) -> list[str]:
-        """The codes of the tables being played: a start resumes their bots and timers.
-        (A waiting table has neither, and is loaded when someone asks for it.)"""
-        query = select(TableRow.code).where(TableRow.status == "playing")
-        with self._session() as session:
-            return list(session.scalars(query))
 
     def waiting_counts(self, created_by: str) -> tuple[int, int]:
         """Tables waiting for players: those ``created_by`` made, and all of them."""
         waiting = select(func.count()).select_from(TableRow).where(TableRow.status == "waiting")
-        with self._session() as session:
+        with self.session() as session:
             mine = session.scalar(waiting.where(TableRow.created_by == created_by)) or 0
             every = session.scalar(waiting) or 0
         return mine, every
 
-    def expire_waiting(self, created_before: float, keep: Collection[str] = ()) -> list[str]:
+    def expire_waiting(self, created_before: float) -> list[str]:
         """Delete the tables still waiting for players that were made before the time
-        given, but those in ``keep``, and return their codes: nobody played at them (a
-        waiting table has no actions), and nothing of them is lost but the code."""
-        old = (TableRow.status == "waiting") & (TableRow.created_at < created_before)
-        if keep:
-            old = old & TableRow.code.not_in(list(keep))
-        with self._session() as session:
+        given, but those a node holds live (someone may be watching them there), and
+        return their codes: nobody played at them (a waiting table has no actions), and
+        nothing of them is lost but the code."""
+        old = (TableRow.status == "waiting") & (TableRow.created_at < created_before) & unowned()
+        with self.session() as session:
             rows = session.execute(select(TableRow.id, TableRow.code).where(old)).all()
             ids = [row.id for row in rows]
             if ids:
@@ -583,7 +670,7 @@ class Store:
             text=text,
             created_at=time.time(),
         )
-        with self._session() as session:
+        with self.session() as session:
             session.add(row)
             session.flush()
             return _chat_json(row)
@@ -596,27 +683,34 @@ class Store:
             .order_by(ChatRow.id.desc())
             .limit(last)
         )
-        with self._session() as session:
+        with self.session() as session:
             return [_chat_json(row) for row in reversed(session.scalars(query).all())]
 
     def rematch_code(self, table_id: int) -> str | None:
         """The code of the table created as this one's rematch, if any."""
         query = select(TableRow.code).where(TableRow.rematch_of == table_id).limit(1)
-        with self._session() as session:
+        with self.session() as session:
             return session.scalar(query)
 
     # --- seats ----------------------------------------------------------------------
 
     def take_seat(
-        self, table_id: int, seat: int | None, name: str, token_hash: str
+        self,
+        table_id: int,
+        seat: int | None,
+        name: str,
+        token_hash: str,
+        *,
+        epoch: int | None = None,
     ) -> tuple[int, TableInfo] | None:
         """Sit at a free person seat (the first free one when ``seat`` is None).
 
         Returns the seat taken and the table after, or None when that seat (or every
         seat) is taken. The update is conditional, so two people racing for one seat
-        cannot both get it.
+        cannot both get it; ``epoch``: the owner's claim it is made under (:func:`fence`).
         """
-        with self._session() as session:
+        with self.session() as session:
+            fence(session, table_id, epoch)
             query = select(SeatRow.seat).where(
                 SeatRow.table_id == table_id,
                 SeatRow.kind == "person",
@@ -640,7 +734,14 @@ class Store:
         return None
 
     def give_seat_to_bot(
-        self, table_id: int, seat: int, bot: str, think: float | None, token_hash: str | None
+        self,
+        table_id: int,
+        seat: int,
+        bot: str,
+        think: float | None,
+        token_hash: str | None,
+        *,
+        epoch: int | None = None,
     ) -> TableInfo | None:
         """A bot plays the person seat from now on, if its person is still the one
         ``token_hash`` names (None: nobody sat there yet); None when that changed.
@@ -653,19 +754,30 @@ class Store:
             SeatRow.token_hash.is_(None) if token_hash is None else SeatRow.token_hash == token_hash
         )
         changed = (SeatRow.kind == "person", person)
-        return self._change_seat(table_id, seat, changed, kind="bot", bot=bot, think=think)
+        return self._change_seat(table_id, seat, changed, epoch, kind="bot", bot=bot, think=think)
 
-    def reclaim_seat(self, table_id: int, seat: int, token_hash: str) -> TableInfo | None:
+    def reclaim_seat(
+        self, table_id: int, seat: int, token_hash: str, *, epoch: int | None = None
+    ) -> TableInfo | None:
         """The person whose token sits at a seat a bot plays takes it back; None when
         the seat is not such a seat (any more)."""
         changed = (SeatRow.kind == "bot", SeatRow.token_hash == token_hash)
-        return self._change_seat(table_id, seat, changed, kind="person", bot=None, think=None)
+        return self._change_seat(
+            table_id, seat, changed, epoch, kind="person", bot=None, think=None
+        )
 
     def _change_seat(
-        self, table_id: int, seat: int, only_if: Sequence[Any], **values: object
+        self,
+        table_id: int,
+        seat: int,
+        only_if: Sequence[Any],
+        epoch: int | None,
+        **values: object,
     ) -> TableInfo | None:
-        """Change a seat only while it is as ``only_if`` says; the table after, or None."""
-        with self._session() as session:
+        """Change a seat only while it is as ``only_if`` says, under the owner's claim
+        ``epoch`` (:func:`fence`); the table after, or None."""
+        with self.session() as session:
+            fence(session, table_id, epoch)
             changed = session.execute(
                 update(SeatRow)
                 .where(SeatRow.table_id == table_id, SeatRow.seat == seat, *only_if)
@@ -695,14 +807,17 @@ class Store:
 
     # --- actions --------------------------------------------------------------------
 
-    def append_action(self, table_id: int, action: StoredAction, *, finished: bool) -> None:
+    def append_action(
+        self, table_id: int, action: StoredAction, *, finished: bool, epoch: int | None = None
+    ) -> None:
         """Write one accepted action (and, when it ended the match, the table's end).
 
         One transaction: when this returns, the action survives a crash. A second
-        action with the same version violates the unique constraint and raises.
+        action with the same version violates the unique constraint and raises; one
+        made under a claim that is not the table's now raises :class:`LeaseLost`.
         """
-        with self._session() as session:
-            _add_action(session, ActionWrite(table_id, action, finished))
+        with self.session() as session:
+            _add_action(session, ActionWrite(table_id, action, finished, epoch))
 
     def append_actions(self, writes: Sequence[ActionWrite]) -> list[Exception | None]:
         """Write accepted actions of any tables in one transaction: one commit for all.
@@ -712,7 +827,7 @@ class Store:
         that cannot be made fails only its own action.
         """
         try:
-            with self._session() as session:
+            with self.session() as session:
                 for write in writes:
                     _add_action(session, write)
         except Exception:
@@ -721,7 +836,8 @@ class Store:
 
     def _append_alone(self, write: ActionWrite) -> Exception | None:
         try:
-            self.append_action(write.table_id, write.action, finished=write.finished)
+            with self.session() as session:
+                _add_action(session, write)
         except Exception as error:
             return error
         return None
@@ -729,7 +845,7 @@ class Store:
     def actions(self, table_id: int) -> list[StoredAction]:
         """Every accepted action of a table, by version."""
         query = select(ActionRow).where(ActionRow.table_id == table_id).order_by(ActionRow.version)
-        with self._session() as session:
+        with self.session() as session:
             return [
                 StoredAction(row.version, row.seat, row.client_id, row.action, row.created_at)
                 for row in session.scalars(query)
@@ -737,14 +853,17 @@ class Store:
 
 
 class ActionWrite(NamedTuple):
-    """One accepted action to store; ``finished``: it ended the match."""
+    """One accepted action to store; ``finished``: it ended the match; ``epoch``: the
+    claim of the node that accepted it (:func:`fence`)."""
 
     table_id: int
     action: StoredAction
     finished: bool
+    epoch: int | None = None
 
 
 def _add_action(session: Session, write: ActionWrite) -> None:
+    fence(session, write.table_id, write.epoch)
     action = write.action
     session.add(
         ActionRow(
@@ -779,10 +898,10 @@ class ActionWriter:
         self._waiting: list[tuple[ActionWrite, asyncio.Future[None]]] = []
         self._writing: asyncio.Task[None] | None = None
 
-    async def append(self, table_id: int, action: StoredAction, *, finished: bool) -> None:
+    async def append(self, write: ActionWrite) -> None:
         """Store the action; returns once it is committed, raises what kept it out."""
         stored = asyncio.get_running_loop().create_future()
-        self._waiting.append((ActionWrite(table_id, action, finished), stored))
+        self._waiting.append((write, stored))
         if self._writing is None:
             self._writing = asyncio.create_task(self._write_all())
         await stored

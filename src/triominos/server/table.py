@@ -169,6 +169,11 @@ class LiveTable:
         """The takeback asked for now, if any (one at a time)."""
         self.takeback_limits = {seat.seat: RateLimit(*TAKEBACKS_PER_SEAT) for seat in info.seats}
         """Each seat's takeback requests, limited (so they are not forgotten on reload)."""
+        self.epoch: int | None = None
+        """The claim this node holds the table under (:mod:`triominos.server.nodes`);
+        None for a copy read from the database that no node claimed."""
+        self.gone = False
+        """This node gave the table up (another one owns it now): nothing is accepted."""
         # When each person who sat down went away; a table loaded from the database has
         # everyone away since then, so a restart gives nobody's seat away early.
         moment = time.time() if now is None else now

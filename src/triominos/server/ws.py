@@ -2,7 +2,9 @@
 
 Each connection reads in one task and writes in another from its
 :class:`~triominos.server.table.Viewer` outbox, so a slow client delays only itself.
-Its Host and Origin were checked before it opened (:mod:`triominos.server.guard`).
+Its Host and Origin were checked before it opened (:mod:`triominos.server.guard`). A
+connection to a table another node holds is relayed to that node
+(:mod:`triominos.server.proxy`).
 """
 
 from __future__ import annotations
@@ -15,10 +17,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from triominos.game import Resign
 from triominos.server.guard import client_key
+from triominos.server.nodes import Node
 from triominos.server.protocol import (
     CHAT_KEPT,
     MAX_MESSAGE_BYTES,
     MESSAGES_PER_SECOND,
+    TRY_AGAIN_LATER,
     ActionMessage,
     BadMessageError,
     ChatMessage,
@@ -31,6 +35,7 @@ from triominos.server.protocol import (
     WentOn,
     decode_client_message,
 )
+from triominos.server.proxy import is_hop, relay
 from triominos.server.service import Service
 from triominos.server.store import StorageFault, chat_channel
 from triominos.server.table import LiveTable, RateLimit, Refused, Viewer, encode, token_hash
@@ -53,24 +58,34 @@ async def play(websocket: WebSocket) -> None:
         return
     service.connections[address] += 1
     try:
-        await serve_viewer(service, websocket)
+        await serve_viewer(service, websocket, address)
     finally:
         service.connections[address] -= 1
         if not service.connections[address]:
             del service.connections[address]
 
 
-async def serve_viewer(service: Service, websocket: WebSocket) -> None:
-    await websocket.accept()
+async def serve_viewer(service: Service, websocket: WebSocket, address: str) -> None:
     try:
-        table = await service.table(websocket.path_params["code"])
+        table = await service.locate(websocket.path_params["code"])
     except StorageFault as fault:
         service.faults.failed(fault)
+        await websocket.accept()
         await websocket.send_json(
             Refused("unavailable", "storage is unavailable; try again soon").to_message()
         )
-        await websocket.close(code=1013)  # try again later
+        await websocket.close(code=TRY_AGAIN_LATER)
         return
+    if isinstance(table, Node):
+        # The table moved meanwhile, or its owner was this node's run before a restart
+        # (its lease runs out soon): the client asks again.
+        if is_hop(websocket.scope) or table.url == service.node.url:
+            await websocket.accept()
+            await websocket.close(code=TRY_AGAIN_LATER)
+            return
+        await relay(websocket, table, address, service.node_metrics)
+        return
+    await websocket.accept()
     if table is None:
         await websocket.send_json(Refused("not_found", "no table has this code").to_message())
         await websocket.close(code=1008)
@@ -170,11 +185,11 @@ async def hello(service: Service, table: LiveTable, viewer: Viewer, message: Hel
             return False
         viewer.seat = seat
     async with table.lock:
-        if table.stale and not await service.replayed(table):
+        if table.gone or (table.stale and not await service.replayed(table)):
             viewer.send(
                 Refused("unavailable", "storage is unavailable; try again soon").to_message()
             )
-            viewer.close(1013)
+            viewer.close(TRY_AGAIN_LATER)
             return False
         reclaimed = False
         if viewer.seat is not None and message.token is not None:

@@ -88,6 +88,7 @@ const PING_EVERY = 15000;
 const SILENCE_LIMIT = 40000; // no message for this long: the connection is dead
 const BACKOFF_FIRST = 500;
 const BACKOFF_MAX = 8000;
+const SERVICE_RESTART = 1012;
 
 let nextId = 0;
 
@@ -149,14 +150,17 @@ export class TableConnection extends EventTarget {
       }
       this.dispatchEvent(new CustomEvent("message", { detail: message }));
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       if (socket !== this.socket) return;
       clearInterval(this.timers.ping);
       clearTimeout(this.timers.silence);
       if (this.closed) return;
       this.attempt += 1;
       this.setState("offline");
-      const delay = Math.min(BACKOFF_MAX, BACKOFF_FIRST * 2 ** (this.attempt - 1));
+      // 1012 (service restart): the table moved to another node, or this one stops;
+      // the first try goes at once, the next ones back off as after any loss.
+      const moved = event.code === SERVICE_RESTART && this.attempt === 1;
+      const delay = moved ? 0 : Math.min(BACKOFF_MAX, BACKOFF_FIRST * 2 ** (this.attempt - 1));
       this.timers.retry = setTimeout(() => this.open(), delay * (0.8 + Math.random() * 0.4));
     });
   }

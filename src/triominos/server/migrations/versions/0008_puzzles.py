@@ -1,8 +1,8 @@
 """Puzzles (issue 19): the puzzles' ratings, the browsers that solve them, and each
 browser's one rated attempt at a puzzle.
 
-Revision ID: 0009_puzzles
-Revises: 0008_analysis
+Revision ID: 0008_puzzles
+Revises: 0007_analysis
 
 ``puzzle_ratings``: a puzzle's Glicko-2 rating once someone has tried it (a puzzle never
 tried keeps the rating it ships with). ``puzzle_browsers``: a browser's rating, known
@@ -13,8 +13,8 @@ one row per browser and puzzle, which makes a second rated attempt impossible.
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0009_puzzles"
-down_revision: str | None = "0008_analysis"
+revision = "0008_puzzles"
+down_revision: str | None = "0007_analysis"
 branch_labels: str | None = None
 depends_on: str | None = None
 

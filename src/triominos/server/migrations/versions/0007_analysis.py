@@ -1,8 +1,8 @@
 """What issue 19's analysis keeps with a finished table: its analysis, and how far one
 under way has come.
 
-Revision ID: 0008_analysis
-Revises: 0005_table
+Revision ID: 0007_analysis
+Revises: 0006_nodes
 
 ``analyses``: one row a table (``table_id`` unique: one analysis per table, whichever
 node runs it). ``status`` is ``running`` while a node analyses (``done`` of ``total``
@@ -14,8 +14,8 @@ taken over once it is stale) and ``done`` with ``result``, the analysis as JSON
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008_analysis"
-down_revision: str | None = "0005_table"
+revision = "0007_analysis"
+down_revision: str | None = "0006_nodes"
 branch_labels: str | None = None
 depends_on: str | None = None
 

@@ -1,0 +1,163 @@
+"""Any node serves any table: what reaches a node that does not hold the table goes on
+to the node that does (its owner, :mod:`triominos.server.nodes`).
+
+A WebSocket is relayed message by message in both directions (the ``websockets``
+client), an HTTP request that changes a live table is sent on whole (``httpx``). The
+hop carries the owner's own secret (:data:`NODE_HEADER`), which each node reads from the
+database, and the client's address (:data:`CLIENT_HEADER`): the owner limits and counts
+connections by the player's address, and believes that header only beside its secret
+(:meth:`triominos.server.guard.Guard.hop_client`). A hop is never sent on again.
+
+When the owner dies, its relayed connections are closed with 1012 (service restart):
+the client reconnects, and by then another node owns the table, or soon does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import httpx
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.websockets import WebSocket, WebSocketDisconnect
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
+
+from triominos.server.metrics import NodeMetrics
+from triominos.server.nodes import Node
+from triominos.server.protocol import SERVICE_RESTART, TRY_AGAIN_LATER
+
+log = logging.getLogger("triominos.server")
+
+NODE_HEADER = "x-triominos-node"
+"""The secret of the node a request is proxied to: it proves the request came from a
+node of the same database."""
+CLIENT_HEADER = "x-triominos-client"
+"""The address of the client a proxied request or connection came from."""
+HOP = "triominos.hop"
+"""The ASGI scope key set on a request that came from another node."""
+CONNECT_SECONDS = 3.0
+"""How long a node waits for the owner to answer the opening of a hop."""
+PING_SECONDS = 5.0
+"""How often a relayed connection checks that the owner is still there."""
+FORWARDED_REQUEST_HEADERS = ("host", "origin", "content-type", "x-forwarded-proto")
+FORWARDED_RESPONSE_HEADERS = ("content-type", "retry-after")
+
+
+def is_hop(scope: object) -> bool:
+    """Whether a request came from another node (the guard checked its secret)."""
+    return isinstance(scope, dict) and bool(scope.get(HOP))
+
+
+def hop_headers(owner: Node, client: str) -> dict[str, str]:
+    return {NODE_HEADER: owner.secret, CLIENT_HEADER: client}
+
+
+class Unreachable(Exception):
+    """The owner did not take the hop: the request never reached it (nothing changed
+    there), so it may be sent again."""
+
+
+def http_client() -> httpx.AsyncClient:
+    """The client a node sends requests to other nodes with (never through a proxy of
+    the environment: nodes talk on their own network)."""
+    return httpx.AsyncClient(timeout=httpx.Timeout(30.0, connect=CONNECT_SECONDS), trust_env=False)
+
+
+async def forward_request(
+    client: httpx.AsyncClient, request: Request, owner: Node, address: str
+) -> Response:
+    """The owner's answer to this request; :class:`Unreachable` when it could not be
+    sent (an error after it was sent is an error: it may have changed something)."""
+    headers = {
+        name: value
+        for name in FORWARDED_REQUEST_HEADERS
+        if (value := request.headers.get(name)) is not None
+    }
+    url = owner.url + request.url.path
+    if request.url.query:
+        url += "?" + request.url.query
+    try:
+        answer = await client.request(
+            request.method,
+            url,
+            content=await request.body(),
+            headers={**headers, **hop_headers(owner, address)},
+        )
+    except (httpx.ConnectError, httpx.ConnectTimeout, httpx.UnsupportedProtocol) as error:
+        raise Unreachable(str(error)) from error
+    kept = {
+        name: value
+        for name in FORWARDED_RESPONSE_HEADERS
+        if (value := answer.headers.get(name)) is not None
+    }
+    return Response(answer.content, status_code=answer.status_code, headers=kept)
+
+
+async def relay(websocket: WebSocket, owner: Node, address: str, metrics: NodeMetrics) -> None:
+    """Relay a WebSocket to the table's owner until either side closes; the owner's
+    close code goes to the client (1012 when the owner vanished without one, 1013 when
+    it could not be reached at all: the client tries again)."""
+    code = websocket.path_params["code"]
+    target = owner.url.replace("http", "ws", 1) + f"/ws/{code}"
+    try:
+        upstream = await connect(
+            target,
+            additional_headers=hop_headers(owner, address),
+            open_timeout=CONNECT_SECONDS,
+            ping_interval=PING_SECONDS,
+            ping_timeout=PING_SECONDS,
+            max_size=None,
+            proxy=None,
+            compression=None,
+        )
+    except (OSError, TimeoutError, InvalidHandshake, InvalidStatus, InvalidURI) as error:
+        log.info("table %s: its node %s is unreachable (%s)", code, owner.id, error)
+        await websocket.accept()
+        await websocket.close(TRY_AGAIN_LATER)
+        return
+    metrics.proxied_connections += 1
+    metrics.proxying += 1
+    try:
+        await websocket.accept()
+        await _pump(websocket, upstream)
+    finally:
+        metrics.proxying -= 1
+        await upstream.close()
+
+
+async def _pump(websocket: WebSocket, upstream: ClientConnection) -> None:
+    async def to_owner() -> None:
+        with contextlib.suppress(WebSocketDisconnect, ConnectionClosed, RuntimeError, OSError):
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                text = message.get("text")
+                await upstream.send(text if text is not None else message.get("bytes") or b"")
+
+    async def to_client() -> None:
+        with contextlib.suppress(ConnectionClosed, WebSocketDisconnect, RuntimeError, OSError):
+            async for message in upstream:
+                if isinstance(message, str):
+                    await websocket.send_text(message)
+                else:
+                    await websocket.send_bytes(message)
+
+    client_side = asyncio.create_task(to_owner())
+    owner_side = asyncio.create_task(to_client())
+    done, pending = await asyncio.wait(
+        {client_side, owner_side}, return_when=asyncio.FIRST_COMPLETED
+    )
+    for task in pending:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    if owner_side in done:  # the owner closed: say how, or that it is gone
+        close = upstream.close_code  # 1006 when the owner went without a word
+        if close is None or close in (1005, 1006):
+            close = SERVICE_RESTART
+        with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
+            await websocket.close(close)

@@ -1,0 +1,307 @@
+"""Nodes and leases on both databases (issue 16): a claim raises the epoch, a write under
+an older claim changes nothing, two nodes racing for one table never both win, leases
+are renewed, given up, and claimed once they ran out, on the database's clock."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+pytest.importorskip("starlette")
+from sqlalchemy import inspect, text, update
+from websockets.exceptions import ConnectionClosed
+
+from server_games import Served, Viewer
+from test_server_store import new_table
+from triominos.server.nodes import Leases, Node
+from triominos.server.protocol import SERVICE_RESTART
+from triominos.server.store import (
+    ActionWrite,
+    DatabaseNow,
+    LeaseLost,
+    NodeRow,
+    Store,
+    StoredAction,
+    TableRow,
+)
+
+
+@pytest.fixture
+def store(database_url: str) -> Iterator[Store]:
+    store = Store(database_url)
+    store.upgrade()
+    yield store
+    store.dispose()
+
+
+def node(store: Store, name: str, lease_seconds: float = 5.0) -> Leases:
+    leases = Leases(store, Node(name, f"http://{name}.invalid", f"secret-{name}"), lease_seconds)
+    leases.heartbeat()
+    return leases
+
+
+def draw(version: int) -> StoredAction:
+    return StoredAction(version, 0, f"c{version}", {"action": "draw"}, float(version))
+
+
+def playing(store: Store) -> int:
+    return new_table(store, people=1, hashes=True).id
+
+
+def expire(leases: Leases) -> None:
+    """The node's lease ran out (on the database's clock), as when it died."""
+    with leases.store.session() as session:
+        session.execute(
+            update(NodeRow)
+            .where(NodeRow.id == leases.node.id)
+            .values(lease_until=DatabaseNow() - 1.0)
+        )
+
+
+def test_a_claim_raises_the_epoch_and_holds_against_other_nodes(store: Store) -> None:
+    table = playing(store)
+    ann, bob = node(store, "ann"), node(store, "bob")
+    assert ann.claim(table) == 1
+    assert bob.claim(table) is None  # Ann's lease holds
+    assert bob.owner(table) == ann.node
+    assert ann.claim(table) == 2  # the owner may claim again (it reloads the table)
+
+
+def test_a_write_under_a_replaced_claim_is_refused_and_changes_nothing(store: Store) -> None:
+    table = playing(store)
+    ann, bob = node(store, "ann"), node(store, "bob")
+    first = ann.claim(table)
+    assert first is not None
+    store.append_action(table, draw(1), finished=False, epoch=first)
+    expire(ann)
+    second = bob.claim(table)
+    assert second == first + 1
+    with pytest.raises(LeaseLost):
+        store.append_action(table, draw(2), finished=True, epoch=first)
+    with pytest.raises(LeaseLost):
+        store.take_seat(table, None, "Eve", "e" * 64, epoch=first)
+    with pytest.raises(LeaseLost):
+        store.give_seat_to_bot(table, 0, "greedy", None, f"{0:064d}", epoch=first)
+    assert [action.version for action in store.actions(table)] == [1]
+    info = store.table(code_of(store, table))
+    assert info is not None and info.status == "playing" and info.seats[0].kind == "person"
+    store.append_action(table, draw(2), finished=False, epoch=second)  # Bob's claim writes
+    assert [action.version for action in store.actions(table)] == [1, 2]
+
+
+def code_of(store: Store, table_id: int) -> str:
+    with store.session() as session:
+        row = session.get(TableRow, table_id)
+        assert row is not None
+        return row.code
+
+
+def test_a_fenced_write_fails_alone_in_a_group_commit(store: Store) -> None:
+    mine, theirs = playing(store), playing(store)
+    ann, bob = node(store, "ann"), node(store, "bob")
+    mine_epoch, theirs_epoch = ann.claim(mine), ann.claim(theirs)
+    expire(ann)
+    assert bob.claim(theirs) is not None
+    errors = store.append_actions(
+        [
+            ActionWrite(mine, draw(1), False, mine_epoch),
+            ActionWrite(theirs, draw(1), False, theirs_epoch),
+        ]
+    )
+    assert errors[0] is None and isinstance(errors[1], LeaseLost)
+    assert len(store.actions(mine)) == 1 and store.actions(theirs) == []
+
+
+def race(store: Store, table: int, nodes: int) -> list[int | None]:
+    """``nodes`` nodes claim one table at the same moment; what each got."""
+    racers = [node(store, f"n{number}") for number in range(nodes)]
+    won: list[int | None] = [None] * nodes
+    start = threading.Barrier(nodes)
+
+    def claim(number: int) -> None:
+        start.wait()
+        won[number] = racers[number].claim(table)
+
+    threads = [threading.Thread(target=claim, args=(number,)) for number in range(nodes)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return won
+
+
+def test_two_nodes_racing_for_one_table_never_both_win(store: Store) -> None:
+    for _ in range(20):
+        won = race(store, playing(store), 4)
+        assert sorted(won, key=lambda epoch: epoch is not None) == [None, None, None, 1]
+
+
+def test_orphans_are_claimed_once_by_the_nodes_left(store: Store) -> None:
+    tables = [playing(store) for _ in range(6)]
+    waiting = new_table(store).id  # nobody plays it: it waits for someone to ask
+    dead = node(store, "dead")
+    for table in tables:
+        dead.claim(table)
+    left = [node(store, "ann"), node(store, "bob")]
+    assert [leases.claim_orphans() for leases in left] == [[], []]  # the leases hold
+    expire(dead)
+    claims = [claim for leases in left for claim in leases.claim_orphans()]
+    claims += [claim for leases in left for claim in leases.claim_orphans()]
+    assert sorted(claim.table_id for claim in claims) == sorted(tables)  # each once
+    assert all(claim.epoch == 2 for claim in claims)
+    assert waiting not in {claim.table_id for claim in claims}
+
+
+def test_renewal_keeps_the_lease_and_tells_a_lost_one(store: Store) -> None:
+    table, other = playing(store), playing(store)
+    ann, bob = node(store, "ann", lease_seconds=5.0), node(store, "bob")
+    epoch = ann.claim(table)
+    ann.claim(other)
+    expire(ann)
+    assert ann.claim_orphans() == []  # still Ann's own, her lease late or not
+    assert ann.heartbeat()[table] == epoch  # renewed: nobody claimed it meanwhile
+    assert bob.claim(table) is None
+    expire(ann)
+    taken = bob.claim(other)
+    assert taken is not None
+    held = ann.heartbeat()
+    assert table in held and other not in held  # Bob's now: Ann drops it
+    assert bob.heartbeat() == {other: taken}
+
+
+def test_a_released_table_is_claimed_at_once_and_an_old_release_is_harmless(
+    store: Store,
+) -> None:
+    table = playing(store)
+    ann, bob = node(store, "ann"), node(store, "bob")
+    first = ann.claim(table)
+    assert first is not None
+    ann.release({table: first})
+    second = bob.claim(table)
+    assert second == first + 1
+    ann.release({table: first})  # late: Bob's claim stays
+    assert ann.owner(table) == bob.node
+
+
+def test_a_node_that_leaves_gives_everything_up(store: Store) -> None:
+    tables = [playing(store) for _ in range(3)]
+    ann, bob = node(store, "ann"), node(store, "bob")
+    for table in tables:
+        ann.claim(table)
+    ann.leave()
+    assert all(bob.claim(table) == 2 for table in tables)
+    assert bob.owner(tables[0]) == bob.node
+
+
+def test_a_node_alone_on_its_database_takes_every_table_over(store: Store) -> None:
+    table = playing(store)
+    before, after = node(store, "before"), node(store, "after")
+    before.claim(table)
+    after.take_over()
+    assert after.claim(table) == 2
+    assert before.heartbeat() == {}
+
+
+def test_expired_waiting_tables_keep_those_a_node_holds(store: Store) -> None:
+    held, free = new_table(store), new_table(store)
+    node(store, "ann").claim(held.id)
+    assert store.expire_waiting(float("inf")) == [free.code]
+
+
+def test_the_migration_adds_the_nodes_and_goes_back(database_url: str) -> None:
+    store = Store(database_url)
+    try:
+        store.upgrade("0005_table")
+        table = new_table_old(store)
+        store.upgrade()
+        columns = {column["name"] for column in inspect(store.engine).get_columns("tables")}
+        assert {"owner", "epoch"} <= columns
+        assert "nodes" in inspect(store.engine).get_table_names()
+        assert node(store, "ann").claim(table) == 1  # an old table is nobody's
+        store.downgrade("0005_table")
+        inspector = inspect(store.engine)
+        assert "nodes" not in inspector.get_table_names()
+        assert "epoch" not in {column["name"] for column in inspector.get_columns("tables")}
+        store.upgrade()
+    finally:
+        store.dispose()
+
+
+def new_table_old(store: Store) -> int:
+    """A table made by the schema before nodes (0005_table), written by plain SQL."""
+    with store.engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO tables (code, preset, rules, players, seed, status, created_at,"
+                " grace_seconds, listed, timeout_action, hints)"
+                " VALUES ('OLD234', 'classic', '{}', 2, 5, 'playing', 1.0, 60, false,"
+                " 'place', true)"
+            )
+        )
+        table_id = connection.execute(text("SELECT id FROM tables")).scalar_one()
+    assert isinstance(table_id, int)
+    return table_id
+
+
+# --- a node of the service ----------------------------------------------------------------
+
+TWO_PEOPLE = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}]
+
+
+def another_node_takes(served: Served, code: str) -> Leases:
+    """The service's node falls silent and another node claims the table."""
+    store = served.service.store
+    rival = node(store, "rival")
+    expire(served.service.leases)
+    info = store.table(code)
+    assert info is not None and rival.claim(info.id) is not None
+    return rival
+
+
+def closed_with(viewer: Viewer) -> int | None:
+    """The close code the viewer's connection ends with (messages before it skipped)."""
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            viewer.receive()
+    return closed.value.rcvd.code if closed.value.rcvd is not None else None
+
+
+def test_a_node_whose_table_was_claimed_stores_nothing_more_and_sends_its_viewers_on(
+    served: Served,
+) -> None:
+    created = served.create(seats=TWO_PEOPLE, take=[0, 1])
+    code, tokens = created["code"], [seat["token"] for seat in created["seats"]]
+    viewers = [served.viewer(code, token) for token in tokens]
+    mover = next(viewer for viewer in viewers if viewer.view["legal"])
+    another_node_takes(served, code)
+    mover.act(mover.view["legal"][0]["action"], "late")  # fenced out: not stored
+    assert all(closed_with(viewer) == SERVICE_RESTART for viewer in viewers)
+    assert served.service.store.actions(served.service.store.table(code).id) == []  # type: ignore[union-attr]
+    assert code not in served.service.tables
+    assert 'triominos_leases_total{event="lost"} 1' in served.http.get("/metrics").text
+
+
+def test_renewal_finds_a_table_claimed_elsewhere_and_sends_its_viewers_on(
+    served: Served,
+) -> None:
+    code = served.create(seats=TWO_PEOPLE, take=[0, 1])["code"]
+    viewer = served.viewer(code)
+    another_node_takes(served, code)
+    served.run(served.service.renew())
+    assert closed_with(viewer) == SERVICE_RESTART
+    assert code not in served.service.tables
+
+
+def test_a_drained_node_is_not_ready_and_its_tables_are_claimable_at_once(
+    served: Served,
+) -> None:
+    code = served.create(seats=TWO_PEOPLE, take=[0, 1])["code"]
+    viewer = served.viewer(code)
+    served.run(served.service.drain())
+    assert closed_with(viewer) == SERVICE_RESTART
+    ready = served.http.get("/readyz")
+    assert ready.status_code == 503 and ready.json()["storage"] == "draining"
+    info = served.service.store.table(code)
+    assert info is not None and node(served.service.store, "next").claim(info.id) == 2
