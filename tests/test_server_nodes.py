@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 pytest.importorskip("starlette")
-from sqlalchemy import inspect, text, update
+from sqlalchemy import event, inspect, text, update
 from websockets.exceptions import ConnectionClosed
 
 from server_games import Served, Viewer
@@ -112,6 +112,45 @@ def test_a_fenced_write_fails_alone_in_a_group_commit(store: Store) -> None:
     )
     assert errors[0] is None and isinstance(errors[1], LeaseLost)
     assert len(store.actions(mine)) == 1 and store.actions(theirs) == []
+
+
+def test_two_claims_of_one_table_in_a_group_commit_store_only_the_current_one(
+    store: Store,
+) -> None:
+    table = playing(store)
+    ann = node(store, "ann")
+    first = ann.claim(table)
+    second = ann.claim(table)  # the node reloaded the table: its old copy's claim is stale
+    assert first is not None and second == first + 1
+    errors = store.append_actions(
+        [ActionWrite(table, draw(1), False, first), ActionWrite(table, draw(1), False, second)]
+    )
+    assert isinstance(errors[0], LeaseLost) and errors[1] is None
+    assert [action.version for action in store.actions(table)] == [1]
+
+
+def test_a_group_commit_fences_all_its_tables_in_one_statement(store: Store) -> None:
+    tables = [playing(store) for _ in range(3)]
+    ann = node(store, "ann")
+    epochs = [ann.claim(table) for table in tables]
+    statements: list[str] = []
+
+    def seen(_conn: object, _cursor: object, statement: str, *_rest: object) -> None:
+        statements.append(statement)
+
+    event.listen(store.engine, "before_cursor_execute", seen)
+    try:
+        errors = store.append_actions(
+            [
+                ActionWrite(table, draw(1), False, epoch)
+                for table, epoch in zip(tables, epochs, strict=True)
+            ]
+        )
+    finally:
+        event.remove(store.engine, "before_cursor_execute", seen)
+    assert errors == [None, None, None]
+    assert sum(statement.lstrip().upper().startswith("UPDATE") for statement in statements) == 1
+    assert all(len(store.actions(table)) == 1 for table in tables)
 
 
 def race(store: Store, table: int, nodes: int) -> list[int | None]:

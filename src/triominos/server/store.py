@@ -20,7 +20,7 @@ import asyncio
 import functools
 import secrets
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +42,7 @@ from sqlalchemy import (
     delete,
     event,
     func,
+    or_,
     select,
     text,
     update,
@@ -94,29 +95,39 @@ class LeaseLost(RuntimeError):
     """A write under a claim on a table that another claim has replaced since: this
     node no longer owns the table, and nothing was written."""
 
-    def __init__(self, table_id: int, epoch: int) -> None:
-        super().__init__(f"table {table_id}: the claim of epoch {epoch} is not the table's now")
-        self.table_id = table_id
-        self.epoch = epoch
+    def __init__(self, claims: Mapping[int, int | None]) -> None:
+        named = ", ".join(f"table {table_id} (epoch {epoch})" for table_id, epoch in claims.items())
+        super().__init__(f"a claim is not the table's now, of {named}")
+        self.claims = dict(claims)
 
 
-def fence(session: Session, table_id: int, epoch: int | None) -> None:
-    """In a write's transaction: go on only while the table's claim is still ``epoch``
-    (None: no claim to check, a tool or a test writing alone), else :class:`LeaseLost`.
+def fence(session: Session, claims: Mapping[int, int | None]) -> None:
+    """In a write's transaction: go on only while each table's claim is still the epoch
+    given (table id to epoch; None: no claim to check, a tool or a test writing alone),
+    else :class:`LeaseLost` (for several, one of them at least is lost).
 
-    The UPDATE locks the table's row until the commit, so a claim made meanwhile waits
+    The UPDATE locks the tables' rows until the commit, so a claim made meanwhile waits
     for this write, and a write after a claim sees the new epoch: the database, not
-    timing, decides which node writes.
+    timing, decides which node writes. One statement for all the tables of a group
+    commit, so that the actions' rows are still inserted together.
     """
-    if epoch is None:
+    checked = {table_id: epoch for table_id, epoch in claims.items() if epoch is not None}
+    if not checked:
         return
     held = session.execute(
         update(TableRow)
-        .where(TableRow.id == table_id, TableRow.epoch == epoch)
+        .where(
+            or_(
+                *(
+                    (TableRow.id == table_id) & (TableRow.epoch == epoch)
+                    for table_id, epoch in checked.items()
+                )
+            )
+        )
         .values(epoch=TableRow.epoch)
     )
-    if held.rowcount != 1:  # type: ignore[attr-defined]
-        raise LeaseLost(table_id, epoch)
+    if held.rowcount != len(checked):  # type: ignore[attr-defined]
+        raise LeaseLost(checked)
 
 
 class StorageFault(RuntimeError):
@@ -710,7 +721,7 @@ class Store:
         cannot both get it; ``epoch``: the owner's claim it is made under (:func:`fence`).
         """
         with self.session() as session:
-            fence(session, table_id, epoch)
+            fence(session, {table_id: epoch})
             query = select(SeatRow.seat).where(
                 SeatRow.table_id == table_id,
                 SeatRow.kind == "person",
@@ -777,7 +788,7 @@ class Store:
         """Change a seat only while it is as ``only_if`` says, under the owner's claim
         ``epoch`` (:func:`fence`); the table after, or None."""
         with self.session() as session:
-            fence(session, table_id, epoch)
+            fence(session, {table_id: epoch})
             changed = session.execute(
                 update(SeatRow)
                 .where(SeatRow.table_id == table_id, SeatRow.seat == seat, *only_if)
@@ -817,7 +828,7 @@ class Store:
         made under a claim that is not the table's now raises :class:`LeaseLost`.
         """
         with self.session() as session:
-            _add_action(session, ActionWrite(table_id, action, finished, epoch))
+            _add_actions(session, [ActionWrite(table_id, action, finished, epoch)])
 
     def append_actions(self, writes: Sequence[ActionWrite]) -> list[Exception | None]:
         """Write accepted actions of any tables in one transaction: one commit for all.
@@ -828,8 +839,7 @@ class Store:
         """
         try:
             with self.session() as session:
-                for write in writes:
-                    _add_action(session, write)
+                _add_actions(session, writes)
         except Exception:
             return [self._append_alone(write) for write in writes]
         return [None] * len(writes)
@@ -837,7 +847,7 @@ class Store:
     def _append_alone(self, write: ActionWrite) -> Exception | None:
         try:
             with self.session() as session:
-                _add_action(session, write)
+                _add_actions(session, [write])
         except Exception as error:
             return error
         return None
@@ -862,25 +872,31 @@ class ActionWrite(NamedTuple):
     epoch: int | None = None
 
 
-def _add_action(session: Session, write: ActionWrite) -> None:
-    fence(session, write.table_id, write.epoch)
-    action = write.action
-    session.add(
-        ActionRow(
-            table_id=write.table_id,
-            version=action.version,
-            seat=action.seat,
-            client_id=action.client_id,
-            action=action.action,
-            created_at=action.created_at,
+def _add_actions(session: Session, writes: Sequence[ActionWrite]) -> None:
+    claims: dict[int, int | None] = {}
+    for write in writes:
+        if claims.setdefault(write.table_id, write.epoch) != write.epoch:
+            # Two claims of one table in a batch: one is stale (each alone tells which).
+            raise LeaseLost({write.table_id: write.epoch})
+    fence(session, claims)
+    for write in writes:
+        action = write.action
+        session.add(
+            ActionRow(
+                table_id=write.table_id,
+                version=action.version,
+                seat=action.seat,
+                client_id=action.client_id,
+                action=action.action,
+                created_at=action.created_at,
+            )
         )
-    )
-    if write.finished:
-        session.execute(
-            update(TableRow)
-            .where(TableRow.id == write.table_id)
-            .values(status="finished", finished_at=action.created_at)
-        )
+        if write.finished:
+            session.execute(
+                update(TableRow)
+                .where(TableRow.id == write.table_id)
+                .values(status="finished", finished_at=action.created_at)
+            )
 
 
 class ActionWriter:
