@@ -20,7 +20,7 @@ from triominos.analysis import (
     analyse,
 )
 from triominos.board import Placement
-from triominos.cli.main import main, progress_bar, read_record_file, stop
+from triominos.cli.main import main, progress_bar, read_record_file, record_option, stop
 from triominos.game import TakeJoker
 from triominos.notation import move_to_text
 from triominos.record import RecordError, VerificationError
@@ -28,14 +28,7 @@ from triominos.record import RecordError, VerificationError
 
 @main.command("analyse")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option(
-    "--record",
-    "record_number",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Which record of a JSON Lines file (1 is the first).",
-)
+@record_option
 @click.option(
     "--sims",
     type=click.IntRange(min=1),

@@ -75,6 +75,16 @@ def think_option(help_text: str) -> Callable[[FC], FC]:
 
 hands_option = click.option("--hands", is_flag=True, help="Play single hands instead of matches.")
 
+record_option = click.option(
+    "--record",
+    "record_number",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Which record of a JSON Lines file (1 is the first).",
+)
+"""``--record N`` for the commands that read one record of a file."""
+
 
 def out_option(help_text: str) -> Callable[[FC], FC]:
     """``--out FILE.jsonl``: where to save the records of the games played."""

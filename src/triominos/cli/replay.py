@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from triominos.cli.main import main, read_record_file, stop
+from triominos.cli.main import main, read_record_file, record_option, stop
 from triominos.explain import describe_end, describe_event, describe_first_card
 from triominos.record import (
     RecordError,
@@ -22,14 +22,7 @@ from triominos.textboard import board_text
 
 @main.command("replay")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option(
-    "--record",
-    "record_number",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Which record of a JSON Lines file (1 is the first).",
-)
+@record_option
 @click.option(
     "--hand",
     "hand_number",
