@@ -179,11 +179,12 @@ class Service:
         await self.renew()
         await self.claim_orphans()
         log.info("node %s at %s: resumed %d tables", self.node.id, self.node.url, len(self.tables))
-        self._tasks = [
-            asyncio.create_task(self._every(SWEEP_SECONDS, self.sweep)),
-            asyncio.create_task(self._every(RENEW_SECONDS, self.renew)),
-            asyncio.create_task(self._every(SCAN_SECONDS, self.claim_orphans)),
-        ]
+        self._tasks = [asyncio.create_task(self._every(SWEEP_SECONDS, self.sweep))]
+        if not self.single_node:
+            self._tasks += [
+                asyncio.create_task(self._every(RENEW_SECONDS, self.renew)),
+                asyncio.create_task(self._every(SCAN_SECONDS, self.claim_orphans)),
+            ]
 
     async def stop(self) -> None:
         """The end of the process: the viewers left are told it goes away (1001), and
