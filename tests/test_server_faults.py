@@ -75,6 +75,25 @@ def test_the_turn_timer_and_the_bots_outlive_a_failed_write(
     assert any("storage works again" in record.message for record in caplog.records)
 
 
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [("/api/pad/games", {"players": ["Ann", "Bob"]}), ("/api/puzzles/browsers", {})],
+)
+def test_the_pad_and_the_puzzles_acknowledge_nothing_once_the_database_file_is_gone(
+    sqlite_url: str, path: str, body: dict[str, object]
+) -> None:
+    """Their stores opened sessions of their own, without the store's check of the SQLite
+    file: a new pad game or browser was acknowledged (201) into a removed file."""
+    database = Path(sqlite_url.removeprefix("sqlite:///"))
+    with serve_app(sqlite_url) as served:
+        assert served.http.post(path, json=body).status_code == 201
+        for name in (database.name, f"{database.name}-wal", f"{database.name}-shm"):
+            (database.parent / name).unlink(missing_ok=True)
+        refused = served.http.post(path, json=body)
+        assert refused.status_code == 503, refused.text
+        assert refused.json()["error"]["code"] == "unavailable"
+
+
 def test_a_locked_database_answers_503_soon_and_reads_do_not_wait(sqlite_url: str) -> None:
     with serve_app(sqlite_url) as served:
         code = served.create(seats=TWO_PEOPLE, take=[0, 1])["code"]

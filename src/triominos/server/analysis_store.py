@@ -11,16 +11,14 @@ take it over.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from sqlalchemy import JSON, BigInteger, Float, ForeignKey, Integer, String, delete, select, update
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, mapped_column
 
-from triominos.server.store import Base, Store, storage_fault
+from triominos.server.store import Base, Store
 
 STALE_SECONDS = 120.0
 """A running analysis whose node said nothing for this long is taken over: its node died."""
@@ -57,18 +55,8 @@ class AnalysisStore:
     """The analyses' part of the service's database."""
 
     def __init__(self, store: Store, clock: Any = time.time) -> None:
-        self._sessions = sessionmaker(store.engine, expire_on_commit=False)
+        self._session = store.session
         self._clock = clock
-
-    @contextmanager
-    def _session(self) -> Iterator[Session]:
-        try:
-            with self._sessions() as session, session.begin():
-                yield session
-        except IntegrityError:
-            raise
-        except SQLAlchemyError as error:
-            raise storage_fault(error) from None
 
     def get(self, table_id: int) -> StoredAnalysis | None:
         with self._session() as session:

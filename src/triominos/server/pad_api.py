@@ -27,7 +27,7 @@ malformed body), ``bad_entry`` (the pad refused it; ``field`` names the entry's 
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -36,29 +36,15 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from triominos.pad import Pad, PadError, entry_from_json, entry_to_json, pad_rules
-from triominos.server.pad_store import PadConflictError, PadGame, PadStore
-from triominos.server.protocol import ApiError
+from triominos.server.pad_store import PadGame, PadStore
+from triominos.server.protocol import ApiError, answers
 from triominos.server.store import Store
 
-STATUS = {"not_found": 404, "finished": 409, "stale_version": 409}
-
-Handler = Callable[[Request], Awaitable[Response]]
-
-
-def answers(handler: Handler) -> Handler:
-    """The handler with every refusal turned into the protocol's error answer."""
-
-    async def answer(request: Request) -> Response:
-        try:
-            return await handler(request)
-        except ApiError as error:
-            return error.response()
-        except PadError as error:
-            return ApiError(400, "bad_entry", error.reason, error.field).response()
-        except PadConflictError as error:
-            return ApiError(STATUS[error.code], error.code, str(error)).response()
-
-    return answer
+answering = answers(
+    {"not_found": 404, "finished": 409, "stale_version": 409},
+    {PadError: lambda error: ApiError(400, "bad_entry", error.reason, error.field)},
+)
+"""Every pad route's wrapper: a refused change or entry is the protocol's error answer."""
 
 
 async def json_body(request: Request) -> dict[str, Any]:
@@ -173,14 +159,14 @@ def pad_routes(store: Store) -> list[BaseRoute]:
         return JSONResponse({"players": [stat.to_json() for stat in stats]})
 
     return [
-        Route("/api/pad/games", answers(create), methods=["POST"]),
-        Route("/api/pad/games/{id}", answers(show)),
-        Route("/api/pad/games/{id}/entries", answers(add_entry), methods=["POST"]),
-        Route("/api/pad/games/{id}/undo", answers(undo), methods=["POST"]),
-        Route("/api/pad/games/{id}/finish", answers(finish), methods=["POST"]),
-        Route("/api/pad/games/{id}/export.json", answers(export_json)),
-        Route("/api/pad/games/{id}/export.csv", answers(export_csv)),
-        Route("/api/pad/players", answers(players)),
+        Route("/api/pad/games", answering(create), methods=["POST"]),
+        Route("/api/pad/games/{id}", answering(show)),
+        Route("/api/pad/games/{id}/entries", answering(add_entry), methods=["POST"]),
+        Route("/api/pad/games/{id}/undo", answering(undo), methods=["POST"]),
+        Route("/api/pad/games/{id}/finish", answering(finish), methods=["POST"]),
+        Route("/api/pad/games/{id}/export.json", answering(export_json)),
+        Route("/api/pad/games/{id}/export.csv", answering(export_csv)),
+        Route("/api/pad/players", answering(players)),
     ]
 
 

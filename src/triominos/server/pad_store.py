@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,20 +31,17 @@ from sqlalchemy import (
     select,
 )
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from triominos.pad import FORMAT, Pad
+from triominos.server.protocol import Refusal
 from triominos.server.store import CODE_ALPHABET, Base, Store
 
 PAD_CODE_LENGTH = 8
 
 
-class PadConflictError(ValueError):
+class PadConflictError(Refusal):
     """A change based on an old version of a game, or to a finished one."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
 
 
 class PadGameRow(Base):
@@ -146,12 +142,7 @@ class PadStore:
     """The pad's part of the service's database (its tables come with the migrations)."""
 
     def __init__(self, store: Store) -> None:
-        self._sessions = sessionmaker(store.engine, expire_on_commit=False)
-
-    @contextmanager
-    def _session(self) -> Iterator[Session]:
-        with self._sessions() as session, session.begin():
-            yield session
+        self._session = store.session  # its faults are StorageFaults: 503, try again
 
     def create(self, pad: Pad) -> PadGame:
         """Store a new, empty pad under a fresh share code."""

@@ -10,10 +10,12 @@ here: its fields are the engine's business (:func:`triominos.server.views.parse_
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Annotated, Any, Literal, TypeVar, get_args
 
 import msgspec
-from starlette.responses import JSONResponse
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
 
 from triominos.server.timers import DEFAULT_TIMEOUT_ACTION
 
@@ -93,6 +95,44 @@ class ApiError(ValueError):
             body["field"] = self.field
         headers = None if self.retry_after is None else {"Retry-After": str(self.retry_after)}
         return JSONResponse({"error": body}, status_code=self.status, headers=headers)
+
+
+class Refusal(ValueError):
+    """A change that the stored state refuses for a reason the client can act on (a
+    stale version, a second attempt): ``code`` is the protocol's error code, and each
+    API says which status answers it (:func:`answers`)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def answers(
+    statuses: Mapping[str, int],
+    translations: Mapping[type[Exception], Callable[[Any], ApiError]] | None = None,
+) -> Callable[[Handler], Handler]:
+    """A route wrapper: every :class:`ApiError`, :class:`Refusal` (answered with its
+    code's status in ``statuses``) and exception of ``translations`` (turned into an
+    ApiError) becomes the protocol's error answer instead of a server error."""
+    translated = dict(translations or {})
+
+    def wrap(handler: Handler) -> Handler:
+        async def answer(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except ApiError as error:
+                return error.response()
+            except Refusal as error:
+                return ApiError(statuses[error.code], error.code, str(error)).response()
+            except tuple(translated) as error:
+                return translated[type(error)](error).response()
+
+        return answer
+
+    return wrap
 
 
 # --- WebSocket: client to server --------------------------------------------------------

@@ -30,7 +30,7 @@ import datetime
 import random
 import re
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -42,8 +42,8 @@ from triominos.game import Draw, action_json
 from triominos.glicko import Rating
 from triominos.puzzles import Puzzle, PuzzleSet, action_to_text, shipped
 from triominos.server.pad_api import json_body
-from triominos.server.protocol import ApiError
-from triominos.server.puzzle_store import Attempt, PastAttempt, PuzzleConflictError, PuzzleStore
+from triominos.server.protocol import ApiError, answers
+from triominos.server.puzzle_store import Attempt, PastAttempt, PuzzleStore
 from triominos.server.store import Store
 from triominos.server.table import token_hash
 from triominos.server.views import (
@@ -58,23 +58,8 @@ BROWSER_HEADER = "x-puzzle-browser"
 BROWSER_ID = re.compile(r"[A-Za-z0-9_-]{32,64}")
 """What a browser id looks like (:func:`secrets.token_urlsafe` of 32 bytes makes 43)."""
 
-STATUS = {"unknown_browser": 403, "attempted": 409, "busy": 503}
-
-Handler = Callable[[Request], Awaitable[Response]]
-
-
-def answers(handler: Handler) -> Handler:
-    """The handler with every refusal turned into the protocol's error answer."""
-
-    async def answer(request: Request) -> Response:
-        try:
-            return await handler(request)
-        except ApiError as error:
-            return error.response()
-        except PuzzleConflictError as error:
-            return ApiError(STATUS[error.code], error.code, str(error)).response()
-
-    return answer
+answering = answers({"unknown_browser": 403, "attempted": 409, "busy": 503})
+"""Every puzzle route's wrapper: a refused attempt is the protocol's error answer."""
 
 
 def rating_json(rating: Rating) -> JsonObject:
@@ -261,10 +246,10 @@ def puzzle_routes(
         )
 
     return [
-        Route("/api/puzzles/browsers", answers(new_browser), methods=["POST"]),
-        Route("/api/puzzles/me", answers(me)),
-        Route("/api/puzzles/daily", answers(daily)),
-        Route("/api/puzzles/next", answers(next_puzzle)),
-        Route("/api/puzzles/{id}", answers(show)),
-        Route("/api/puzzles/{id}/attempts", answers(attempt), methods=["POST"]),
+        Route("/api/puzzles/browsers", answering(new_browser), methods=["POST"]),
+        Route("/api/puzzles/me", answering(me)),
+        Route("/api/puzzles/daily", answering(daily)),
+        Route("/api/puzzles/next", answering(next_puzzle)),
+        Route("/api/puzzles/{id}", answering(show)),
+        Route("/api/puzzles/{id}/attempts", answering(attempt), methods=["POST"]),
     ]

@@ -13,24 +13,19 @@ attempt writes one.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, UniqueConstraint, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.orm import Mapped, mapped_column
 
 from triominos.glicko import Rating
+from triominos.server.protocol import Refusal
 from triominos.server.store import Base, Store
 
 
-class PuzzleConflictError(ValueError):
+class PuzzleConflictError(Refusal):
     """An attempt that may not be made: ``code`` is ``unknown_browser`` or ``attempted``."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
 
 
 class PuzzleRatingRow(Base):
@@ -108,12 +103,7 @@ class PuzzleStore:
     """The puzzles' part of the service's database."""
 
     def __init__(self, store: Store) -> None:
-        self._sessions = sessionmaker(store.engine, expire_on_commit=False)
-
-    @contextmanager
-    def _session(self) -> Iterator[Session]:
-        with self._sessions() as session, session.begin():
-            yield session
+        self._session = store.session  # its faults are StorageFaults: 503, try again
 
     def new_browser(self, key_hash: str) -> Rating:
         """Keep a new browser, rated as a newcomer."""
