@@ -33,7 +33,7 @@ from triominos.game import (
 )
 from triominos.lattice import ORIGIN, Cell
 from triominos.rules import RuleOptionError, Rules, preset
-from triominos.tiles import Corners, Tile
+from triominos.tiles import Corners, Tile, indices
 
 CLASSIC_RULES = preset("classic").rules
 EXTENDED_RULES = preset("extended").rules
@@ -884,3 +884,49 @@ def test_is_over_turns_true_with_the_action_that_ends_the_hand(name: str) -> Non
     assert hand.is_over and hand.end is not None
     resumed = Hand.resume(rules, hand.board, hand.racks, [], to_move=0, starter=0)
     assert not resumed.is_over
+
+
+def test_rearrange_lays_the_same_hidden_tiles_anew_and_refuses_any_other() -> None:
+    """Searches and game frameworks lay the hidden tiles themselves (OpenSpiel's chance
+    nodes, a determinized world): the same tiles, only placed anew."""
+    hand = Hand(CLASSIC_RULES, Deal.shuffle(CLASSIC_RULES, 2, random.Random(3)))
+    pool, rack = hand.undrawn(), hand.racks[1]
+    tile_set = hand.tile_set
+    swapped = [next(iter(indices(rack))), *pool[1:]]
+    new_rack = rack & ~(1 << swapped[0]) | 1 << pool[0]
+    hand.rearrange(swapped[::-1], {1: new_rack})
+    assert hand.undrawn() == swapped[::-1] and hand.racks[1] == new_rack
+    assert [tile_set.index(tile) for tile in hand.pool] == swapped[::-1]
+    with pytest.raises(ValueError, match="same tiles"):
+        hand.rearrange(swapped[1:])  # a tile lost
+    with pytest.raises(ValueError, match="same tiles"):
+        hand.rearrange(swapped[::-1], {0: hand.racks[0] | 1 << swapped[0]})  # one doubled
+    with pytest.raises(ValueError, match="no seat 2"):
+        hand.rearrange(swapped[::-1], {2: 0})
+    assert hand.undrawn() == swapped[::-1] and hand.racks[1] == new_rack  # nothing changed
+
+
+def test_draw_next_decides_the_tile_the_next_draw_brings() -> None:
+    hand = Hand(CLASSIC_RULES, Deal.shuffle(CLASSIC_RULES, 2, random.Random(4)))
+    while hand.phase != "play":
+        hand.apply(GreedyBot().act(hand.observe(hand.to_move)))
+    last = hand.undrawn()[-1]
+    hand.draw_next(last)
+    player = hand.to_move
+    event = hand.apply(Draw())
+    assert event.tile == hand.tile_set.tiles[last] and hand.racks[player] >> last & 1
+    with pytest.raises(ValueError, match="not in the pool"):
+        hand.draw_next(last)
+
+
+def test_starter_draw_next_shows_a_tile_not_yet_shown_this_round() -> None:
+    rules = EXTENDED_RULES
+    hand = Hand(rules, make_deal(rules, ["", "", ""]))
+    first, second = hand.starter_drawable()[:2]
+    hand.starter_draw_next(first)
+    assert shown(hand.apply(StarterDraw())) == hand.tile_set.tiles[first]
+    assert first not in hand.starter_drawable() and first in hand.undrawn()
+    with pytest.raises(ValueError, match="cannot be drawn"):
+        hand.starter_draw_next(first)
+    hand.starter_draw_next(second)
+    assert shown(hand.apply(StarterDraw())) == hand.tile_set.tiles[second]

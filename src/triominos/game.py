@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, NamedTuple
 
@@ -924,6 +925,54 @@ class Hand:
         """The tiles still in the pool, next draw first (hidden information)."""
         return [self.tile_set.tiles[i] for i in self._pool[self._drawn :]]
 
+    # --- chance decided from outside: searches and game frameworks -----------------
+    # A hand draws from a pool in a set order. A search that determinizes (guesses the
+    # hidden tiles, then plays on) or a framework whose chance nodes pick each drawn tile
+    # when it is drawn (OpenSpiel) lays the hidden tiles itself, with these. Each keeps
+    # every tile where the rules can find it: the same tiles, only placed anew.
+
+    def undrawn(self) -> list[int]:
+        """The pool as tile indices, next draw first (hidden information)."""
+        return self._pool[self._drawn :]
+
+    def rearrange(self, pool: Sequence[int], racks: Mapping[int, int] | None = None) -> None:
+        """Lay the hidden tiles anew: the pool in this order (tile indices, next draw
+        first) and, for the seats in ``racks``, these racks (bitmasks). Together they
+        must hold the very tiles they replace; anything else is a ValueError."""
+        racks = dict(racks or {})
+        before = Counter(self._pool[self._drawn :])
+        after = Counter(pool)
+        for seat, rack in racks.items():
+            if not 0 <= seat < self.players:
+                raise ValueError(f"there is no seat {seat} at a table of {self.players}")
+            before.update(indices(self.racks[seat]))
+            after.update(indices(rack))
+        if before != after:
+            raise ValueError("a rearranged pool and racks must hold the same tiles as before")
+        for seat, rack in racks.items():
+            self.racks[seat] = rack
+        # A new list, never an edit: copies of the hand share the old one.
+        self._pool = [*self._pool[: self._drawn], *pool]
+
+    def draw_next(self, tile: int) -> None:
+        """The next draw brings ``tile`` (an index of a tile in the pool)."""
+        if tile not in self.undrawn():
+            raise ValueError(f"tile {tile} is not in the pool")
+        self.rearrange([tile, *(other for other in self.undrawn() if other != tile)])
+
+    def starter_drawable(self) -> list[int]:
+        """The tiles the next draw for the start may show: the pool's, less those shown
+        in this round of draws (they went back, but a round shows each tile once)."""
+        shown = set(self._shown.values())
+        return [index for index in self._pool[self._drawn :] if index not in shown]
+
+    def starter_draw_next(self, tile: int) -> None:
+        """The next draw for the start shows ``tile`` (one of :meth:`starter_drawable`)."""
+        if tile not in self.starter_drawable():
+            raise ValueError(f"tile {tile} cannot be drawn for the start now")
+        shown = self._starter_tiles[: self._starter_next]
+        self._starter_tiles = (*shown, self.tile_set.tiles[tile])
+
     @property
     def totals(self) -> list[int]:
         """The scores now: before the hand plus what the hand changed."""
@@ -1186,7 +1235,7 @@ class Hand:
     def _starter_draw(self) -> Event:
         if self.phase != "starter_draw":
             raise IllegalActionError("starter_draw", "the starter has already been chosen")
-        available = [i for i in self._pool[self._drawn :] if i not in self._shown.values()]
+        available = self.starter_drawable()
         # Recorded draws first; once they run out (a record of an unfinished hand played
         # on), the draws come from ``rng``.
         tile = None

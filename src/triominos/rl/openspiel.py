@@ -181,11 +181,9 @@ class Play:
             if len(self.dealt) == self._rack_tiles() and tile_set.joker is not None:
                 left &= ~(1 << tile_set.joker)  # the first card laid is never the joker
             return list(indices(left))
-        pool = list(_pool(self.hand))
         if self.pending == STARTER_DRAW:
-            shown = set(self.hand._shown.values())
-            return sorted(tile for tile in pool if tile not in shown)
-        return sorted(pool)
+            return sorted(self.hand.starter_drawable())
+        return sorted(self.hand.undrawn())
 
     def _rack_tiles(self) -> int:
         return self.rules.rack_size(self.players) * self.players
@@ -219,9 +217,9 @@ class Play:
             return
         if self.pending is not None:
             if self.pending == DRAW:
-                _draw_next(hand, action)
+                hand.draw_next(action)
             else:
-                _show_next(hand, action)
+                hand.starter_draw_next(action)
             hand.apply(self.space.decode(self.pending))
             self.pending = None
             return
@@ -281,10 +279,8 @@ class Play:
         guesses them from what ``seat`` saw."""
         assert self.hand is not None and self.pending is None
         world = WorldSampler(observe(self.hand, seat)).sample(rng)
-        for other, rack in enumerate(world.racks):
-            if other != seat:
-                self.hand.racks[other] = rack
-        _set_pool(self.hand, world.pool)
+        others = {other: rack for other, rack in enumerate(world.racks) if other != seat}
+        self.hand.rearrange(world.pool, others)
 
 
 class TriominosState(pyspiel.State):  # type: ignore[misc]
@@ -364,32 +360,6 @@ class TriominosObserver:
         if self.perfect_recall:
             return state.play.information(player)
         return state.play.observation(player)
-
-
-# --- the engine's hidden pool, arranged by chance ---------------------------------------
-# A Hand draws from a pool in a set order; OpenSpiel's chance nodes decide each drawn tile
-# when it is drawn. These four functions are the only ones here that touch the hand's
-# hidden pool (Hand._pool, Hand._drawn) and its starter draws (Hand._starter_tiles,
-# Hand._starter_next): they put the tile chance chose next, or lay a resampled pool.
-
-
-def _pool(hand: Hand) -> list[int]:
-    return hand._pool[hand._drawn :]
-
-
-def _set_pool(hand: Hand, tiles: Sequence[int]) -> None:
-    """A new list, never an edit: clones and undo share the old one."""
-    hand._pool = [*hand._pool[: hand._drawn], *tiles]
-
-
-def _draw_next(hand: Hand, tile: int) -> None:
-    rest = [other for other in _pool(hand) if other != tile]
-    _set_pool(hand, [tile, *rest])
-
-
-def _show_next(hand: Hand, tile: int) -> None:
-    shown = hand._starter_tiles[: hand._starter_next]
-    hand._starter_tiles = (*shown, hand.tile_set.tiles[tile])
 
 
 def _event_text(event: Event) -> str:
