@@ -11,13 +11,12 @@ import pytest
 
 pytest.importorskip("playwright")
 
-import httpx
 from playwright.sync_api import Browser, Page, expect
 
 from conftest import LiveServerFactory, watched_page
 from triominos.rules import PRESETS
 from triominos.server.timers import TIMEOUT_ACTIONS
-from web import STATIC, assert_locales_agree, open_in, watch_texts
+from web import STATIC, assert_locales_agree, open_in, post_table, watch_texts
 
 LOCALES = STATIC / "locales"
 LANGUAGES = ("en", "nl", "fr", "de", "es", "pt")
@@ -164,16 +163,16 @@ def test_the_form_follows_the_edition_and_lists_open_tables(
 ) -> None:
     server = live_server()
     # A table with a free seat, made before the page loads the list.
-    answer = httpx.post(
-        f"{server.base_url}/api/tables",
-        json={
+    answer = post_table(
+        server,
+        {
             "preset": "extended",
             "players": 2,
             "seats": [{"kind": "person", "name": "Zoe"}, {"kind": "person"}],
             "take": [0],
             "listed": True,
         },
-    ).json()
+    )
     open_in(page, f"{server.base_url}/")
     # Classic: 2 to 6 players; Junior: 2 to 4, with its joker among the house rules.
     expect(page.locator("[data-testid^=players-]")).to_have_count(5)

@@ -22,6 +22,7 @@ from web import (
     play_to_end,
     play_turn,
     play_until_a_tile_fits,
+    post_table,
     table_state,
     watch_texts,
 )
@@ -96,15 +97,15 @@ def test_a_spectator_sees_each_hand_end_and_the_replay(
 ) -> None:
     server = live_server(**FAST_BOTS)
     missing = watch_texts(page)
-    answer = httpx.post(
-        f"{server.base_url}/api/tables",
-        json={
+    answer = post_table(
+        server,
+        {
             "preset": "classic",
             "players": 2,
             "options": {"target_score": None, "hand_limit": 2},
             "seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}],
         },
-    ).json()
+    )
     code = answer["code"]
     open_in(page, f"{server.base_url}/t/{code}")
     hand_ends: list[str] = []

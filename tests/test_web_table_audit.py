@@ -8,12 +8,11 @@ import pytest
 
 pytest.importorskip("playwright")
 
-import httpx
 from playwright.sync_api import Page, expect
 
 from conftest import LiveServer, LiveServerFactory
 from test_web_table_finished import table_with_view
-from web import FAST_BOTS, create_game, open_in, with_board_view
+from web import FAST_BOTS, create_game, open_in, post_table, with_board_view
 
 SOUNDS = """async () => {
     const { Sounds } = await import('/static/sounds.js');
@@ -46,15 +45,15 @@ SOUNDS = """async () => {
 
 
 def two_people_table(server: LiveServer) -> str:
-    answer = httpx.post(
-        f"{server.base_url}/api/tables",
-        json={
+    answer = post_table(
+        server,
+        {
             "preset": "classic",
             "players": 2,
             "seats": [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}],
         },
     )
-    code: str = answer.json()["code"]
+    code: str = answer["code"]
     return code
 
 

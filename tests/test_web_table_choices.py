@@ -10,11 +10,10 @@ import pytest
 
 pytest.importorskip("playwright")
 
-import httpx
 from playwright.sync_api import Browser, Page, expect
 
 from conftest import DESKTOP, LiveServerFactory, watched_page
-from web import FAST_BOTS, create_game, open_in, play_turn, table_state
+from web import FAST_BOTS, create_game, open_in, play_turn, post_table, table_state
 
 
 def the_one_to_move(pages: tuple[Page, ...]) -> Page:
@@ -130,9 +129,9 @@ def test_each_hand_end_waits_for_this_player_and_spares_their_clock(
     next one while Ann still looks at the end; her board stays the finished hand's, and
     when the next hand opens with her turn, her clock waits for her (RULES.md §13)."""
     server = live_server(**FAST_BOTS)
-    answer = httpx.post(
-        f"{server.base_url}/api/tables",
-        json={
+    answer = post_table(
+        server,
+        {
             "preset": "classic",
             "players": 2,
             "options": {
@@ -145,7 +144,7 @@ def test_each_hand_end_waits_for_this_player_and_spares_their_clock(
             "turn_seconds": 600,
         },
     )
-    created = answer.json()
+    created = answer
     code, token = created["code"], created["seats"][0]["token"]
     page.emulate_media(reduced_motion="reduce")
     open_in(page, f"{server.base_url}/t/{code}#seat=0&token={token}")

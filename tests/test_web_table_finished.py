@@ -25,6 +25,7 @@ from web import (
     play_to_end,
     play_turn,
     play_until_a_tile_fits,
+    post_table,
     table_state,
     watch_texts,
     with_board_view,
@@ -33,17 +34,16 @@ from web import (
 
 def bots_table(server: LiveServer, **options: Any) -> str:
     """A table of two bots that plays itself to the end: its code."""
-    answer = httpx.post(
-        f"{server.base_url}/api/tables",
-        json={
+    answer = post_table(
+        server,
+        {
             "preset": "classic",
             "players": 2,
             "options": {"target_score": None, "hand_limit": 2, **options},
             "seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}],
         },
     )
-    assert answer.status_code == 201, answer.text
-    code: str = answer.json()["code"]
+    code: str = answer["code"]
     return code
 
 
@@ -162,9 +162,9 @@ def test_bots_have_friendly_distinct_translated_names_and_their_level(
     live_server: LiveServerFactory, page: Page
 ) -> None:
     server = live_server()
-    answer = httpx.post(
-        f"{server.base_url}/api/tables",
-        json={
+    answer = post_table(
+        server,
+        {
             "preset": "classic",
             "players": 5,
             "seats": [
@@ -177,7 +177,7 @@ def test_bots_have_friendly_distinct_translated_names_and_their_level(
             ],
             "take": [0],
         },
-    ).json()
+    )
     code, token = answer["code"], answer["seats"][0]["token"]
     open_in(page, f"{server.base_url}/t/{code}#seat=0&token={token}", "de")
     names = page.locator(".player-name")
@@ -211,14 +211,14 @@ def test_the_bell_says_who_went_out_and_who_still_plays(
     live_server: LiveServerFactory, page: Page
 ) -> None:
     server = live_server()
-    answer = httpx.post(
-        f"{server.base_url}/api/tables",
-        json={
+    answer = post_table(
+        server,
+        {
             "preset": "extended",
             "players": 3,
             "seats": [{"kind": "person", "name": n} for n in ("Ann", "Bob", "Cem")],
         },
-    ).json()
+    )
     open_in(page, f"{server.base_url}/t/{answer['code']}")
     # Bob (seat 1) laid his last tile; Ann started: Cem still plays this round.
     table_with_view(
@@ -237,14 +237,14 @@ def test_the_target_reached_during_a_hand_is_told(
     live_server: LiveServerFactory, page: Page
 ) -> None:
     server = live_server()
-    answer = httpx.post(
-        f"{server.base_url}/api/tables",
-        json={
+    answer = post_table(
+        server,
+        {
             "preset": "classic",
             "players": 2,
             "seats": [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}],
         },
-    ).json()
+    )
     open_in(page, f"{server.base_url}/t/{answer['code']}")
     table_with_view(
         page,

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 from playwright.sync_api import Page, expect
 
 from conftest import LiveServer
@@ -23,6 +24,15 @@ TURN_TIMEOUT_MS = 20_000
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "triominos" / "server" / "static"
 """The web app's files: the game's in ``STATIC``, the score pad's in ``STATIC / "pad"``."""
+
+
+def post_table(server: LiveServer, body: dict[str, Any]) -> dict[str, Any]:
+    """A table made through the API (``body`` as POST /api/tables takes it): its answer,
+    the code and each seat's token."""
+    answer = httpx.post(f"{server.base_url}/api/tables", json=body)
+    assert answer.status_code == 201, answer.text
+    created: dict[str, Any] = answer.json()
+    return created
 
 
 def open_in(page: Page, url: str, language: str = "en") -> None:
