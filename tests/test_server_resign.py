@@ -209,6 +209,7 @@ def test_the_first_turn_clock_waits_while_its_player_looks_at_the_hand_end(
         mover = next(each for each in viewers if each.view["legal"])
         other = viewers[1] if mover is viewers[0] else viewers[0]
         deadline = mover.view["turn_deadline"]
+        assert mover.view["reading"] and other.view["reading"]  # a reload shows the end again
         # A turn to read the end, then the turn itself.
         assert before_end + 2 * seconds <= deadline <= after_end + 2 * seconds
         other.send({"type": "went_on", "hand": 1})  # not to move: nothing changes
@@ -221,6 +222,7 @@ def test_the_first_turn_clock_waits_while_its_player_looks_at_the_hand_end(
         assert sent <= started <= heard
         mine = mover.until(lambda m: m["type"] == "presence")["view"]
         assert mine["turn_deadline"] == presence["view"]["turn_deadline"] and mine["legal"]
+        assert not mine["reading"] and not presence["view"]["reading"]
         mover.send({"type": "went_on", "hand": 1})  # said once is enough
         mover.send({"type": "ping"})
         assert mover.until(lambda m: m["type"] in ("pong", "presence"))["type"] == "pong"

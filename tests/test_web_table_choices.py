@@ -5,6 +5,7 @@ personal link's QR code, for the seat's holder only."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -13,7 +14,15 @@ pytest.importorskip("playwright")
 from playwright.sync_api import Browser, Page, expect
 
 from conftest import DESKTOP, LiveServerFactory, watched_page
-from web import FAST_BOTS, create_game, open_in, play_turn, post_table, table_state
+from web import (
+    FAST_BOTS,
+    TURN_TIMEOUT_MS,
+    create_game,
+    open_in,
+    play_turn,
+    post_table,
+    table_state,
+)
 
 
 def the_one_to_move(pages: tuple[Page, ...]) -> Page:
@@ -144,8 +153,7 @@ def test_each_hand_end_waits_for_this_player_and_spares_their_clock(
             "turn_seconds": 600,
         },
     )
-    created = answer
-    code, token = created["code"], created["seats"][0]["token"]
+    code, token = answer["code"], answer["seats"][0]["token"]
     page.emulate_media(reduced_motion="reduce")
     open_in(page, f"{server.base_url}/t/{code}#seat=0&token={token}")
     ends = 0
@@ -176,3 +184,44 @@ def test_each_hand_end_waits_for_this_player_and_spares_their_clock(
             )
             expect(page.get_by_test_id("board-tile")).to_have_count(shown.count())
     assert ends >= 1
+
+
+def test_a_page_loaded_again_shows_the_hand_end_its_player_had_not_closed(
+    live_server: LiveServerFactory, page: Page
+) -> None:
+    server = live_server(**FAST_BOTS)
+    answer = post_table(
+        server,
+        {
+            "preset": "classic",
+            "players": 2,
+            "options": {
+                "rack_sizes": {str(count): 2 for count in range(2, 7)},
+                "target_score": None,
+                "hand_limit": 3,
+            },
+            "seats": [{"kind": "person", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}],
+            "take": [0],
+        },
+    )
+    url = f"{server.base_url}/t/{answer['code']}#seat=0&token={answer['seats'][0]['token']}"
+    open_in(page, url)
+    while (state := table_state(page)) == "turn":
+        play_turn(page)
+    assert state == "hand-end"
+    summary = page.get_by_test_id("hand-end").inner_text()
+    page.reload()
+    assert table_state(page) == "hand-end"
+    assert page.get_by_test_id("hand-end").inner_text() == summary
+    page.get_by_test_id("continue").click()
+    expect(page.locator("dialog[open]")).to_have_count(0)
+    # Closed once, it stays closed once the server heard that Ann went on.
+    deadline = time.monotonic() + TURN_TIMEOUT_MS / 1000
+    while True:
+        page.reload()
+        page.wait_for_function(
+            "Number(document.querySelector('[data-testid=table]')?.dataset.version ?? -1) >= 0"
+        )
+        if not page.locator("dialog[open]").count():
+            break
+        assert time.monotonic() < deadline, "the closed hand's end kept coming back"

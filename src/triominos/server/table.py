@@ -510,6 +510,7 @@ class LiveTable:
             turn_deadline=self.turn_deadline,
             takeback=None if self.takeback is None else self.takeback.to_json(),
             may_take_back=self.may_take_back(seat),
+            reading=seat in self.reading,
             cache=self.views,
         )
 

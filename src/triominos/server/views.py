@@ -277,6 +277,7 @@ def build_view(
     turn_deadline: float | None,
     takeback: JsonObject | None = None,
     may_take_back: bool = False,
+    reading: bool = False,
     cache: ViewCache | None = None,
 ) -> JsonObject:
     """The whole of what ``seat`` (None: a spectator) may know of the table now.
@@ -285,6 +286,8 @@ def build_view(
     seat may not play now even on its turn (a bot plays it, or people are missing), and
     then ``legal`` is empty. ``takeback``: the takeback asked for now (its seat and the
     seats yet to answer), ``may_take_back``: whether this seat may ask for one now.
+    ``reading``: this seat's person has not yet gone on from the last hand's end (a page
+    loaded again shows that end again).
     ``cache``: the table's :class:`ViewCache`, so that what
     earlier views built is not built again (without one, everything is built here).
     """
@@ -329,6 +332,7 @@ def build_view(
         "hints": info.hints,
         "takeback": takeback,
         "may_take_back": may_take_back,
+        "reading": reading,
     }
 
 

@@ -270,6 +270,7 @@ export class TablePage {
       case "welcome":
         entry.view = message.view;
         this.heard(key, message.chat, true);
+        if (message.view.reading) this.showUnreadHandEnd(message.view);
         break;
       case "catchup":
         entry.view = message.view;
@@ -1201,6 +1202,16 @@ export class TablePage {
         this.render();
       },
     });
+  }
+
+  /** A page loaded again while its player had not closed the last hand's end shows it again. */
+  showUnreadHandEnd(view) {
+    const finished = view.hands[view.hands.length - 1];
+    if (!finished || view.match_over) return;
+    this.finalBoard = { hand: finished.number, board: finished.history.reduce(boardAfter, []) };
+    // The totals as that hand left them: the next one may have begun (a bot moves at once).
+    const totals = view.totals.map((total, seat) => total - (view.hand > finished.number ? view.hand_points[seat] : 0));
+    this.showHandEnd(finished.end, finished.number, finished.points, { ...view, totals });
   }
 
   showMatchEnd(view) {
