@@ -128,17 +128,62 @@ def test_every_candidate_meets_the_same_worlds() -> None:
     assert values[0].simulations == 20
 
 
-def test_sim_draws_when_the_static_evaluation_says_so_and_otherwise_places() -> None:
-    sim, expert = SimBot(1, Budget(simulations=30)), ExpertBot()
-    draws = placements = 0
-    for _, observation in positions(PRESETS["classic"].rules, 2, 7):
-        move = sim.act(observation)
-        if isinstance(expert.act(observation), Draw):
-            assert isinstance(move, Draw)
-            draws += 1
-        elif isinstance(move, Placement):
-            placements += 1
-    assert draws and placements
+def test_without_fishing_sim_draws_when_the_static_evaluation_says_so() -> None:
+    """Three players and more, and sim-v1: the evaluation's call to draw, else a placement."""
+    expert = ExpertBot()
+    for players, sim in (
+        (2, SimBot(1, Budget(simulations=30), fishing=False)),
+        (3, SimBot(1, Budget(simulations=30))),
+    ):
+        draws = placements = 0
+        for _, observation in islice(positions(PRESETS["classic"].rules, players, 7), 60):
+            move = sim.act(observation)
+            if isinstance(expert.act(observation), Draw):
+                assert isinstance(move, Draw)
+                draws += 1
+            elif isinstance(move, Placement):
+                placements += 1
+        assert draws and placements
+
+
+def may_draw_and_place(observation: Observation) -> tuple[bool, bool]:
+    actions = [option.action for option in observation.legal_actions()]
+    return (
+        any(isinstance(action, Draw) for action in actions),
+        any(isinstance(action, Placement) for action in actions),
+    )
+
+
+def test_at_two_players_sim_fishes_whenever_it_may_and_goes_out_when_it_can() -> None:
+    sim = SimBot(1, Budget(simulations=30))
+    fished = went_out = placed = 0
+    for seed in range(3):
+        for _, observation in positions(PRESETS["classic"].rules, 2, seed):
+            may_draw, may_place = may_draw_and_place(observation)
+            move = sim.act(observation)
+            if may_draw and may_place and (observation.rack or 0).bit_count() == 1:
+                assert isinstance(move, Placement)  # going out: the hand is won now
+                went_out += 1
+            elif may_draw:
+                assert isinstance(move, Draw)
+                fished += may_place
+            else:
+                placed += isinstance(move, Placement)
+    assert fished and went_out and placed
+
+
+def test_sim_does_not_fish_where_a_draw_ends_the_turn() -> None:
+    rules = PRESETS["classic"].rules.replace(draw_ends_turn=True)
+    fishing, evaluated = (
+        SimBot(2, Budget(simulations=30)),
+        SimBot(2, Budget(simulations=30), fishing=False),
+    )
+    checked = 0
+    for _, observation in islice(positions(rules, 2, 4), 40):
+        if all(may_draw_and_place(observation)):
+            assert fishing.act(observation) == evaluated.act(observation)
+            checked += 1
+    assert checked
 
 
 def test_greedys_choice_is_always_a_candidate() -> None:

@@ -25,7 +25,7 @@ from triominos.board import Placement
 from triominos.bots.base import Budget
 from triominos.bots.evaluate import evaluate
 from triominos.bots.expert import Evaluator, understood
-from triominos.bots.sim import static_call
+from triominos.bots.sim import drawn_on_purpose
 from triominos.game import (
     Action,
     Draw,
@@ -291,12 +291,12 @@ def decide(position: Position, simulations: int, seed: int) -> Decision:
 
 def _draws_on_purpose(observation: Observation, options: list[LegalAction]) -> bool:
     """Whether the ``sim`` bot would draw here without simulating
-    (:func:`~triominos.bots.sim.static_call`): its static evaluation prices the fishing
-    that follows a draw, which greedy playouts do not, so such a draw is the best as the
-    bots see it, whatever the playouts make of it."""
+    (:func:`~triominos.bots.sim.drawn_on_purpose`): greedy playouts do not value the
+    fishing that follows a draw, so such a draw is the best as the bot sees it,
+    whatever the playouts make of it."""
     if observation.phase != "play" or not understood(observation, options):
         return False
-    decided = static_call(Evaluator(observation).ranked(options))
+    decided = drawn_on_purpose(observation, Evaluator(observation).ranked(options))
     return decided is not None and isinstance(decided[0].action, Draw)
 
 

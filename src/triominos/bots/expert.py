@@ -55,7 +55,8 @@ ending with 15 tiles or more in it, at -118 points, the others at +162. Measured
 strategy it pays: no voluntary draw with 15, 12 or 9 tiles in the rack already, the
 mean hand margin over greedy fell from +78 to +58, +41 and +31 (standard errors 14 to
 20) on 80 duplicate hands (``benchmarks/fishing.py --deals 40 --seed 1000 --cap 15``).
-Sim takes the call to draw from this evaluation, so it fishes too.
+Sim, which chooses its placement better after the draws, fishes harder still: at two
+players it draws whenever the rules let it (:func:`triominos.bots.sim.drawn_on_purpose`).
 
 Three players (:data:`TUNED_THREE`), 400 deals::
 

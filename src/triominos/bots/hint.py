@@ -22,7 +22,7 @@ from triominos.board import Placement
 from triominos.bots.base import Budget
 from triominos.bots.evaluate import evaluate
 from triominos.bots.expert import Evaluator, understood
-from triominos.bots.sim import CANDIDATES, shortlist, static_call
+from triominos.bots.sim import CANDIDATES, drawn_on_purpose, shortlist
 from triominos.game import Action, Observation
 
 DEFAULT_HINT_BUDGET = Budget(simulations=600)
@@ -33,8 +33,8 @@ class Hint(NamedTuple):
     """A placement, or a draw on purpose, and its expected value: the choice's
     :attr:`MoveValue.expected <triominos.bots.evaluate.MoveValue.expected>` (in points,
     the number ``sim`` decides by; in Triominos Junior, counters). A draw on purpose is
-    valued by the static evaluation, on whose word ``sim`` draws
-    (:func:`~triominos.bots.sim.static_call`)."""
+    valued by the static evaluation: ``sim`` draws without simulating
+    (:func:`~triominos.bots.sim.drawn_on_purpose`)."""
 
     action: Action
     expected_value: float
@@ -64,7 +64,7 @@ def hint(
     hints: list[Hint] = []
     if observation.phase == "play" and understood(observation, options):
         ranked = Evaluator(observation).ranked(options)
-        fishing = static_call(ranked)
+        fishing = drawn_on_purpose(observation, ranked)
         if fishing is not None:
             hints.append(Hint(fishing[0].action, fishing[1]))
         placements = [
