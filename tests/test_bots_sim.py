@@ -132,7 +132,7 @@ def test_without_fishing_sim_draws_when_the_static_evaluation_says_so() -> None:
     """Three players and more, and sim-v1: the evaluation's call to draw, else a placement."""
     expert = ExpertBot()
     for players, sim in (
-        (2, SimBot(1, Budget(simulations=30), fishing=False)),
+        (2, SimBot(1, Budget(simulations=30), fishing=0)),
         (3, SimBot(1, Budget(simulations=30))),
     ):
         draws = placements = 0
@@ -176,7 +176,7 @@ def test_sim_does_not_fish_where_a_draw_ends_the_turn() -> None:
     rules = PRESETS["classic"].rules.replace(draw_ends_turn=True)
     fishing, evaluated = (
         SimBot(2, Budget(simulations=30)),
-        SimBot(2, Budget(simulations=30), fishing=False),
+        SimBot(2, Budget(simulations=30), fishing=0),
     )
     checked = 0
     for _, observation in islice(positions(rules, 2, 4), 40):

@@ -96,6 +96,11 @@ DEFAULT_BUDGET = Budget(simulations=600)
 CANDIDATES = 6
 """Actions the static evaluation lets through to the simulation."""
 
+FISHING = 2
+"""The largest table at which sim draws on purpose whenever it may (:func:`fish`): with
+more players, any of whom may go out and collect the rack, it loses (the module
+docstring has the figures)."""
+
 EXACT_WORLDS = 1000
 """The most worlds a time budget goes through one by one (``exact_worlds``); a budget in
 simulations goes through as many as it would sample."""
@@ -107,11 +112,6 @@ CLEAR_MARGIN = 4.0
 """Standard errors of its paired deficit to the leader that drop a candidate under a time
 budget. Well above the usual 2 because the test is repeated every :data:`CHECK_EVERY`
 worlds: a good move dropped by bad luck costs more than the time it saves."""
-
-Allocation = Literal["even", "race", "halving"]
-"""How a budget in simulations is shared among the candidates: each in every world
-(``"even"``); the clearly worse dropped as they go, as a time budget does (``"race"``);
-or halved round by round, the better half going on (``"halving"``)."""
 
 Horizon = Literal["turn", "hand"]
 """How far a playout goes: to the seat's next turn (then the static evaluation), or to
@@ -141,7 +141,6 @@ class Simulation:
         weights: Weights | None = None,
         read_placements: bool = False,
         exact_worlds: bool = False,
-        allocation: Allocation = "even",
     ) -> None:
         """``read_placements``: the sampler also reads what the others' placements
         suggest about their racks (:class:`~triominos.bots.sampler.WorldSampler`).
@@ -159,7 +158,6 @@ class Simulation:
         self.rng = rng
         self.horizon = horizon
         self.exact_worlds = exact_worlds
-        self.allocation = allocation
         self.sampler = WorldSampler(observation, placements=read_placements)
         self.board = self.sampler.board  # the replayed copy: ours to push and pop
         self.evaluator = Evaluator(observation, weights, self.board)
@@ -188,11 +186,6 @@ class Simulation:
             every = self.sampler.worlds(max(cap, 1))
             if every:
                 return self._run_exact(candidates, every, deadline)
-        if deadline is None and self.allocation == "halving":
-            assert budget.simulations is not None
-            return self._run_halving(candidates, budget.simulations)
-        racing = deadline is not None or self.allocation == "race"
-        spent = 0
         played = [0] * count
         sums = [0.0] * count
         # cross[i][j]: the sum over the shared worlds of value_i * value_j, so that the
@@ -207,7 +200,6 @@ class Simulation:
                 values[number] = value = self.play_out(world, candidates[number][0].action)
                 sums[number] += value
                 played[number] += 1
-            spent += len(alive)
             for i in alive:
                 row, value = cross[i], values[i]
                 for j in alive:
@@ -215,11 +207,11 @@ class Simulation:
             worlds += 1
             if deadline is None:
                 assert budget.simulations is not None
-                if spent >= budget.simulations:
+                if worlds * count >= budget.simulations:
                     break
             elif time.perf_counter() >= deadline:
                 break
-            if racing and worlds % CHECK_EVERY == 0:
+            elif worlds % CHECK_EVERY == 0:
                 alive = _still_in_doubt(alive, sums, cross, worlds)
                 if len(alive) == 1:
                     break
@@ -229,36 +221,6 @@ class Simulation:
         ]
         # Stable: ties keep the static order. The candidates played to the end come
         # first: a dropped one was shown worse in the worlds it met.
-        found.sort(key=lambda value: (-value.simulations, -value.mean))
-        return found
-
-    def _run_halving(
-        self, candidates: Sequence[tuple[LegalAction, float]], simulations: int
-    ) -> list[CandidateValue]:
-        """Sequential halving: the budget split evenly over ``log2(candidates)`` rounds;
-        in each, every candidate still in plays the same fresh worlds, and the better
-        half by mean over all the worlds so far goes on to the next."""
-        count = len(candidates)
-        rounds = max(1, math.ceil(math.log2(count)))
-        sums = [0.0] * count
-        played = [0] * count
-        alive = list(range(count))
-        spent = 0
-        for round_number in range(rounds):
-            share = (simulations - spent) // (rounds - round_number)
-            for _ in range(max(1, share // len(alive))):
-                world = self.sampler.sample(self.rng)
-                for number in alive:
-                    sums[number] += self.play_out(world, candidates[number][0].action)
-                    played[number] += 1
-                spent += len(alive)
-            if round_number < rounds - 1:
-                alive.sort(key=lambda number: -sums[number] / played[number])
-                alive = sorted(alive[: math.ceil(len(alive) / 2)])
-        found = [
-            CandidateValue(option, static, sums[number] / played[number], played[number])
-            for number, (option, static) in enumerate(candidates)
-        ]
         found.sort(key=lambda value: (-value.simulations, -value.mean))
         return found
 
@@ -424,16 +386,15 @@ class SimBot:
         endgame: int | None = NODE_LIMIT,
         read_placements: bool = True,
         exact_worlds: bool = True,
-        allocation: Allocation = "even",
-        fishing: bool = True,
+        fishing: int = FISHING,
         name: str = "sim",
     ) -> None:
         """``endgame``: the positions an exact endgame search may visit
         (:mod:`triominos.bots.endgame`) before the bot simulates instead; None: never
-        search, simulate every move (``sim-v1``). ``fishing``: at two players, draw on
-        purpose whenever the rules allow (:func:`drawn_on_purpose`; ``sim-v1`` leaves the
-        call to the static evaluation). ``allocation``: how a budget in simulations is
-        shared among the candidates (:data:`Allocation`). ``read_placements``: sample worlds in
+        search, simulate every move (``sim-v1``). ``fishing``: at tables of at most
+        this many players, draw on purpose whenever the rules allow
+        (:func:`drawn_on_purpose`; 0, ``sim-v1``: always leave the call to the static
+        evaluation). ``read_placements``: sample worlds in
         which the others' placements passed up no bonus (:class:`Simulation`;
         ``sim-v1`` does not). ``exact_worlds``: play every consistent world where they
         are few (:class:`Simulation`; ``sim-v1`` samples)."""
@@ -441,7 +402,6 @@ class SimBot:
         self.endgame = endgame
         self.read_placements = read_placements
         self.exact_worlds = exact_worlds
-        self.allocation = allocation
         self.fishing = fishing
         self.seed = random.SystemRandom().randrange(2**63) if seed is None else seed
         self.budget = budget
@@ -488,7 +448,6 @@ class SimBot:
                 weights=self.weights,
                 read_placements=self.read_placements,
                 exact_worlds=self.exact_worlds,
-                allocation=self.allocation,
             )
         except UnsupportedObservationError:
             return None
@@ -539,14 +498,14 @@ def drawn_on_purpose(
     observation: Observation,
     ranked: Sequence[tuple[LegalAction, float]],
     *,
-    fishing: bool = True,
+    fishing: int = FISHING,
 ) -> tuple[LegalAction, float] | None:
     """The draw that sim makes without simulating, with its static value, or None when
-    the simulation decides: the evaluation's call (:func:`static_call`), or with
-    ``fishing`` at two players, where a draw keeps the turn, every draw the rules allow
-    unless a placement goes out (:func:`fish`)."""
+    the simulation decides: at a table of at most ``fishing`` players where a draw keeps
+    the turn, every draw the rules allow unless a placement goes out (:func:`fish`);
+    elsewhere the evaluation's call (:func:`static_call`)."""
     rules = observation.rules
-    if fishing and observation.players == 2 and not rules.draw_ends_turn:
+    if observation.players <= fishing and not rules.draw_ends_turn:
         return fish(observation, ranked)
     return static_call(ranked)
 
@@ -597,8 +556,7 @@ def sim_v1(seed: int | None = None, budget: Budget | None = None) -> SimBot:
         endgame=None,
         read_placements=False,
         exact_worlds=False,
-        allocation="even",
-        fishing=False,
+        fishing=0,
         name="sim-v1",
     )
 
