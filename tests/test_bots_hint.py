@@ -96,9 +96,9 @@ def test_a_hint_names_at_least_one_placement() -> None:
 
 
 def test_a_draw_on_purpose_comes_first_exactly_when_sim_would_draw() -> None:
-    """At two players sim fishes whenever it may; at three, on its evaluation's word."""
+    """At two players sim fishes whenever it may; at four, on its evaluation's word."""
     fished = placed = 0
-    for players, seed in [(2, seed) for seed in range(4)] + [(3, seed) for seed in range(10)]:
+    for players, seed in [(2, seed) for seed in range(4)] + [(4, seed) for seed in range(10)]:
         match = in_play(seed, players=players)
         observation = match.observe(match.to_move)
         hints = hint(observation, count=3, budget=SMALL)

@@ -6,18 +6,19 @@ This is Macondo's recipe for Scrabble, applied to Triominos:
    the hand exactly (:mod:`triominos.bots.endgame`) and plays the solved move, unless
    the search needs more than its node limit (``endgame``; ``sim-v1`` never searches);
 1. the static evaluation (:mod:`triominos.bots.expert`) values every legal action. At
-   two players, where a draw keeps the turn, the bot draws on purpose whenever the
-   rules let it, unless a placement goes out (*fishing*: ``fishing``; ``sim-v1`` does
-   not): a draw keeps every placement open for later in the turn, and takes a tile the
-   opponent cannot have. Measured on 100 duplicate deals (200 hands) at 600
-   simulations a move, fishing so made +121 points a hand against ``sim-v1``, +165
-   against ``expert`` and +265 against ``greedy``, where ``sim`` without it made +8,
-   +51 and +185 (``benchmarks/fishing.py`` has the commands). With more players,
-   any of whom may go out and collect the rack, it loses (-1 a hand against three
-   experts, where the evaluation's call made +8), so there the bot draws when the
-   evaluation's best is a draw: its weights price the fishing that follows, which
-   greedy playouts never do, and measured, a simulation that second-guessed the draw
-   lost to plain ``expert``;
+   two and three players, where a draw keeps the turn, the bot draws on purpose
+   whenever the rules let it, unless a placement goes out (*fishing*, up to
+   :data:`FISHING` players; ``sim-v1`` does not): a draw keeps every placement open for
+   later in the turn, and takes a tile the others cannot have. Measured with
+   ``benchmarks/duel.py`` at 600 simulations a move, on duplicate deals, in points a
+   hand: at two players (100 deals) fishing made +121 against ``sim-v1``, +165 against
+   ``expert`` and +265 against ``greedy``, where ``sim`` without it made +8, +51 and
+   +185; at three players (100 deals) +75 against two experts, where without it +42.
+   At four players, where three others may go out and collect the rack, it lost (-7
+   against three experts, where without it +8, on 60 deals), so from four players on
+   the bot draws when the evaluation's best is a draw: its weights price the fishing
+   that follows, which greedy playouts never do, and measured, a simulation that
+   second-guessed the draw lost to plain ``expert``;
 2. otherwise the best few placements (:data:`CANDIDATES`, plus greedy's choice if it
    is not among them) go on to the simulation;
 3. worlds are sampled from what the seat has seen (:mod:`triominos.bots.sampler`): the
@@ -96,7 +97,7 @@ DEFAULT_BUDGET = Budget(simulations=600)
 CANDIDATES = 6
 """Actions the static evaluation lets through to the simulation."""
 
-FISHING = 2
+FISHING = 3
 """The largest table at which sim draws on purpose whenever it may (:func:`fish`): with
 more players, any of whom may go out and collect the rack, it loses (the module
 docstring has the figures)."""
