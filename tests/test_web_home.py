@@ -55,7 +55,7 @@ ERROR_CODES = (
     "no_hints",
     "no_takeback",
 )
-LEVEL_IDS = ("random", "greedy", "sim")
+LEVEL_IDS = ("random", "greedy", "expert", "sim")
 """The bot levels of static/bots.js, whose texts are found by their ids."""
 ENGINE = Path(__file__).resolve().parent.parent / "src" / "triominos"
 

@@ -229,7 +229,7 @@ def test_a_hint_to_draw_on_purpose_says_why(live_server: LiveServerFactory, page
         if fishing.count():
             expect(fishing).to_have_text(
                 re.compile(
-                    r"^Draw a tile on purpose\. Your best tile scores only \d+ now; "
+                    r"^Draw a tile on purpose\. Your best tile scores \d+ now; "
                     r"a draw costs 5 points, and you can still lay that tile after it"
                 )
             )

@@ -171,7 +171,7 @@ def test_bots_have_friendly_distinct_translated_names_and_their_level(
                 {"kind": "person", "name": "Ann"},
                 {"kind": "bot", "bot": "greedy"},
                 {"kind": "bot", "bot": "greedy"},
-                {"kind": "bot", "bot": "sim", "think": 1.0},
+                {"kind": "bot", "bot": "expert"},
                 # A 3-second sim, as the retired master level gave: shown as the strong bot.
                 {"kind": "bot", "bot": "sim", "think": 3.0},
             ],
@@ -181,27 +181,27 @@ def test_bots_have_friendly_distinct_translated_names_and_their_level(
     code, token = answer["code"], answer["seats"][0]["token"]
     open_in(page, f"{server.base_url}/t/{code}#seat=0&token={token}", "de")
     names = page.locator(".player-name")
-    expect(names).to_have_text(["Ann", "Greta 1", "Greta 2", "Stefan 1", "Stefan 2"])
+    expect(names).to_have_text(["Ann", "Greta 1", "Greta 2", "Otto", "Stefan"])
     badges = page.get_by_test_id("bot-badge")
     expect(badges).to_have_text(
         [
             "Bot · Stufe 2 · leicht",
             "Bot · Stufe 2 · leicht",
-            "Bot · Stufe 3 · stark",
-            "Bot · Stufe 3 · stark",
+            "Bot · Stufe 3 · gut",
+            "Bot · Stufe 4 · stark",
         ]
     )
-    for level in (2, 3):
+    for level in (2, 3, 4):
         assert contrast(page, f".badge.level-{level}") >= 4.5
-    easy, strong = (
+    good, strong = (
         page.locator(f".badge.level-{level}").first.evaluate(
             "e => getComputedStyle(e).backgroundColor"
         )
-        for level in (2, 3)
+        for level in (3, 4)
     )
-    assert easy != strong
+    assert good != strong
     open_in(page, f"{server.base_url}/t/{code}", "en")
-    expect(names).to_have_text(["Ann", "Greta 1", "Greta 2", "Stella 1", "Stella 2"])
+    expect(names).to_have_text(["Ann", "Greta 1", "Greta 2", "Oscar", "Stella"])
 
 
 # --- notices, built from hand-made views ------------------------------------------------

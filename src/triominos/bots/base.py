@@ -138,8 +138,8 @@ def make_bot(name: str, seed: int | None = None, budget: Budget | None = None) -
 
 LEVELS = ("random", "greedy", "expert", "sim")
 """The bots offered to players, weakest first: a table may seat any of them, and the web
-app's levels are those that stand 150 Elo apart (``static/bots.js``: random, greedy and
-sim; README, "Bot levels")."""
+app offers each as a level, each at least 150 Elo above the one before
+(``static/bots.js``; README, "Bot levels")."""
 
 BOT_NAMES = (*LEVELS, "sim-v1")
 """Every bot :func:`make_bot` knows: the levels, then ``sim-v1``, the frozen reference

@@ -9,13 +9,13 @@ import { t } from "./dom.js";
 
 /**
  * The levels offered for a seat, weakest first: a bot and its thinking time, each level
- * at least 150 Elo above the one before (README, "Bot levels": expert, 127 Elo below
- * sim, is no level of its own). A table made when `sim` also had a 3-second level shows
- * that seat as the strong bot, the nearest level.
+ * at least 150 Elo above the one before (README, "Bot levels"). A table made when `sim`
+ * also had a 3-second level shows that seat as the strong bot, the nearest level.
  */
 export const LEVELS = [
   { id: "random", bot: "random", think: null },
   { id: "greedy", bot: "greedy", think: null },
+  { id: "expert", bot: "expert", think: null },
   { id: "sim", bot: "sim", think: 1.0 },
 ];
 
