@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import time
+from typing import Any
 
 import pytest
 
@@ -13,7 +14,7 @@ pytest.importorskip("playwright")
 
 from playwright.sync_api import Browser, Page, expect
 
-from conftest import DESKTOP, LiveServerFactory, watched_page
+from conftest import DESKTOP, LiveServer, LiveServerFactory, watched_page
 from web import (
     FAST_BOTS,
     TURN_TIMEOUT_MS,
@@ -131,13 +132,9 @@ def test_the_personal_link_comes_with_its_qr_code(
     expect(qr).to_be_visible()
 
 
-def test_each_hand_end_waits_for_this_player_and_spares_their_clock(
-    live_server: LiveServerFactory, page: Page
-) -> None:
-    """Ann against a bot that moves at once: after each hand the bot may already play the
-    next one while Ann still looks at the end; her board stays the finished hand's, and
-    when the next hand opens with her turn, her clock waits for her (RULES.md §13)."""
-    server = live_server(**FAST_BOTS)
+def short_hands_against_greedy(server: LiveServer, hands: int, **body: Any) -> str:
+    """Ann's link to a table where she plays ``hands`` hands of two tiles a rack against
+    a greedy bot."""
     answer = post_table(
         server,
         {
@@ -146,16 +143,25 @@ def test_each_hand_end_waits_for_this_player_and_spares_their_clock(
             "options": {
                 "rack_sizes": {str(count): 2 for count in range(2, 7)},
                 "target_score": None,
-                "hand_limit": 5,
+                "hand_limit": hands,
             },
             "seats": [{"kind": "person", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}],
             "take": [0],
-            "turn_seconds": 600,
+            **body,
         },
     )
-    code, token = answer["code"], answer["seats"][0]["token"]
+    return f"{server.base_url}/t/{answer['code']}#seat=0&token={answer['seats'][0]['token']}"
+
+
+def test_each_hand_end_waits_for_this_player_and_spares_their_clock(
+    live_server: LiveServerFactory, page: Page
+) -> None:
+    """Ann against a bot that moves at once: after each hand the bot may already play the
+    next one while Ann still looks at the end; her board stays the finished hand's, and
+    when the next hand opens with her turn, her clock waits for her (RULES.md §13)."""
+    server = live_server(**FAST_BOTS)
     page.emulate_media(reduced_motion="reduce")
-    open_in(page, f"{server.base_url}/t/{code}#seat=0&token={token}")
+    open_in(page, short_hands_against_greedy(server, hands=5, turn_seconds=600))
     ends = 0
     while (state := table_state(page)) != "over":
         if state == "turn":
@@ -189,22 +195,7 @@ def test_each_hand_end_waits_for_this_player_and_spares_their_clock(
 def test_a_page_loaded_again_shows_the_hand_end_its_player_had_not_closed(
     live_server: LiveServerFactory, page: Page
 ) -> None:
-    server = live_server(**FAST_BOTS)
-    answer = post_table(
-        server,
-        {
-            "preset": "classic",
-            "players": 2,
-            "options": {
-                "rack_sizes": {str(count): 2 for count in range(2, 7)},
-                "target_score": None,
-                "hand_limit": 3,
-            },
-            "seats": [{"kind": "person", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}],
-            "take": [0],
-        },
-    )
-    url = f"{server.base_url}/t/{answer['code']}#seat=0&token={answer['seats'][0]['token']}"
+    url = short_hands_against_greedy(live_server(**FAST_BOTS), hands=3)
     open_in(page, url)
     while (state := table_state(page)) == "turn":
         play_turn(page)
