@@ -1,10 +1,10 @@
 """One bot against another on duplicate hands, where either may be ``sim`` with other
 settings: how each of sim's settings is measured before it becomes the default.
 
-    python benchmarks/duel.py sim:fishing=false sim-v1 --deals 100 --seed 61000
+    python benchmarks/duel.py sim:fishing=0 sim-v1 --deals 300 --seed 50000
 
 A bot is a name :func:`~triominos.bots.base.make_bot` knows, or ``sim:`` followed by
-:class:`~triominos.bots.sim.SimBot` settings (``sim:fishing=false,candidates=10``).
+:class:`~triominos.bots.sim.SimBot` settings (``sim:fishing=0,candidates=10``).
 The first bot takes one seat, the second every other; each deal is played once per
 seat of the first (duplicate: the luck of the deal cancels). Prints the first bot's
 mean hand margin (its points less the mean of the others') with its standard error

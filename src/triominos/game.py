@@ -940,7 +940,7 @@ class Hand:
         first) and, for the seats in ``racks``, these racks (bitmasks). Together they
         must hold the very tiles they replace; anything else is a ValueError."""
         racks = dict(racks or {})
-        before = Counter(self._pool[self._drawn :])
+        before = Counter(self.undrawn())
         after = Counter(pool)
         for seat, rack in racks.items():
             if not 0 <= seat < self.players:
@@ -956,15 +956,16 @@ class Hand:
 
     def draw_next(self, tile: int) -> None:
         """The next draw brings ``tile`` (an index of a tile in the pool)."""
-        if tile not in self.undrawn():
+        pool = self.undrawn()
+        if tile not in pool:
             raise ValueError(f"tile {tile} is not in the pool")
-        self.rearrange([tile, *(other for other in self.undrawn() if other != tile)])
+        self.rearrange([tile, *(other for other in pool if other != tile)])
 
     def starter_drawable(self) -> list[int]:
         """The tiles the next draw for the start may show: the pool's, less those shown
         in this round of draws (they went back, but a round shows each tile once)."""
         shown = set(self._shown.values())
-        return [index for index in self._pool[self._drawn :] if index not in shown]
+        return [index for index in self.undrawn() if index not in shown]
 
     def starter_draw_next(self, tile: int) -> None:
         """The next draw for the start shows ``tile`` (one of :meth:`starter_drawable`)."""
