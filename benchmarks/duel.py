@@ -1,10 +1,10 @@
 """One bot against another on duplicate hands, where either may be ``sim`` with other
 settings: how each of sim's settings is measured before it becomes the default.
 
-    python benchmarks/duel.py sim:fishing=0 sim-v1 --deals 300 --seed 50000
+    python benchmarks/duel.py "sim(fishing=0)" sim-v1 --deals 300 --seed 50000
 
-A bot is a name :func:`~triominos.bots.base.make_bot` knows, or ``sim:`` followed by
-:class:`~triominos.bots.sim.SimBot` settings (``sim:fishing=0,candidates=10``).
+A bot is a spec (:class:`~triominos.bots.spec.BotSpec`), as ``triominos arena`` reads
+one: a name, or ``sim`` with settings (``sim(fishing=0,candidates=10)``).
 The first bot takes one seat, the second every other; each deal is played once per
 seat of the first (duplicate: the luck of the deal cancels). Prints the first bot's
 mean hand margin (its points less the mean of the others') with its standard error
@@ -15,43 +15,16 @@ same seed gives the same figures on any machine.
 from __future__ import annotations
 
 import argparse
-import inspect
 import math
 import multiprocessing
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from triominos.bots import Bot, Budget, make_bot
-from triominos.bots.sim import SimBot
+from triominos.bots import Budget
+from triominos.bots.spec import BotSpec, BotSpecError
 from triominos.game import Match
 from triominos.rules import PRESETS
-
-
-def bot_of(spec: str, seed: int, budget: Budget) -> Bot:
-    """The bot ``spec`` names, seeded: a name, or ``sim:`` with settings."""
-    name, _, settings = spec.partition(":")
-    if name != "sim" or not settings:
-        return make_bot(name, seed, budget)
-    known = inspect.signature(SimBot).parameters
-    changes: dict[str, object] = {}
-    for item in settings.split(","):
-        key, _, text = item.partition("=")
-        if key not in known or key in ("seed", "budget", "name"):
-            raise SystemExit(f"sim has no setting {key!r}")
-        changes[key] = _value(text)
-    return SimBot(seed, budget, **changes)  # type: ignore[arg-type]
-
-
-def _value(text: str) -> object:
-    if text.lower() in ("true", "false"):
-        return text.lower() == "true"
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
 
 
 def play(
@@ -61,7 +34,8 @@ def play(
     rules = PRESETS["classic"].rules.replace(target_score=None, hand_limit=1)
     budget = Budget(simulations=sims)
     bots = [
-        bot_of(first if each == seat else other, seed * 8 + each, budget) for each in range(players)
+        BotSpec.from_text(first if each == seat else other).make(seed * 8 + each, budget)
+        for each in range(players)
     ]
     match = Match(rules, players, seed)
     while not match.is_over:
@@ -84,7 +58,10 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     options = parser.parse_args()
     for spec in (options.first, options.other):
-        bot_of(spec, 0, Budget(simulations=1))  # a wrong setting stops here, not in a worker
+        try:
+            BotSpec.from_text(spec)  # a wrong setting stops here, not in a worker
+        except BotSpecError as wrong:
+            parser.error(str(wrong))
     began = time.perf_counter()
     by_deal: dict[int, list[tuple[float, float]]] = {}
     context = multiprocessing.get_context("spawn")

@@ -38,8 +38,9 @@ from typing import Any, NamedTuple
 from openskill.models import PlackettLuce
 
 from triominos.bots import clairvoyant
-from triominos.bots.base import BOT_NAMES, Bot, Budget, make_bot
+from triominos.bots.base import BOT_NAMES, Bot, Budget
 from triominos.bots.clairvoyant import ClairvoyantBot
+from triominos.bots.spec import BotSpec
 from triominos.game import Match
 from triominos.record import PlayerInfo, match_record
 from triominos.rules import Rules
@@ -53,19 +54,20 @@ hand is at hand (:mod:`triominos.bots.clairvoyant`)."""
 
 
 def make_entry(name: str, seed: int, budget: Budget) -> Bot | ClairvoyantBot:
-    """The bot of an entry: :func:`make_bot`'s, or the clairvoyant reference."""
+    """The bot of an entry: a bot spec's (``sim(fishing=4)``), or the clairvoyant reference."""
     if name == clairvoyant.NAME:
         return ClairvoyantBot(seed, budget)
-    return make_bot(name, seed, budget)
+    return BotSpec.from_text(name).make(seed, budget)
 
 
 @dataclass(frozen=True, slots=True)
 class ArenaConfig:
     """What to play: the rules, the entries by seat, the bots' budget, how many groups.
 
-    ``bots`` names the entry of each seat in rotation 0. ``hands``: each game is one
-    hand instead of a match to the target. ``seed`` is the first group's match seed;
-    group ``g`` plays seed ``seed + g``.
+    ``bots`` names the entry of each seat in rotation 0, each a bot spec
+    (:class:`~triominos.bots.spec.BotSpec`: ``sim`` or ``sim(fishing=4)``). ``hands``:
+    each game is one hand instead of a match to the target. ``seed`` is the first
+    group's match seed; group ``g`` plays seed ``seed + g``.
     """
 
     rules: Rules
@@ -77,9 +79,8 @@ class ArenaConfig:
 
     def __post_init__(self) -> None:
         self.rules.check_players(len(self.bots))
-        unknown = [name for name in self.bots if name not in ARENA_BOTS]
-        if unknown:
-            raise ValueError(f"unknown bot {unknown[0]!r}; bots are {', '.join(ARENA_BOTS)}")
+        for name in self.bots:
+            BotSpec.from_text(name, ARENA_BOTS)  # a BotSpecError names what is wrong
         if self.groups < 1:
             raise ValueError(f"an arena plays at least one group of deals, not {self.groups}")
 

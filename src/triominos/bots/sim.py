@@ -399,6 +399,12 @@ class SimBot:
         which the others' placements passed up no bonus (:class:`Simulation`;
         ``sim-v1`` does not). ``exact_worlds``: play every consistent world where they
         are few (:class:`Simulation`; ``sim-v1`` samples)."""
+        if candidates < 1:
+            raise ValueError(f"candidates must be at least 1, not {candidates}")
+        if fishing < 0:
+            raise ValueError(f"fishing must be 0 (never) or more players, not {fishing}")
+        if endgame is not None and endgame < 1:
+            raise ValueError(f"endgame must be none or at least 1 position, not {endgame}")
         self.name = name
         self.endgame = endgame
         self.read_placements = read_placements

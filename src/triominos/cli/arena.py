@@ -141,7 +141,7 @@ def sprt_lines(result: SprtResult) -> list[str]:
 @main.command()
 @preset_option
 @players_option
-@bots_option("greedy,sim", ARENA_BOTS)
+@bots_option("greedy,sim", ARENA_BOTS, settings=True)
 @click.option(
     "--matches",
     type=click.IntRange(min=1),
@@ -207,7 +207,7 @@ def arena(
     Each deal group is one seed played once per seating, the bots rotated one seat on
     each time, so every bot plays every seat's cards and the luck of the deal cancels.
     """
-    entries = parse_bots(bots, players, ARENA_BOTS)
+    entries = parse_bots(bots, players, ARENA_BOTS, settings=True)
     budget = parse_budget(think)
     test = None if sprt is None else parse_sprt(sprt, alpha, beta, players)
     if out is not None and not out.parent.is_dir():
@@ -257,7 +257,11 @@ def arena(
         f"{games} {preset} {kind}, {players} players: {groups} deal groups x {players} "
         f"seatings, seeds {first_seed} to {first_seed + groups - 1}, think {budget}"
     )
-    console.print(results_table(summarize_results(config, results)))
+    table = results_table(summarize_results(config, results))
+    # As wide as the table needs (a bot with settings has a long name), never squeezed.
+    wide = console.options.update_width(10_000)
+    console.width = max(console.width, console.measure(table, options=wide).maximum)
+    console.print(table)
     notes = (
         f"win %: of the {games} {kind}, a win shared by k seats counting 1/k; a bot no "
         f"better than the others wins {100 / players:.1f}%",

@@ -23,6 +23,7 @@ from triominos.arena import (
 )
 from triominos.arena import ladder as rate
 from triominos.bots import BOTS
+from triominos.bots.spec import SETTINGS_EXAMPLE, split_bots
 from triominos.cli.arena import parse_budget
 from triominos.cli.main import (
     hands_option,
@@ -55,7 +56,8 @@ def ladder_table(rungs: list[Rung]) -> list[str]:
     "--bots",
     default=",".join(BOTS),
     show_default=True,
-    help=f"The bots of the round robin, comma-separated ({', '.join(ARENA_BOTS)}).",
+    help=f"The bots of the round robin, comma-separated ({', '.join(ARENA_BOTS)}). "
+    f"A bot may change its settings: {SETTINGS_EXAMPLE}.",
 )
 @click.option(
     "--pairs",
@@ -88,7 +90,8 @@ def ladder(
     Every two bots play the same duplicate deals; the ratings (the first bot at 0) are
     Bradley-Terry by maximum likelihood over all pairings.
     """
-    names = list(dict.fromkeys(parse_bots(bots, bots.count(",") + 1, ARENA_BOTS)))
+    given = len(list(split_bots(bots)))
+    names = list(dict.fromkeys(parse_bots(bots, given, ARENA_BOTS, settings=True)))
     if len(names) < 2:
         raise click.BadParameter("a ladder needs at least two different bots", param_hint="--bots")
     budget = parse_budget(think)

@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from triominos.bots import BOTS, Bot, make_bot
+from triominos.bots.spec import SETTINGS_EXAMPLE, BotSpec, BotSpecError, split_bots
 from triominos.record import RecordError, iter_records
 from triominos.rules import OPTIONS, PRESETS, RuleOptionError, Rules
 
@@ -38,27 +39,43 @@ def players_option(function: click.decorators.FC) -> click.decorators.FC:
     )(function)
 
 
-def parse_bots(value: str, players: int, known: Sequence[str] = BOTS) -> list[str]:
-    """A comma-separated bot list, repeated to fill the seats; ``known``: the bots allowed."""
-    names = [name.strip() for name in value.split(",") if name.strip()]
-    unknown = [name for name in names if name not in known]
-    if unknown or not names:
+def parse_bots(
+    value: str, players: int, known: Sequence[str] = BOTS, *, settings: bool = False
+) -> list[str]:
+    """A comma-separated bot list, repeated to fill the seats; ``known``: the bots allowed.
+
+    ``settings``: a bot may change its settings (``sim(fishing=4)``,
+    :class:`~triominos.bots.spec.BotSpec`), as the measuring commands allow; each is
+    returned as its spec writes it.
+    """
+    names = [name for name in split_bots(value) if name]
+    if not names:
+        raise click.BadParameter("name at least one bot", param_hint="--bots")
+    try:
+        specs = [BotSpec.from_text(name, tuple(known)) for name in names]
+    except BotSpecError as error:
+        raise click.BadParameter(str(error), param_hint="--bots") from None
+    if not settings and any(spec.settings for spec in specs):
         raise click.BadParameter(
-            f"unknown bot {unknown[0]!r}; bots are {', '.join(known)}"
-            if unknown
-            else "name at least one bot",
+            "this command seats bots by name: settings such as sim(fishing=4) are for "
+            "triominos arena and ladder",
             param_hint="--bots",
         )
+    names = [spec.to_text() for spec in specs]
     return [names[seat % len(names)] for seat in range(players)]
 
 
-def bots_option(default: str, known: Sequence[str] = BOTS) -> Callable[[FC], FC]:
-    """The ``--bots`` option of the commands where bots take seats."""
+def bots_option(
+    default: str, known: Sequence[str] = BOTS, *, settings: bool = False
+) -> Callable[[FC], FC]:
+    """The ``--bots`` option of the commands where bots take seats (with ``settings``,
+    as :func:`parse_bots` reads them)."""
+    tuned = f" A bot may change its settings: {SETTINGS_EXAMPLE}." if settings else ""
     return click.option(
         "--bots",
         default=default,
         show_default=True,
-        help=f"Bots, comma-separated, repeated to fill the seats ({', '.join(known)}).",
+        help=f"Bots, comma-separated, repeated to fill the seats ({', '.join(known)}).{tuned}",
     )
 
 
