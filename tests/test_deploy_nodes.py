@@ -1,7 +1,8 @@
 """Three real ``triominos serve`` nodes on one real PostgreSQL, behind a real nginx with
 docs/deploy/nginx.conf (issue 16): players of one table on different nodes, straight
 and through nginx; a node killed with SIGKILL in the middle of matches, again and
-again, also while its bots think; a node drained with SIGTERM; PostgreSQL restarted.
+again, also while its bots think and under a person playing in Chromium; a node drained
+with SIGTERM; PostgreSQL restarted.
 After each: every record verifies, every action a client saw acknowledged is stored
 once at its version, the versions are contiguous, and every client came back to the
 table's last version by itself.
@@ -23,7 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -33,14 +34,19 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake  # noqa: E4
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
 from conftest import (  # noqa: E402
+    DESKTOP,
     ENSURE_POSTGRES,
     LiveServer,
     free_port,
     fresh_postgres_database,
+    watched_page,
 )
 from server_games import BURST  # noqa: E402
 from test_deploy_nginx import nginx_in_front  # noqa: E402
 from triominos.record import verify  # noqa: E402
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 NODES = 3
 DEADLINE = 120.0
@@ -408,6 +414,49 @@ def ws(node: LiveServer) -> str:
     return node.ws_url
 
 
+# --- a person in Chromium --------------------------------------------------------------------
+
+WATCH_THE_PAGE = """
+window.watched = { states: [], errors: [] };
+new MutationObserver((records) => {
+    for (const record of records) {
+        const changed = record.target;
+        if (record.type === "attributes" && changed.dataset.testid === "connection") {
+            const states = window.watched.states;
+            const state = changed.dataset.state;
+            if (states[states.length - 1] !== state) states.push(state);
+        }
+        for (const added of record.addedNodes) {
+            if (added.nodeType === Node.ELEMENT_NODE && added.matches(".toast.error")) {
+                window.watched.errors.push(added.textContent);
+            }
+        }
+    }
+}).observe(document, {
+    subtree: true, childList: true, attributes: true, attributeFilter: ["data-state"],
+});
+"""
+"""Kept by the page from its first moment (``window.watched``): each state its connection
+badge went through, and the text of each error toast. A toast goes away by itself within
+seconds, and the badge may be offline for less than a look at it takes, so both are
+written down as they happen rather than looked for afterwards."""
+
+
+@pytest.fixture
+def person_page(request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A desktop page in conftest's Chromium that watches itself (``WATCH_THE_PAGE``);
+    any console error fails the test. Playwright is asked for here, not at the module's
+    top, so that without it only the browser's test is skipped. The console goes to the
+    test's output, which pytest shows when it fails."""
+    pytest.importorskip("playwright")
+    browser: Browser = request.getfixturevalue("browser")
+    with watched_page(browser, **DESKTOP) as page:
+        page.on("console", lambda message: print(f"console {message.type}: {message.text}"))
+        page.add_init_script(WATCH_THE_PAGE)
+        page.emulate_media(reduced_motion="reduce")  # no animation to wait for before a click
+        yield page
+
+
 # --- the tests -------------------------------------------------------------------------------
 
 
@@ -471,6 +520,71 @@ def kill_while_the_bot_thinks(site: Site, players: Sequence[Player], target: Pla
     assert victim is not None
     victim.kill()
     play(players, lambda: target.version >= start + 4 or target.over)
+
+
+def test_a_browser_player_plays_on_after_its_node_is_killed(site: Site, person_page: Page) -> None:
+    """A person plays against a bot in Chromium through nginx; the node that holds the
+    table is killed with SIGKILL mid-match. The page must find the table on another node
+    by itself (nobody reloads it), at the version it had, and the person plays on by
+    clicks to the end of the match: every click's action is stored once, at contiguous
+    versions, and the record verifies."""
+    from playwright.sync_api import expect
+
+    from web import open_in, play_to_end, play_turn, table_state, version
+
+    page = person_page
+    created = site.create(
+        [{"kind": "person", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}], [0]
+    )
+    code = created["code"]
+    open_in(page, f"{site.public}/t/{code}#seat=0&token={created['seats'][0]['token']}")
+    badge = page.get_by_test_id("connection")
+    expect(badge).to_have_attribute("data-state", "online")
+    clicked = 0
+    for _ in range(3):
+        assert table_state(page) == "turn"
+        play_turn(page)
+        clicked += 1
+    assert table_state(page) == "turn"  # the bot has answered: nothing is in flight
+    before = version(page)
+    states_before = page.evaluate("window.watched.states.length")
+
+    victim = site.node_of(code)
+    assert victim is not None
+    victim.kill()
+    page.wait_for_function(
+        """(seen) => {
+            const states = window.watched.states.slice(seen);
+            const lost = states.indexOf("offline");
+            return lost >= 0 && states.indexOf("online", lost) > lost;
+        }""",
+        arg=states_before,
+        timeout=DEADLINE * 1000,
+    )
+    expect(badge).to_have_attribute("data-state", "online")
+    assert version(page) == before  # caught up, and nothing played while it was away
+    owner = site.node_of(code)
+    assert owner is not None and owner is not victim, "the table did not move"
+
+    assert table_state(page) == "turn"
+    clicked += play_to_end(page)
+    assert table_state(page) == "over"
+
+    rows = query(
+        site.database,
+        "SELECT a.version, a.seat, a.client_id FROM actions a JOIN tables t "
+        "ON t.id = a.table_id WHERE t.code = %s ORDER BY a.version",
+        code,
+    )
+    assert [row[0] for row in rows] == list(range(1, len(rows) + 1))
+    mine = [row[2] for row in rows if row[1] == 0]
+    assert len(mine) == clicked and len(set(mine)) == clicked, "a click's action lost or doubled"
+    assert None not in mine
+    assert version(page) == len(rows), "the page is behind"
+    record = site.http.get(f"/api/tables/{code}/record")
+    assert record.status_code == 200, record.text
+    verify(record.json())
+    assert page.evaluate("window.watched.errors") == []
 
 
 def test_a_drained_node_hands_its_tables_over_and_nobody_sees_an_error(site: Site) -> None:
