@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
-FIGURE = re.compile(r"^(?P<label>.+?): (?P<value>\d+(?:\.\d+)?)\b")
+FIGURE = re.compile(r"^(?P<label>.+?): (?P<value>[+-]?\d+(?:\.\d+)?)\b")
 """A line ``label: number``, perhaps with a remark after the number."""
 
 

@@ -80,7 +80,10 @@ def test_sim_v1_keeps_its_own_settings() -> None:
         v1.horizon,
         v1.endgame,
         v1.read_placements,
-    ) == ("sim-v1", Budget(simulations=600), 6, "turn", None, False)
+        v1.exact_worlds,
+        v1.fishing,
+        v1.closing,
+    ) == ("sim-v1", Budget(simulations=600), 6, "turn", None, False, False, 0, False)
 
 
 def test_the_references_are_not_levels_for_players() -> None:

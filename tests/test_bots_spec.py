@@ -8,16 +8,19 @@ from click.testing import CliRunner
 from triominos.arena import ArenaConfig, play_game
 from triominos.bots import Budget, make_bot
 from triominos.bots.sim import SimBot
-from triominos.bots.spec import BotSpec, BotSpecError, settings_of, split_bots
+from triominos.bots.spec import BotSpec, BotSpecError, setting_text, settings_of, split_bots
 from triominos.cli import main
 from triominos.game import Match
 from triominos.rules import PRESETS
 
 CLASSIC = PRESETS["classic"].rules
 
-SIM_V1_AS_SETTINGS = (
-    "sim(candidates=6,horizon=turn,endgame=none,read_placements=false,exact_worlds=false,fishing=0)"
-)
+
+def sim_v1_as_settings() -> str:
+    """sim-v1 spelled as sim with every setting written out, read off the bot itself."""
+    v1 = make_bot("sim-v1", 0)
+    written = ",".join(f"{name}={setting_text(getattr(v1, name))}" for name in settings_of("sim"))
+    return f"sim({written})"
 
 
 @pytest.mark.parametrize(
@@ -28,7 +31,7 @@ SIM_V1_AS_SETTINGS = (
         "sim-v1",
         "sim(fishing=4)",
         "sim(candidates=10,horizon=hand)",
-        SIM_V1_AS_SETTINGS,
+        sim_v1_as_settings(),
     ],
 )
 def test_a_spec_reads_back_as_it_is_written(text: str) -> None:
@@ -54,6 +57,7 @@ def test_the_settings_are_sims_keywords() -> None:
         "read_placements": True,
         "exact_worlds": True,
         "fishing": 3,
+        "closing": True,
     }
     assert settings_of("expert") == {}
 
@@ -99,7 +103,8 @@ def test_a_spec_makes_the_bot_it_names() -> None:
 def test_sim_with_sim_v1s_settings_plays_as_sim_v1() -> None:
     """The settings are the bot's own keywords: written out, they are the frozen reference."""
     budget = Budget(simulations=40)
-    spelled = BotSpec.from_text(SIM_V1_AS_SETTINGS)
+    spelled = BotSpec.from_text(sim_v1_as_settings())
+    assert "endgame=none" in spelled.to_text() and "fishing=0" in spelled.to_text()
     for players in (2, 4):
         match = Match(CLASSIC, players, 11)
         compared = 0

@@ -34,7 +34,14 @@ This is Macondo's recipe for Scrabble, applied to Triominos:
    world is the seat's points from here less the mean of the others' (settlement
    included), plus :data:`WIN_VALUE` when the hand ends the match won (minus it, lost);
    with ``"turn"``, plus what the seat's next turn is worth: its best placement's points
-   and the static value of the rack it keeps;
+   and the static value of the rack it keeps. Once the hand in play may end the match
+   (the leader within :data:`CLOSING_REACH` of the target, or the last hand), every
+   playout goes to the end of the hand (``closing``; ``sim-v1`` does not), where the
+   match is won or lost. Measured with 600 simulations a move on the same matches
+   (``benchmarks/paired.py``, seeds from 700), with and without it: against three
+   experts 36.9% of 400 four-player matches won where 33.5% (paired difference +3.4 ±
+   2.5 points; 38.0% against 36.0% on 200 more, seeds from 500), against ``sim-v1``
+   98.5% of 200 two-player matches where 95.0% (+3.5 ± 1.6);
 5. the candidate with the best mean is played.
 
 Every candidate meets the *same* worlds, pool order included, so a candidate is never
@@ -305,6 +312,20 @@ class Simulation:
             board.pop()
 
 
+CLOSING_REACH = 200
+"""Points the leader may still make in a hand: from this close to the target on, a hand
+may end the match."""
+
+
+def may_end_match(observation: Observation) -> bool:
+    """Whether the hand in play may end the match (see :data:`CLOSING_REACH`)."""
+    rules = observation.rules
+    target, limit = rules.target_score, rules.hand_limit
+    return (target is not None and max(observation.totals) + CLOSING_REACH >= target) or (
+        limit is not None and observation.hand_number >= limit
+    )
+
+
 def _greedy_play(hand: Hand, stop: Callable[[], bool]) -> None:
     """Every seat plays greedy's move until the hand ends or ``stop()`` says so: its best
     placement; when nothing fits, the joker taken back with the first card that may (the
@@ -388,6 +409,7 @@ class SimBot:
         read_placements: bool = True,
         exact_worlds: bool = True,
         fishing: int = FISHING,
+        closing: bool = True,
         name: str = "sim",
     ) -> None:
         """``endgame``: the positions an exact endgame search may visit
@@ -398,7 +420,9 @@ class SimBot:
         evaluation). ``read_placements``: sample worlds in
         which the others' placements passed up no bonus (:class:`Simulation`;
         ``sim-v1`` does not). ``exact_worlds``: play every consistent world where they
-        are few (:class:`Simulation`; ``sim-v1`` samples)."""
+        are few (:class:`Simulation`; ``sim-v1`` samples). ``closing``: once the hand
+        may end the match (:func:`may_end_match`), play out to the end of the hand,
+        whatever the ``horizon`` (``sim-v1`` does not)."""
         if candidates < 1:
             raise ValueError(f"candidates must be at least 1, not {candidates}")
         if fishing < 0:
@@ -410,6 +434,7 @@ class SimBot:
         self.read_placements = read_placements
         self.exact_worlds = exact_worlds
         self.fishing = fishing
+        self.closing = closing
         self.seed = random.SystemRandom().randrange(2**63) if seed is None else seed
         self.budget = budget
         self.candidates = candidates
@@ -451,7 +476,7 @@ class SimBot:
             return Simulation(
                 observation,
                 self.rng_for(observation),
-                horizon=self.horizon,
+                horizon="hand" if self.closing and may_end_match(observation) else self.horizon,
                 weights=self.weights,
                 read_placements=self.read_placements,
                 exact_worlds=self.exact_worlds,
@@ -564,6 +589,7 @@ def sim_v1(seed: int | None = None, budget: Budget | None = None) -> SimBot:
         read_placements=False,
         exact_worlds=False,
         fishing=0,
+        closing=False,
         name="sim-v1",
     )
 

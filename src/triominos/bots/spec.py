@@ -110,7 +110,7 @@ def _optional(inner: Callable[[str], object]) -> Callable[[str], object]:
     return read
 
 
-def _text(value: object) -> str:
+def setting_text(value: object) -> str:
     """A setting's value as a spec writes it (the inverse of its reader)."""
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -147,7 +147,7 @@ class BotSpec:
             key, equals, value = (part.strip() for part in item.partition("="))
             if key not in declared:
                 listed = ", ".join(
-                    f"{known_key} ({_text(default)})"
+                    f"{known_key} ({setting_text(default)})"
                     for known_key, (_, default) in declared.items()
                 )
                 raise BotSpecError(
@@ -168,7 +168,7 @@ class BotSpec:
     def to_text(self) -> str:
         if not self.settings:
             return self.name
-        written = ",".join(f"{key}={_text(value)}" for key, value in self.settings)
+        written = ",".join(f"{key}={setting_text(value)}" for key, value in self.settings)
         return f"{self.name}({written})"
 
     def __str__(self) -> str:
