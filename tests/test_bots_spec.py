@@ -140,44 +140,24 @@ def test_the_arena_seats_and_labels_a_spec() -> None:
         ArenaConfig(CLASSIC, ("sim(depth=1)", "greedy"), Budget(simulations=8), 1, 5)
 
 
-def test_the_arena_and_the_ladder_read_specs_and_the_other_commands_refuse_them() -> None:
+QUICK = ("--think", "8sims", "--target", "60", "--seed", "3")
+
+
+@pytest.mark.parametrize(
+    ("command", "bots", "size"),
+    [
+        ("arena", "sim(candidates=2),greedy", "--matches"),
+        ("ladder", "greedy,sim(candidates=2)", "--pairs"),
+    ],
+)
+def test_the_arena_and_the_ladder_seat_a_spec(command: str, bots: str, size: str) -> None:
+    result = CliRunner().invoke(main, [command, "--bots", bots, *QUICK, size, "2"])
+    assert result.exit_code == 0, result.output
+    assert "sim(candidates=2)" in result.output
+
+
+def test_a_wrong_spec_is_a_usage_error_and_the_other_commands_refuse_settings() -> None:
     runner = CliRunner()
-    arena = runner.invoke(
-        main,
-        [
-            "arena",
-            "--bots",
-            "sim(candidates=2),greedy",
-            "--think",
-            "8sims",
-            "--target",
-            "60",
-            "--seed",
-            "3",
-            "--matches",
-            "2",
-        ],
-    )
-    assert arena.exit_code == 0, arena.output
-    assert "sim(candidates=2)" in arena.output
-    ladder = runner.invoke(
-        main,
-        [
-            "ladder",
-            "--bots",
-            "greedy,sim(candidates=2)",
-            "--think",
-            "8sims",
-            "--target",
-            "60",
-            "--seed",
-            "3",
-            "--pairs",
-            "1",
-        ],
-    )
-    assert ladder.exit_code == 0, ladder.output
-    assert "sim(candidates=2)" in ladder.output
     wrong = runner.invoke(main, ["arena", "--bots", "sim(candidates=none),greedy"])
     assert wrong.exit_code == 2
     assert "sim(candidates=...): must be a whole number, not 'none'" in wrong.output

@@ -40,7 +40,8 @@ This is Macondo's recipe for Scrabble, applied to Triominos:
    match is won or lost. Measured with 600 simulations a move on the same matches
    (``benchmarks/paired.py``, seeds from 700), with and without it: against three
    experts 36.9% of 400 four-player matches won where 33.5% (paired difference +3.4 ±
-   2.5 points; 38.0% against 36.0% on 200 more, seeds from 500), against ``sim-v1``
+   2.5 points; 38.0% against 36.0% on 200 more, seeds from 500), against two experts
+   91.0% of 300 three-player matches where 86.3% (+4.7 ± 2.1), against ``sim-v1``
    98.5% of 200 two-player matches where 95.0% (+3.5 ± 1.6);
 5. the candidate with the best mean is played.
 
