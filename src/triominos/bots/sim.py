@@ -95,6 +95,7 @@ from triominos.game import (
     Observation,
     Pass,
     TakeJoker,
+    match_ends,
     may_draw,
 )
 from triominos.lattice import Cell
@@ -319,12 +320,10 @@ may end the match."""
 
 
 def may_end_match(observation: Observation) -> bool:
-    """Whether the hand in play may end the match (see :data:`CLOSING_REACH`)."""
-    rules = observation.rules
-    target, limit = rules.target_score, rules.hand_limit
-    return (target is not None and max(observation.totals) + CLOSING_REACH >= target) or (
-        limit is not None and observation.hand_number >= limit
-    )
+    """Whether the hand in play may end the match (see :data:`CLOSING_REACH`): whether
+    it would, finished with the leader :data:`CLOSING_REACH` points further on."""
+    reach = [max(observation.totals) + CLOSING_REACH]
+    return match_ends(observation.rules, reach, observation.hand_number)
 
 
 def _greedy_play(hand: Hand, stop: Callable[[], bool]) -> None:
