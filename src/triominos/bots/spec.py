@@ -38,9 +38,8 @@ SETTINGS_EXAMPLE = "sim(fishing=4,candidates=10)"
 _SPEC = re.compile(r"(?P<name>[\w-]+)\s*(?:\((?P<settings>[^()]*)\))?")
 
 
-def _tunable() -> dict[str, type]:
-    """The bots whose settings a spec may change, by name."""
-    return {"sim": SimBot}
+TUNABLE: dict[str, Callable[..., Bot]] = {"sim": SimBot}
+"""The bots whose settings a spec may change, by name."""
 
 
 def settings_of(name: str) -> dict[str, tuple[Callable[[str], object], object]]:
@@ -48,7 +47,7 @@ def settings_of(name: str) -> dict[str, tuple[Callable[[str], object], object]]:
 
     A keyword whose type has no text form (``weights``) is left out.
     """
-    kind = _tunable().get(name)
+    kind = TUNABLE.get(name)
     if kind is None:
         return {}
     found = {}
@@ -141,7 +140,7 @@ class BotSpec:
             return cls(name)
         declared = settings_of(name)
         if not declared:
-            raise BotSpecError(f"{name} has no settings; only {', '.join(_tunable())} has")
+            raise BotSpecError(f"{name} has no settings; only {', '.join(TUNABLE)} has")
         settings: dict[str, object] = {}
         for item in filter(None, (part.strip() for part in match["settings"].split(","))):
             key, equals, value = (part.strip() for part in item.partition("="))
@@ -178,12 +177,11 @@ class BotSpec:
         """The bot, seeded and with the budget; named by its spec when it has settings."""
         if not self.settings:
             return make_bot(self.name, seed, budget)
-        kind = _tunable()[self.name]
+        kind = TUNABLE[self.name]
         try:
-            bot: Bot = kind(seed, budget, name=self.to_text(), **dict(self.settings))
+            return kind(seed, budget, name=self.to_text(), **dict(self.settings))
         except ValueError as error:
             raise BotSpecError(f"{self.to_text()}: {error}") from None
-        return bot
 
 
 def split_bots(text: str) -> Iterator[str]:

@@ -23,7 +23,7 @@ from triominos.arena import (
 )
 from triominos.arena import ladder as rate
 from triominos.bots import BOTS
-from triominos.bots.spec import SETTINGS_EXAMPLE, split_bots
+from triominos.bots.spec import SETTINGS_EXAMPLE
 from triominos.cli.arena import parse_budget
 from triominos.cli.main import (
     hands_option,
@@ -90,8 +90,7 @@ def ladder(
     Every two bots play the same duplicate deals; the ratings (the first bot at 0) are
     Bradley-Terry by maximum likelihood over all pairings.
     """
-    given = len(list(split_bots(bots)))
-    names = list(dict.fromkeys(parse_bots(bots, given, ARENA_BOTS, settings=True)))
+    names = list(dict.fromkeys(parse_bots(bots, None, ARENA_BOTS, settings=True)))
     if len(names) < 2:
         raise click.BadParameter("a ladder needs at least two different bots", param_hint="--bots")
     budget = parse_budget(think)

@@ -40,9 +40,10 @@ def players_option(function: click.decorators.FC) -> click.decorators.FC:
 
 
 def parse_bots(
-    value: str, players: int, known: Sequence[str] = BOTS, *, settings: bool = False
+    value: str, players: int | None, known: Sequence[str] = BOTS, *, settings: bool = False
 ) -> list[str]:
-    """A comma-separated bot list, repeated to fill the seats; ``known``: the bots allowed.
+    """A comma-separated bot list, repeated to fill the seats (``players``; None: the
+    bots as named); ``known``: the bots allowed.
 
     ``settings``: a bot may change its settings (``sim(fishing=4)``,
     :class:`~triominos.bots.spec.BotSpec`), as the measuring commands allow; each is
@@ -62,6 +63,8 @@ def parse_bots(
             param_hint="--bots",
         )
     names = [spec.to_text() for spec in specs]
+    if players is None:
+        return names
     return [names[seat % len(names)] for seat in range(players)]
 
 
