@@ -442,15 +442,22 @@ seconds, and the badge may be offline for less than a look at it takes, so both 
 written down as they happen rather than looked for afterwards."""
 
 
+DEAD_NODE_HANDSHAKE = "Error during WebSocket handshake: Unexpected response code: 502"
+"""What Chromium itself logs when the page's reconnection reaches nginx while nginx still
+sends it to the killed node (until that upstream is marked failed): the network's word,
+not the app's, and the page tries again. The app's own errors show as toasts, which the
+test watches."""
+
+
 @pytest.fixture
 def person_page(request: pytest.FixtureRequest) -> Iterator[Page]:
     """A desktop page in conftest's Chromium that watches itself (``WATCH_THE_PAGE``);
-    any console error fails the test. Playwright is asked for here, not at the module's
-    top, so that without it only the browser's test is skipped. The console goes to the
-    test's output, which pytest shows when it fails."""
+    any console error fails the test but :data:`DEAD_NODE_HANDSHAKE`. Playwright is asked
+    for here, not at the module's top, so that without it only the browser's test is
+    skipped. The console goes to the test's output, which pytest shows when it fails."""
     pytest.importorskip("playwright")
     browser: Browser = request.getfixturevalue("browser")
-    with watched_page(browser, **DESKTOP) as page:
+    with watched_page(browser, DEAD_NODE_HANDSHAKE, **DESKTOP) as page:
         page.on("console", lambda message: print(f"console {message.type}: {message.text}"))
         page.add_init_script(WATCH_THE_PAGE)
         page.emulate_media(reduced_motion="reduce")  # no animation to wait for before a click
