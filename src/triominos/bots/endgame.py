@@ -232,10 +232,12 @@ def _gone_out(observation: Observation) -> tuple[int, ...]:
 
 
 def _match_at_stake(observation: Observation, racks: list[int]) -> bool:
-    """Whether the hand can end the match: the hand limit is reached, or a total can
-    reach the target. Bounded from above: every tile left scored by one seat with the
+    """Whether the hand can end the match: the gong rang, the hand limit is reached, or
+    a total can reach the target. Bounded from above: every tile left scored by one seat with the
     best figure bonus, both seats' last-tile bonuses, and the best going-out settlement."""
     rules = observation.rules
+    if observation.gong is not None:  # the hand is the last, whatever the totals now
+        return True
     if rules.hand_limit is not None and observation.hand_number >= rules.hand_limit:
         return True
     if rules.target_score is None:

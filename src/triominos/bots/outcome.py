@@ -4,7 +4,7 @@ a simulation would choose if it could see everything and play perfectly."""
 
 from __future__ import annotations
 
-from triominos.game import Hand, Observation
+from triominos.game import Hand, Observation, match_ends
 
 WIN_VALUE = 100.0
 """Points a playout is worth more when the hand ends the match won (less when lost; a
@@ -29,9 +29,8 @@ def outcome(observation: Observation, hand: Hand, seat: int) -> float:
 
 
 def ends_match(observation: Observation, hand: Hand) -> bool:
-    """Whether the finished ``hand`` (played out from the observation) ends the match."""
-    rules = observation.rules
-    target, limit = rules.target_score, rules.hand_limit
-    return (target is not None and max(hand.totals) >= target) or (
-        limit is not None and observation.hand_number >= limit
-    )
+    """Whether the finished ``hand`` (played out from the observation) ends the match:
+    by its totals, by its number, or by the gong rung in it (before the observation, or
+    in the playout), though the total that rang it fell back below the target."""
+    gong = observation.gong is not None or hand.gong is not None
+    return match_ends(observation.rules, hand.totals, observation.hand_number, gong)

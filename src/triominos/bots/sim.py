@@ -319,11 +319,13 @@ CLOSING_REACH = 200
 may end the match."""
 
 
-def may_end_match(observation: Observation) -> bool:
-    """Whether the hand in play may end the match (see :data:`CLOSING_REACH`): whether
-    it would, finished with the leader :data:`CLOSING_REACH` points further on."""
-    reach = [max(observation.totals) + CLOSING_REACH]
-    return match_ends(observation.rules, reach, observation.hand_number)
+def may_end_match(observation: Observation, reach: int = CLOSING_REACH) -> bool:
+    """Whether the hand in play may end the match: whether it would, finished with the
+    leader ``reach`` points further on (see :data:`CLOSING_REACH`); a hand in which the
+    gong rang ends it."""
+    leader = [max(observation.totals) + reach]
+    gong = observation.gong is not None
+    return match_ends(observation.rules, leader, observation.hand_number, gong)
 
 
 def _greedy_play(hand: Hand, stop: Callable[[], bool]) -> None:
