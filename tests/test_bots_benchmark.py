@@ -54,3 +54,16 @@ def test_the_paired_benchmark_tells_two_versions_apart() -> None:
     )
     assert figures["greedy matches won %"] > figures["random matches won %"]
     assert figures["paired difference, points of %"] > 0
+
+
+def test_the_hands_benchmark_prints_the_points_a_hand_and_the_win_chance_error() -> None:
+    figures = benchmark_figures(
+        "hands.py", "--players", "4", "--matches", "1", "--positions", "2", "--trials", "5"
+    )
+    assert list(figures) == [
+        "4 players, mean points a hand",
+        "4 players, sd of points a hand",
+        "4 players, win chance error",
+    ]
+    assert figures["4 players, mean points a hand"] > 0
+    assert 0 <= figures["4 players, win chance error"] <= 1
