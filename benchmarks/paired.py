@@ -1,7 +1,7 @@
 """Two versions of a bot, each in turn in the same seat of the same matches against the
 same others: how a change to a bot moves its share of matches won, paired match by match.
 
-    python benchmarks/paired.py sim "sim(closing=false)" --players 4 --others expert \\
+    python benchmarks/paired.py sim "sim(closing=none)" --players 4 --others expert \\
         --groups 100 --seed 700
 
 Each group is one match seed played in every seating, by the arena's own schedule

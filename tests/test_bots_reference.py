@@ -83,7 +83,9 @@ def test_sim_v1_keeps_its_own_settings() -> None:
         v1.exact_worlds,
         v1.fishing,
         v1.closing,
-    ) == ("sim-v1", Budget(simulations=600), 6, "turn", None, False, False, 0, False)
+        v1.win_value,
+        v1.equity,
+    ) == ("sim-v1", Budget(simulations=600), 6, "turn", None, False, False, 0, None, 100, False)
 
 
 def test_the_references_are_not_levels_for_players() -> None:

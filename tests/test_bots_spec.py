@@ -57,7 +57,10 @@ def test_the_settings_are_sims_keywords() -> None:
         "read_placements": True,
         "exact_worlds": True,
         "fishing": 3,
-        "closing": True,
+        "closing": 200,
+        "crowded_closing": 320,
+        "win_value": 100,
+        "equity": True,
     }
     assert settings_of("expert") == {}
 

@@ -32,17 +32,35 @@ This is Macondo's recipe for Scrabble, applied to Triominos:
    draws plays greedy's move for the rest of the seat's turn) or to the end of the
    hand (``horizon="hand"``, the seat playing greedy too). A candidate's value in a
    world is the seat's points from here less the mean of the others' (settlement
-   included), plus :data:`WIN_VALUE` when the hand ends the match won (minus it, lost);
-   with ``"turn"``, plus what the seat's next turn is worth: its best placement's points
-   and the static value of the rack it keeps. Once the hand in play may end the match
-   (the leader within :data:`CLOSING_REACH` of the target, or the last hand), every
-   playout goes to the end of the hand (``closing``; ``sim-v1`` does not), where the
-   match is won or lost. Measured with 600 simulations a move on the same matches
-   (``benchmarks/paired.py``, seeds from 700), with and without it: against three
-   experts 36.9% of 400 four-player matches won where 33.5% (paired difference +3.4 ±
-   2.5 points; 38.0% against 36.0% on 200 more, seeds from 500), against two experts
-   91.0% of 300 three-player matches where 86.3% (+4.7 ± 2.1), against ``sim-v1``
-   98.5% of 200 two-player matches where 95.0% (+3.5 ± 1.6);
+   included), plus ``win_value`` (:data:`~triominos.bots.outcome.WIN_VALUE`) when the
+   hand ends the match won (minus it, lost); with ``"turn"``, plus what the seat's next
+   turn is worth: its best placement's points and the static value of the rack it
+   keeps. Once the hand in play may end the match (the leader within ``closing``
+   points of the target, :data:`CLOSING_REACH`, or ``crowded_closing`` at four players
+   and more, :data:`CROWDED_CLOSING_REACH`; or the last hand), every playout goes to
+   the end of the hand (``sim-v1`` does not), where the match is won or lost; and a
+   hand that ends short of the target is worth the chance to win the match it leaves
+   the seat (``equity``, :func:`~triominos.bots.outcome.win_chances`; ``sim-v1`` does
+   not), counted as a match won is: ``win_value`` times twice the chance, less one.
+   Measured with 600 simulations a move on the same matches (``benchmarks/paired.py``),
+   paired difference in points of matches won, against three experts (400 matches a
+   row), two (300) or ``sim-v1`` (200 or 120):
+
+   - closing from 200 points against no closing: +3.4 ± 2.5 at four players (36.9%
+     against 33.5%, seeds from 700); at three +4.7 ± 2.1 (91.0% against 86.3%), at two
+     +3.5 ± 1.6 (98.5% against 95.0%);
+   - at four players, closing from 320 points against from 200: +3.0 ± 2.3 (seeds from
+     700) and +2.1 ± 2.1 (39.5% against 37.4%, seeds from 900); with ``equity`` too,
+     +2.9 ± 2.1 (40.2%, seeds from 900) and +2.0 ± 2.3 (39.0% against 37.0%, seeds
+     from 1100);
+   - at three players, closing from 320 against from 200 (so kept at 200): -2.7 ± 2.0
+     (84.3% against 87.0%, seeds from 1100); with ``equity`` too, -1.7 ± 2.1 (seeds
+     from 1100) and -2.7 ± 2.3 (seeds from 900); at two, with ``equity`` too, +0.8 ±
+     2.5 (95.8% against 95.0%, seeds from 1100); ``equity`` with closing from 200 is
+     not measured apart at two and three players;
+   - not kept: closing from the first hand on (``crowded_closing=1000``, with
+     ``equity``), +0.4 ± 2.7; ``win_value=300`` (closing from 320), -0.1 ± 2.3 (both
+     at four players, seeds from 900);
 5. the candidate with the best mean is played.
 
 Every candidate meets the *same* worlds, pool order included, so a candidate is never
@@ -83,7 +101,7 @@ from triominos.board import Placement
 from triominos.bots.base import Budget, GreedyBot
 from triominos.bots.endgame import NODE_LIMIT, solvable, solve
 from triominos.bots.expert import Evaluator, ExpertBot, Weights, choices, evaluated, understood
-from triominos.bots.outcome import outcome
+from triominos.bots.outcome import WIN_VALUE, outcome
 from triominos.bots.sampler import UnsupportedObservationError, World, WorldSampler
 from triominos.game import (
     BOARD_ACTIONS,
@@ -151,6 +169,8 @@ class Simulation:
         weights: Weights | None = None,
         read_placements: bool = False,
         exact_worlds: bool = False,
+        win_value: float = WIN_VALUE,
+        equity: bool = False,
     ) -> None:
         """``read_placements``: the sampler also reads what the others' placements
         suggest about their racks (:class:`~triominos.bots.sampler.WorldSampler`).
@@ -168,6 +188,8 @@ class Simulation:
         self.rng = rng
         self.horizon = horizon
         self.exact_worlds = exact_worlds
+        self.win_value = win_value
+        self.equity = equity
         self.sampler = WorldSampler(observation, placements=read_placements)
         self.board = self.sampler.board  # the replayed copy: ours to push and pop
         self.evaluator = Evaluator(observation, weights, self.board)
@@ -288,7 +310,8 @@ class Simulation:
                 # The seat's next turn, not the rest of this one: after a draw (or more)
                 # the seat plays greedy's move until its turn ends, as the others do.
                 _greedy_play(hand, lambda: hand.to_move == self.seat and not hand.draws)
-            return outcome(self.observation, hand, self.seat) + self._outlook(hand)
+            value = outcome(self.observation, hand, self.seat, self.win_value, self.equity)
+            return value + self._outlook(hand)
         finally:
             # Undo the playout's placements and joker swaps, last first: a swap leaves
             # the number of tiles on the board as it was, so it is counted by its event.
@@ -315,11 +338,19 @@ class Simulation:
 
 
 CLOSING_REACH = 200
-"""Points the leader may still make in a hand: from this close to the target on, a hand
-may end the match."""
+"""Points from the target within which the leader makes the hand in play one that may
+end the match, for ``closing`` at two and three players (a seat makes 236 and 136
+points a hand on average between experts): from 320 measured worse at three players
+(the module docstring)."""
+
+CROWDED_CLOSING_REACH = 320
+"""The same at four players and more (``crowded_closing``): from the second hand of most
+matches to 400 (a seat makes 76 points a hand on average, the hand's winner often twice
+that), measured better than from 200 and than from the first hand (the module
+docstring)."""
 
 
-def may_end_match(observation: Observation, reach: int = CLOSING_REACH) -> bool:
+def may_end_match(observation: Observation, reach: int) -> bool:
     """Whether the hand in play may end the match: whether it would, finished with the
     leader ``reach`` points further on (see :data:`CLOSING_REACH`); a hand in which the
     gong rang ends it."""
@@ -411,7 +442,10 @@ class SimBot:
         read_placements: bool = True,
         exact_worlds: bool = True,
         fishing: int = FISHING,
-        closing: bool = True,
+        closing: int | None = CLOSING_REACH,
+        crowded_closing: int = CROWDED_CLOSING_REACH,
+        win_value: int = WIN_VALUE,
+        equity: bool = True,
         name: str = "sim",
     ) -> None:
         """``endgame``: the positions an exact endgame search may visit
@@ -423,8 +457,13 @@ class SimBot:
         which the others' placements passed up no bonus (:class:`Simulation`;
         ``sim-v1`` does not). ``exact_worlds``: play every consistent world where they
         are few (:class:`Simulation`; ``sim-v1`` samples). ``closing``: once the hand
-        may end the match (:func:`may_end_match`), play out to the end of the hand,
-        whatever the ``horizon`` (``sim-v1`` does not)."""
+        may end the match (:func:`may_end_match`, the leader within this many points of
+        the target), play out to the end of the hand, whatever the ``horizon``; None:
+        never (``sim-v1``). ``crowded_closing``: the same reach at tables of four
+        players and more. ``win_value``: what a playout's match won is worth, in
+        points (:func:`~triominos.bots.outcome.outcome`). ``equity``: a playout whose
+        hand ends short of the match is worth the chance to win that it leaves (``sim-v1``
+        does not)."""
         if candidates < 1:
             raise ValueError(f"candidates must be at least 1, not {candidates}")
         if fishing < 0:
@@ -437,6 +476,9 @@ class SimBot:
         self.exact_worlds = exact_worlds
         self.fishing = fishing
         self.closing = closing
+        self.crowded_closing = crowded_closing
+        self.win_value = win_value
+        self.equity = equity
         self.seed = random.SystemRandom().randrange(2**63) if seed is None else seed
         self.budget = budget
         self.candidates = candidates
@@ -478,13 +520,23 @@ class SimBot:
             return Simulation(
                 observation,
                 self.rng_for(observation),
-                horizon="hand" if self.closing and may_end_match(observation) else self.horizon,
+                horizon=self.horizon_for(observation),
                 weights=self.weights,
                 read_placements=self.read_placements,
                 exact_worlds=self.exact_worlds,
+                win_value=self.win_value,
+                equity=self.equity,
             )
         except UnsupportedObservationError:
             return None
+
+    def horizon_for(self, observation: Observation) -> Horizon:
+        """The bot's horizon, or the end of the hand once it may end the match
+        (``closing``, ``crowded_closing``)."""
+        if self.closing is None:
+            return self.horizon
+        reach = self.crowded_closing if observation.players >= 4 else self.closing
+        return "hand" if may_end_match(observation, reach) else self.horizon
 
     def simulate(
         self,
@@ -591,7 +643,10 @@ def sim_v1(seed: int | None = None, budget: Budget | None = None) -> SimBot:
         read_placements=False,
         exact_worlds=False,
         fishing=0,
-        closing=False,
+        closing=None,
+        crowded_closing=CROWDED_CLOSING_REACH,
+        win_value=100,
+        equity=False,
         name="sim-v1",
     )
 
