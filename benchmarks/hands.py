@@ -26,6 +26,7 @@ import statistics
 
 from triominos.bots import make_bot
 from triominos.bots.outcome import win_chances
+from triominos.cli.selfplay import play_out
 from triominos.game import Match
 from triominos.rules import PRESETS, Rules
 
@@ -37,9 +38,7 @@ def played_hands(rules: Rules, players: int, matches: int, seed: int) -> list[tu
     hands = []
     for number in range(matches):
         match = Match(rules, players, seed + number)
-        bots = [make_bot("expert", seat) for seat in range(players)]
-        while not match.is_over:
-            match.apply(bots[match.to_move].act(match.observe(match.to_move)))
+        play_out(match, [make_bot("expert", seat) for seat in range(players)])
         hands += [tuple(hand.points) for hand in match.hands]
     return hands
 

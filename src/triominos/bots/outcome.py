@@ -61,13 +61,13 @@ def win_chances(rules: Rules, totals: Sequence[int], hands: int) -> list[float]:
     """
     players = len(totals)
     mean, spread = HAND_POINTS[min(max(players, 2), 5)]
+    lead = max(totals)
     remaining = []  # hands to go, by the target and by the limit (rules have one or both)
     if rules.target_score is not None:
-        remaining.append(max(rules.target_score - max(totals), 0) / mean + 0.5)
+        remaining.append(max(rules.target_score - lead, 0) / mean + 0.5)
     if rules.hand_limit is not None:
         remaining.append(max(rules.hand_limit - hands, 0) + 0.5)
     scale = spread * math.sqrt(min(remaining))
-    lead = max(totals)
     weights = [math.exp((total - lead) / scale) for total in totals]
     whole = sum(weights)
     return [weight / whole for weight in weights]
