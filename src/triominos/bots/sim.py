@@ -470,6 +470,12 @@ class SimBot:
             raise ValueError(f"fishing must be 0 (never) or more players, not {fishing}")
         if endgame is not None and endgame < 1:
             raise ValueError(f"endgame must be none or at least 1 position, not {endgame}")
+        if closing is not None and closing < 0:
+            raise ValueError(f"closing must be none (never) or 0 or more points, not {closing}")
+        if crowded_closing < 0:
+            raise ValueError(f"crowded_closing must be 0 or more points, not {crowded_closing}")
+        if win_value < 0:
+            raise ValueError(f"win_value must be 0 or more points, not {win_value}")
         self.name = name
         self.endgame = endgame
         self.read_placements = read_placements
