@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from benchmark_runs import benchmark_figures
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from benchmark_runs import BENCHMARKS, benchmark_figures
 
 
 def test_the_sim_benchmark_prints_simulations_per_second() -> None:
@@ -67,3 +72,48 @@ def test_the_hands_benchmark_prints_the_points_a_hand_and_the_win_chance_error()
     ]
     assert figures["4 players, mean points a hand"] > 0
     assert 0 <= figures["4 players, win chance error"] <= 1
+
+
+PAIRED_QUICK = ("--others", "greedy", "--target", "60", "--groups", "3", "--jobs", "1")
+"""Three groups of two-player matches to 60 against greedy: seconds."""
+
+
+def run_paired(*arguments: str) -> subprocess.CompletedProcess[str]:
+    script = str(BENCHMARKS / "paired.py")
+    return subprocess.run(
+        [sys.executable, script, *arguments], capture_output=True, text=True, check=False
+    )
+
+
+def test_a_saved_version_is_reused_after_its_first_groups_replay_the_same(tmp_path: Path) -> None:
+    saved = tmp_path / "greedy-random.json"
+    played = benchmark_figures("paired.py", "greedy", "random", *PAIRED_QUICK, "--save", str(saved))
+    stored = json.loads(saved.read_text())
+    assert stored["matches"]["groups"] == 3 and len(stored["versions"]["random"]) == 6
+    reused = benchmark_figures(
+        "paired.py", "greedy", "random", *PAIRED_QUICK, "--reuse", str(saved), "--verify", "1"
+    )
+    assert reused == played | {"seconds": reused["seconds"]}
+    # Past the groups replayed, the results are the file's: a change there shows.
+    stored["versions"]["random"][-1] = [1.0, 500.0]
+    saved.write_text(json.dumps(stored))
+    changed = benchmark_figures(
+        "paired.py", "greedy", "random", *PAIRED_QUICK, "--reuse", str(saved), "--verify", "1"
+    )
+    assert changed["random matches won %"] > played["random matches won %"]
+
+
+def test_a_saved_version_that_no_longer_plays_the_same_is_refused(tmp_path: Path) -> None:
+    saved = tmp_path / "greedy-random.json"
+    run_paired("greedy", "random", *PAIRED_QUICK, "--save", str(saved))
+    stored = json.loads(saved.read_text())
+    stored["versions"]["random"][0] = [1.0, 500.0]  # as if the code had changed since
+    saved.write_text(json.dumps(stored))
+    refused = run_paired("greedy", "random", *PAIRED_QUICK, "--reuse", str(saved))
+    assert refused.returncode != 0 and not refused.stdout
+    assert "random no longer plays as" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    other = run_paired(
+        "greedy", "random", *PAIRED_QUICK[:-3], "4", "--jobs", "1", "--reuse", str(saved)
+    )
+    assert other.returncode != 0 and "played other matches" in other.stderr
