@@ -139,8 +139,11 @@ def test_takebacks_asked_are_rate_limited(served: Served) -> None:
 
 @pytest.fixture
 def slow_bot(sqlite_url: str) -> Iterator[Served]:
-    """Bots that wait a minute before each move: the person has time to take one back."""
-    with serve_app(sqlite_url, bot_delay=60.0) as served:
+    """Bots that wait a minute before each move: the person has time to take one back.
+
+    Without rate limits: the test creates tables until one's random seed gives the
+    opening to the person, which may take more than the ten a minute allowed."""
+    with serve_app(sqlite_url, bot_delay=60.0, rate_limits=False) as served:
         yield served
 
 
