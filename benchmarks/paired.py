@@ -29,6 +29,7 @@ import json
 import math
 import statistics
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -93,19 +94,22 @@ def main() -> None:
 
 def _play(config: ArenaConfig, groups: int, jobs: int) -> Results:
     """The first ``groups`` groups of ``config``, each version in a pool of its own."""
-    config = ArenaConfig(config.rules, config.bots, config.budget, groups, config.seed)
+    config = replace(config, groups=groups)
     return [(game.win_share(0), game.margin(0)) for game in play_games(config, jobs=jobs)]
 
 
 def _stored(path: Path, matches: dict[str, Any]) -> dict[str, Results]:
     """The results saved in ``path`` by version, if they were played on ``matches``."""
-    saved = json.loads(path.read_text())
-    if saved["matches"] != matches:
-        raise SystemExit(f"{path} played other matches: {saved['matches']}, not {matches}")
-    return {
-        version: [(share, margin) for share, margin in played]
-        for version, played in saved["versions"].items()
-    }
+    try:
+        saved = json.loads(path.read_text())
+        if saved["matches"] != matches:
+            raise SystemExit(f"{path} played other matches: {saved['matches']}, not {matches}")
+        return {
+            version: [(float(share), float(margin)) for share, margin in played]
+            for version, played in saved["versions"].items()
+        }
+    except (OSError, ValueError, KeyError, TypeError) as wrong:
+        raise SystemExit(f"{path} is no file that --save wrote: {wrong!r}") from None
 
 
 def _report(options: argparse.Namespace, first: Results, second: Results) -> None:

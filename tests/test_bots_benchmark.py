@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
-from benchmark_runs import BENCHMARKS, benchmark_figures
+from benchmark_runs import benchmark_figures, run_benchmark
 
 
 def test_the_sim_benchmark_prints_simulations_per_second() -> None:
@@ -78,13 +76,6 @@ PAIRED_QUICK = ("--others", "greedy", "--target", "60", "--groups", "3", "--jobs
 """Three groups of two-player matches to 60 against greedy: seconds."""
 
 
-def run_paired(*arguments: str) -> subprocess.CompletedProcess[str]:
-    script = str(BENCHMARKS / "paired.py")
-    return subprocess.run(
-        [sys.executable, script, *arguments], capture_output=True, text=True, check=False
-    )
-
-
 def test_a_saved_version_is_reused_after_its_first_groups_replay_the_same(tmp_path: Path) -> None:
     saved = tmp_path / "greedy-random.json"
     played = benchmark_figures("paired.py", "greedy", "random", *PAIRED_QUICK, "--save", str(saved))
@@ -105,15 +96,27 @@ def test_a_saved_version_is_reused_after_its_first_groups_replay_the_same(tmp_pa
 
 def test_a_saved_version_that_no_longer_plays_the_same_is_refused(tmp_path: Path) -> None:
     saved = tmp_path / "greedy-random.json"
-    run_paired("greedy", "random", *PAIRED_QUICK, "--save", str(saved))
+    run_benchmark("paired.py", "greedy", "random", *PAIRED_QUICK, "--save", str(saved))
     stored = json.loads(saved.read_text())
     stored["versions"]["random"][0] = [1.0, 500.0]  # as if the code had changed since
     saved.write_text(json.dumps(stored))
-    refused = run_paired("greedy", "random", *PAIRED_QUICK, "--reuse", str(saved))
+    refused = run_benchmark("paired.py", "greedy", "random", *PAIRED_QUICK, "--reuse", str(saved))
     assert refused.returncode != 0 and not refused.stdout
     assert "random no longer plays as" in refused.stderr
     assert "Traceback" not in refused.stderr
-    other = run_paired(
-        "greedy", "random", *PAIRED_QUICK[:-3], "4", "--jobs", "1", "--reuse", str(saved)
+    other = run_benchmark(
+        "paired.py",
+        "greedy",
+        "random",
+        *PAIRED_QUICK[:-3],
+        "4",
+        "--jobs",
+        "1",
+        "--reuse",
+        str(saved),
     )
     assert other.returncode != 0 and "played other matches" in other.stderr
+    saved.write_text("[1, 2]")
+    broken = run_benchmark("paired.py", "greedy", "random", *PAIRED_QUICK, "--reuse", str(saved))
+    assert broken.returncode != 0 and "is no file that --save wrote" in broken.stderr
+    assert "Traceback" not in broken.stderr
