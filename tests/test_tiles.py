@@ -125,5 +125,11 @@ def test_set_order_masks_and_values(tile_set: TileSet) -> None:
     assert mask.bit_count() == 3
     assert tile_set.tiles_in(mask) == sorted(chosen, key=tile_set.index)
     assert tile_set.value_of(mask) == 18
+    # Every rack's value is the sum of its tiles' (the lookup works a byte at a time).
+    for size in (0, 1, 7, 20):
+        for rack in itertools.islice(itertools.combinations(range(len(tile_set)), size), 300):
+            held = sum(1 << index for index in rack)
+            assert tile_set.value_of(held) == sum(tile_set.values[index] for index in rack)
+    assert tile_set.value_of(tile_set.full_mask) == sum(values)
     assert tile_set.full_mask.bit_count() == len(tile_set)
     assert tile_set.tiles_in(tile_set.triples) == [Tile(n, n, n) for n in range(6)]
