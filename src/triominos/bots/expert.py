@@ -89,6 +89,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, fields, replace
+from typing import NamedTuple
 
 from triominos.board import Board, Placement
 from triominos.bots.base import GreedyBot
@@ -240,14 +241,28 @@ class Evaluator:
         finally:
             self.board.pop()
 
-    def position_value(self, rack: int, unseen: int | None = None) -> float:
-        """What keeping ``rack`` on the current board is worth, beyond points scored."""
+    def position_value(
+        self,
+        rack: int,
+        unseen: int | None = None,
+        cells: Sequence[BonusCell] | None = None,
+        fitting: int | None = None,
+    ) -> float:
+        """What keeping ``rack`` on the current board is worth, beyond points scored.
+
+        ``cells`` and ``fitting`` are the board's :meth:`bonus_cells` and
+        ``board.fitting_tiles`` of tiles that ``rack`` and ``unseen`` are drawn from, when
+        the caller has them already: one look at a board serves every rack valued on it
+        (:mod:`triominos.bots.opponents` values thousands).
+        """
         if not rack:
             return self._going_out
         weights = self.weights
-        threat, chance = self.bonus_outlook(rack, self.unseen if unseen is None else unseen)
+        unseen = self.unseen if unseen is None else unseen
+        threat, chance = self.bonus_outlook(rack, unseen, cells)
         kept = rack.bit_count()
-        stuck = (rack & ~self.board.fitting_tiles(rack)).bit_count()
+        fits = self.board.fitting_tiles(rack) if fitting is None else fitting
+        stuck = (rack & ~fits).bit_count()
         value = (
             weights.threat * threat
             + weights.chance * chance
@@ -259,35 +274,27 @@ class Evaluator:
             value += weights.last_tile
         return value
 
-    def bonus_outlook(self, rack: int, unseen: int) -> tuple[float, float]:
-        """(threat, chance): the bonus the opponents can expect to take next, and the one
-        the seat can expect on its next turn if they leave it.
+    def bonus_outlook(
+        self, rack: int, unseen: int, cells: Sequence[BonusCell] | None = None
+    ) -> tuple[float, float]:
+        """(threat, chance) of keeping ``rack`` (:func:`outlook`), on the board's
+        :meth:`bonus_cells` unless given."""
+        if cells is None:
+            cells = self.bonus_cells(rack | unseen)
+        return outlook(cells, rack, unseen, self._no_hit)
 
-        The opponents take the best bonus they can: cells by falling bonus, each taken
-        with its chance if no better one was.
-        """
-        figure_points, no_hit = self._figure_points, self._no_hit
-        cells: dict[int, list[int]] = {}  # cell -> [bonus, unseen tiles that fit, mine]
-        for cell, tile, _, figure in self.board.placement_ids(unseen | rack):
+    def bonus_cells(self, tiles: int) -> list[BonusCell]:
+        """The open cells where a tile of ``tiles`` would make a bonus, each with its
+        bonus and which of ``tiles`` fit it, by falling bonus."""
+        figure_points = self._figure_points
+        cells: dict[int, BonusCell] = {}
+        for cell, tile, _, figure in self.board.placement_ids(tiles):
             bonus = figure_points[figure]
             if not bonus:
                 continue
             entry = cells.get(cell)
-            if entry is None:
-                entry = cells[cell] = [bonus, 0, 0]
-            if unseen >> tile & 1:
-                entry[1] |= 1 << tile
-            else:
-                entry[2] = 1
-        threat = chance = 0.0
-        untaken = 1.0
-        for bonus, fitting, mine in sorted(cells.values(), reverse=True):
-            spared = no_hit[fitting.bit_count()] if fitting else 1.0
-            threat += untaken * (1 - spared) * bonus
-            untaken *= spared
-            if mine:
-                chance = max(chance, bonus * spared)
-        return threat, chance
+            cells[cell] = BonusCell(bonus, (0 if entry is None else entry.fitting) | 1 << tile)
+        return sorted(cells.values(), key=lambda cell: -cell.bonus)
 
     def draw_value(self, penalty_points: int, best_placement: float | None) -> float:
         """Drawing on purpose: its penalty, then the expected best use of one more tile.
@@ -323,6 +330,37 @@ class Evaluator:
                 best = float(penalty_points) + weights.tiles + weights.rack_value * values[tile]
             total += best
         return penalty_points + weights.draw + total / count
+
+
+class BonusCell(NamedTuple):
+    """An open cell where a tile would make a bonus (:meth:`Evaluator.bonus_cells`)."""
+
+    bonus: int
+    fitting: int
+    """The tiles looked at that fit it and make the bonus."""
+
+
+def outlook(
+    cells: Sequence[BonusCell], rack: int, unseen: int, no_hit: Sequence[float]
+) -> tuple[float, float]:
+    """(threat, chance): the bonus the opponents can expect to take next, and the one
+    the seat can expect on its next turn if they leave it.
+
+    The opponents take the best bonus they can: ``cells`` by falling bonus
+    (:meth:`Evaluator.bonus_cells`), each taken with its chance if no better one was
+    (``no_hit[f]``: the chance that their racks hold none of ``f`` unseen tiles). A cell
+    that only the seat's own tiles fit is safe: denial.
+    """
+    threat = chance = 0.0
+    untaken = 1.0
+    for bonus, fitting in cells:
+        theirs = (fitting & unseen).bit_count()
+        spared = no_hit[theirs] if theirs else 1.0
+        threat += untaken * (1 - spared) * bonus
+        untaken *= spared
+        if fitting & rack:
+            chance = max(chance, bonus * spared)
+    return threat, chance
 
 
 class ExpertBot:
