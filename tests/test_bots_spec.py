@@ -61,6 +61,7 @@ def test_the_settings_are_sims_keywords() -> None:
         "crowded_closing": 320,
         "win_value": 100,
         "equity": True,
+        "read_choices": 0,
     }
     assert settings_of("expert") == {}
 

@@ -26,7 +26,10 @@ This is Macondo's recipe for Scrabble, applied to Triominos:
    ``sim-v1``, from the bonuses their placements passed up: ``read_placements``). Where
    the consistent worlds are no more than the budget would sample (a small pool, or an
    empty one at three players or more), every one is played once instead, each counted
-   by its weight (``exact_worlds``; ``sim-v1`` samples);
+   by its weight (``exact_worlds``; ``sim-v1`` samples). Not by default: the worlds
+   can also be weighed by how likely the others' last placements were in them, had
+   they chosen as expert does (``read_choices``, :mod:`triominos.bots.opponents`);
+   against three experts, where that model is exact, it won no more matches;
 4. in each world, each candidate is played and the others play greedy's moves until
    the seat begins its next turn (``horizon="turn"``, the default; a candidate that
    draws plays greedy's move for the rest of the seat's turn) or to the end of the
@@ -97,16 +100,20 @@ asked before. A time budget plays worlds until the time is up (at least one).
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from typing import Literal, NamedTuple
 
 from triominos.board import Placement
 from triominos.bots.base import Budget, GreedyBot
 from triominos.bots.endgame import NODE_LIMIT, solvable, solve
 from triominos.bots.expert import Evaluator, ExpertBot, Weights, choices, evaluated, understood
+from triominos.bots.opponents import ChoiceModel
 from triominos.bots.outcome import WIN_VALUE, outcome
 from triominos.bots.sampler import UnsupportedObservationError, World, WorldSampler
 from triominos.game import (
@@ -138,6 +145,10 @@ docstring has the figures)."""
 EXACT_WORLDS = 1000
 """The most worlds a time budget goes through one by one (``exact_worlds``); a budget in
 simulations goes through as many as it would sample."""
+
+OVERSAMPLE = 4
+"""Worlds sampled for each one played, when the others' placements are read
+(``read_choices``): the likeliest are played, by systematic resampling."""
 
 CHECK_EVERY = 32
 """Worlds between two looks at which candidates a time budget can drop (:meth:`Simulation.run`)."""
@@ -177,11 +188,14 @@ class Simulation:
         exact_worlds: bool = False,
         win_value: float = WIN_VALUE,
         equity: bool = False,
+        read_choices: int = 0,
     ) -> None:
         """``read_placements``: the sampler also reads what the others' placements
         suggest about their racks (:class:`~triominos.bots.sampler.WorldSampler`).
         ``exact_worlds``: where the consistent worlds are no more than the budget would
-        sample, play every one of them once, by its weight, instead (:meth:`run`)."""
+        sample, play every one of them once, by its weight, instead (:meth:`run`).
+        ``read_choices``: weigh the worlds by how likely each other seat's last placements
+        (this many at most) were in them (:mod:`triominos.bots.opponents`)."""
         if observation.seat is None:
             raise ValueError("a simulation is for a seat, not for a spectator")
         if horizon == "turn" and not evaluated(observation.rules):
@@ -197,6 +211,11 @@ class Simulation:
         self.win_value = win_value
         self.equity = equity
         self.sampler = WorldSampler(observation, placements=read_placements)
+        self.choices = (  # (open racks, shown to the clairvoyant bot, leave nothing to read)
+            ChoiceModel(observation, self.sampler.unseen, depth=read_choices)
+            if read_choices and observation.open_racks is None
+            else None
+        )
         self.board = self.sampler.board  # the replayed copy: ours to push and pop
         self.evaluator = Evaluator(observation, weights, self.board)
         self._out = _gone_out(observation)
@@ -222,6 +241,8 @@ class Simulation:
         if self.exact_worlds:
             cap = EXACT_WORLDS if budget.simulations is None else budget.simulations // count
             every = self.sampler.worlds(max(cap, 1))
+            if every and self.choices is not None:
+                every = self.choices.reweighed(every)
             if every:
                 return self._run_exact(candidates, every, deadline)
         played = [0] * count
@@ -231,8 +252,10 @@ class Simulation:
         cross = [[0.0] * count for _ in range(count)]
         alive = list(range(count))
         worlds = 0
+        batch = CHECK_EVERY if budget.simulations is None else -(-budget.simulations // count)
+        sampled = self._worlds(batch)
         while True:
-            world = self.sampler.sample(self.rng)
+            world = next(sampled)
             values = [0.0] * count
             for number in alive:
                 values[number] = value = self.play_out(world, candidates[number][0].action)
@@ -261,6 +284,35 @@ class Simulation:
         # first: a dropped one was shown worse in the worlds it met.
         found.sort(key=lambda value: (-value.simulations, -value.mean))
         return found
+
+    def _worlds(self, batch: int) -> Iterator[World]:
+        """Sampled worlds, without end. Read by :attr:`choices`, ``batch`` worlds at a
+        time are drawn from :data:`OVERSAMPLE` times as many, each as likely as the
+        others' placements were in it, the likelihood tempered to keep ``batch`` worlds'
+        worth (systematic resampling): the playouts go to the likely worlds, and their
+        number, the budget, is unchanged. A world drawn again has its pool shuffled
+        again: the placements read say nothing of the pool's order."""
+        sample, rng = self.sampler.sample, self.rng
+        while True:
+            if self.choices is None:
+                yield sample(rng)
+                continue
+            drawn = [(sample(rng), 1.0) for _ in range(batch * OVERSAMPLE)]
+            drawn = self.choices.reweighed(drawn, effective=batch)
+            weights = list(itertools.accumulate(weight for _, weight in drawn))
+            step = weights[-1] / batch
+            mark = rng.random() * step
+            last = -1
+            for _ in range(batch):
+                number = bisect.bisect_left(weights, mark)
+                world = drawn[number][0]
+                if number == last:
+                    pool = list(world.pool)
+                    rng.shuffle(pool)
+                    world = replace(world, pool=tuple(pool))
+                last = number
+                yield world
+                mark += step
 
     def _run_exact(
         self,
@@ -452,6 +504,7 @@ class SimBot:
         crowded_closing: int = CROWDED_CLOSING_REACH,
         win_value: int = WIN_VALUE,
         equity: bool = True,
+        read_choices: int = 0,
         name: str = "sim",
     ) -> None:
         """``endgame``: the positions an exact endgame search may visit
@@ -469,7 +522,9 @@ class SimBot:
         players and more. ``win_value``: what a playout's match won is worth, in
         points (:func:`~triominos.bots.outcome.outcome`). ``equity``: a playout whose
         hand ends short of the match is worth the chance to win that it leaves (``sim-v1``
-        does not)."""
+        does not). ``read_choices``: play the worlds in which each other seat's last
+        placements (this many at most) were likely, had it chosen as expert does
+        (:mod:`triominos.bots.opponents`; 0, the default: measured no stronger)."""
         if candidates < 1:
             raise ValueError(f"candidates must be at least 1, not {candidates}")
         if fishing < 0:
@@ -482,6 +537,8 @@ class SimBot:
             raise ValueError(f"crowded_closing must be 0 or more points, not {crowded_closing}")
         if win_value < 0:
             raise ValueError(f"win_value must be 0 or more points, not {win_value}")
+        if read_choices < 0:
+            raise ValueError(f"read_choices must be 0 (never) or more, not {read_choices}")
         self.name = name
         self.endgame = endgame
         self.read_placements = read_placements
@@ -491,6 +548,7 @@ class SimBot:
         self.crowded_closing = crowded_closing
         self.win_value = win_value
         self.equity = equity
+        self.read_choices = read_choices
         self.seed = random.SystemRandom().randrange(2**63) if seed is None else seed
         self.budget = budget
         self.candidates = candidates
@@ -538,6 +596,7 @@ class SimBot:
                 exact_worlds=self.exact_worlds,
                 win_value=self.win_value,
                 equity=self.equity,
+                read_choices=self.read_choices,
             )
         except UnsupportedObservationError:
             return None
@@ -659,6 +718,7 @@ def sim_v1(seed: int | None = None, budget: Budget | None = None) -> SimBot:
         crowded_closing=CROWDED_CLOSING_REACH,
         win_value=100,
         equity=False,
+        read_choices=0,
         name="sim-v1",
     )
 
