@@ -72,6 +72,33 @@ def test_the_hands_benchmark_prints_the_points_a_hand_and_the_win_chance_error()
     assert 0 <= figures["4 players, win chance error"] <= 1
 
 
+NOISE_QUICK = ("--hands", "1", "--worlds", "40", "--budgets", "6,20")
+"""One four-player hand, each decision's candidates in 40 worlds: a second or two."""
+
+
+def test_the_noise_benchmark_prints_the_loss_of_each_choice_the_same_for_a_seed() -> None:
+    figures = benchmark_figures("noise.py", *NOISE_QUICK)
+    assert list(figures) == [
+        "decisions",
+        "loss of the static best",
+        "loss at 6 simulations",
+        "loss at 20 simulations",
+    ]
+    assert figures["decisions"] >= 1
+    assert all(figures[label] >= 0 for label in list(figures)[1:])
+    assert benchmark_figures("noise.py", *NOISE_QUICK) == figures
+
+
+def test_the_noise_benchmark_refuses_budgets_it_cannot_measure() -> None:
+    wrong = run_benchmark("noise.py", "--budgets", "600,none")
+    assert wrong.returncode == 2
+    assert "budgets are whole numbers, not '600,none'" in wrong.stderr
+    too_many = run_benchmark("noise.py", "--hands", "1", "--worlds", "10", "--budgets", "600")
+    assert too_many.returncode == 1
+    assert "--worlds 10 is too few for 600 simulations" in too_many.stderr
+    assert too_many.stdout == ""
+
+
 PAIRED_QUICK = ("--others", "greedy", "--target", "60", "--groups", "3", "--jobs", "1")
 """Three groups of two-player matches to 60 against greedy: seconds."""
 

@@ -1,0 +1,147 @@
+"""What the sampling noise of ``sim``'s simulation costs it, by budget: whether ``sim`` is
+short of simulations, measured in minutes instead of a 400-match run.
+
+    python benchmarks/noise.py --players 4 --horizon hand --hands 8 --seed 100
+
+Experts play ``--hands`` seeded classic hands. At each of seat 0's moves that ``sim``
+would simulate, every candidate is played out in the same ``--worlds`` sampled worlds:
+the second half of them is the reference (the candidates' values as the simulation would
+find them with no end of worlds), and the first half is cut into runs of as many worlds
+as each budget gives a candidate. The loss of a choice is how far the reference puts it
+below the reference's best. It prints, one figure a line:
+
+- ``decisions: N`` — the moves measured;
+- ``loss of the static best: L`` — the mean loss of the static evaluation's choice, in
+  points of the simulation's own value (the seat's margin, the match won or its chance);
+- ``loss at B simulations: L`` — the mean loss of the choice that the simulation makes
+  with ``B`` simulations a move (over every run of the first half), for each of
+  ``--budgets``.
+
+This is the simulation's noise only, in its own terms: what any number of simulations
+could win at most, not how much stronger the bot would play (its greedy playouts and its
+sampled worlds are the same at every budget). The reference is noisy too, so a loss is
+measured against the reference's best, which is a little above the true best.
+Figures are counts over seeded hands, not times: the same seed gives the same figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+from collections.abc import Iterator, Sequence
+
+from triominos.bots.expert import ExpertBot, choices
+from triominos.bots.sim import EXACT_WORLDS, Horizon, SimBot, drawn_on_purpose, shortlist
+from triominos.game import Deal, Hand, Observation
+from triominos.rules import PRESETS, Rules
+
+Values = list[list[float]]
+"""A decision's playouts: by candidate (static best first), the value in each world."""
+
+
+def decisions(
+    rules: Rules, players: int, hands: int, seed: int, horizon: Horizon, worlds: int
+) -> Iterator[Values]:
+    """Every candidate of each of seat 0's simulated moves played out in ``worlds`` worlds,
+    over ``hands`` hands between experts."""
+    expert = ExpertBot()
+    bot = SimBot(seed, horizon=horizon, closing=None)
+    for number in range(hands):
+        rng = random.Random(seed + number)
+        hand = Hand(rules, Deal.shuffle(rules, players, rng), rng=rng)
+        while not hand.is_over:
+            observation = hand.observe(hand.to_move)
+            if hand.to_move == 0:
+                values = played_out(bot, observation, worlds)
+                if values is not None:
+                    yield values
+            hand.apply(expert.act(observation))
+
+
+def played_out(bot: SimBot, observation: Observation, worlds: int) -> Values | None:
+    """The candidates ``bot`` would simulate, each played in the same ``worlds`` worlds;
+    None where it would not simulate, or would play every consistent world."""
+    options = choices(observation)
+    simulation = bot.simulation(observation, options) if len(options) > 1 else None
+    if simulation is None or simulation.sampler.worlds(EXACT_WORLDS) is not None:
+        return None  # (where the worlds are few, sim plays each of them: no noise)
+    ranked = simulation.evaluator.ranked(options)
+    if drawn_on_purpose(observation, ranked, fishing=bot.fishing) is not None:
+        return None
+    candidates = shortlist(observation, ranked, bot.candidates)
+    values: Values = [[] for _ in candidates]
+    for _ in range(worlds):
+        world = simulation.sampler.sample(simulation.rng)
+        for row, (option, _) in zip(values, candidates, strict=True):
+            row.append(simulation.play_out(world, option.action))
+    return values
+
+
+def reference(values: Values) -> list[float]:
+    """Each candidate's mean over the second half of the worlds."""
+    half = len(values[0]) // 2
+    return [statistics.fmean(row[half:]) for row in values]
+
+
+def losses(values: Values, budget: int) -> list[float]:
+    """The loss of the choice made in each run of the first half of the worlds that
+    ``budget`` simulations give every candidate (see the module docstring)."""
+    found = reference(values)
+    best = max(found)
+    run = -(-budget // len(values))
+    chosen = []
+    for start in range(0, len(values[0]) // 2 - run + 1, run):
+        sums = [sum(row[start : start + run]) for row in values]
+        chosen.append(max(range(len(values)), key=sums.__getitem__))
+    return [best - found[number] for number in chosen]
+
+
+def report(measured: Sequence[Values], budgets: Sequence[int]) -> None:
+    """Print the figures of the module docstring."""
+    static = [max(found) - found[0] for found in map(reference, measured)]
+    by_budget = [[loss for values in measured for loss in losses(values, b)] for b in budgets]
+    for budget, found in zip(budgets, by_budget, strict=True):
+        if not found:
+            raise SystemExit(f"--worlds {len(measured[0][0])} is too few for {budget} simulations")
+    print(f"decisions: {len(measured)}")
+    print(f"loss of the static best: {statistics.fmean(static):.2f}")
+    for budget, found in zip(budgets, by_budget, strict=True):
+        print(f"loss at {budget} simulations: {statistics.fmean(found):.2f}")
+
+
+def simulations(text: str) -> list[int]:
+    """``--budgets``: simulations a move, comma-separated."""
+    try:
+        budgets = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"budgets are whole numbers, not {text!r}") from None
+    if min(budgets) < 1:
+        raise argparse.ArgumentTypeError(f"a budget is at least 1 simulation, not {min(budgets)}")
+    return budgets
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--horizon", choices=("turn", "hand"), default="hand")
+    parser.add_argument("--hands", type=int, default=8, help="expert hands to measure")
+    parser.add_argument("--worlds", type=int, default=2000, help="worlds a decision")
+    parser.add_argument(
+        "--budgets", type=simulations, default="600,1200,2400", help="simulations a move"
+    )
+    parser.add_argument("--seed", type=int, default=100)
+    options = parser.parse_args()
+    rules = PRESETS["classic"].rules
+    measured = list(
+        decisions(
+            rules, options.players, options.hands, options.seed, options.horizon, options.worlds
+        )
+    )
+    if not measured:
+        raise SystemExit("no move of seat 0 was simulated in these hands: play more --hands")
+    report(measured, options.budgets)
+
+
+if __name__ == "__main__":
+    main()
