@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from triominos.bots import BOTS, Bot, make_bot
+from triominos.bots.sim import DEFAULT_BUDGET
 from triominos.bots.spec import SETTINGS_EXAMPLE, BotSpec, BotSpecError, split_bots
 from triominos.record import RecordError, iter_records
 from triominos.rules import OPTIONS, PRESETS, RuleOptionError, Rules
@@ -87,9 +88,9 @@ def seed_option(help_text: str = "Seed of the deals (random if omitted).") -> Ca
 
 
 def think_option(help_text: str) -> Callable[[FC], FC]:
-    """``--think BUDGET`` for the bots that search: 600 simulations unless told."""
+    """``--think BUDGET`` for the bots that search: sim's own budget unless told."""
     return click.option(
-        "--think", default="600sims", show_default=True, metavar="BUDGET", help=help_text
+        "--think", default=str(DEFAULT_BUDGET), show_default=True, metavar="BUDGET", help=help_text
     )
 
 
