@@ -4,18 +4,20 @@ short of simulations, measured in minutes instead of a 400-match run.
     python benchmarks/noise.py --players 4 --horizon hand --hands 8 --seed 100
 
 Experts play ``--hands`` seeded classic hands. At each of seat 0's moves that ``sim``
-would simulate, every candidate is played out in the same ``--worlds`` sampled worlds:
-the second half of them is the reference (the candidates' values as the simulation would
-find them with no end of worlds), and the first half is cut into runs of as many worlds
-as each budget gives a candidate. The loss of a choice is how far the reference puts it
-below the reference's best. It prints, one figure a line:
+would simulate (:meth:`~triominos.bots.sim.SimBot.plan`, the bot's own path), every
+candidate is played out in the same ``--worlds`` sampled worlds: the second half of them
+is the reference (the candidates' values as the simulation would find them with no end
+of worlds), and the first half is cut into runs of as many worlds as each budget gives a
+candidate. The loss of a choice is how far the reference puts it below the reference's
+best; where the consistent worlds are so few that sim plays each of them once at a
+budget, its choice there is the true best, a loss of 0. It prints, one figure a line:
 
 - ``decisions: N`` — the moves measured;
 - ``loss of the static best: L`` — the mean loss of the static evaluation's choice, in
   points of the simulation's own value (the seat's margin, the match won or its chance);
-- ``loss at B simulations: L`` — the mean loss of the choice that the simulation makes
-  with ``B`` simulations a move (over every run of the first half), for each of
-  ``--budgets``.
+- ``loss at B simulations: L`` — the mean over the decisions of the loss of the choice
+  that the simulation makes with ``B`` simulations a move (over every run of the first
+  half), for each of ``--budgets``.
 
 This is the simulation's noise only, in its own terms: what any number of simulations
 could win at most, not how much stronger the bot would play (its greedy playouts and its
@@ -30,19 +32,36 @@ import argparse
 import random
 import statistics
 from collections.abc import Iterator, Sequence
+from typing import NamedTuple
 
-from triominos.bots.expert import ExpertBot, choices
-from triominos.bots.sim import EXACT_WORLDS, Horizon, SimBot, drawn_on_purpose, shortlist
-from triominos.game import Deal, Hand, Observation
+from triominos.bots.base import Budget
+from triominos.bots.expert import ExpertBot
+from triominos.bots.sim import Horizon, Planned, SimBot
+from triominos.game import Deal, Hand
 from triominos.rules import PRESETS, Rules
 
 Values = list[list[float]]
 """A decision's playouts: by candidate (static best first), the value in each world."""
 
 
+class Decision(NamedTuple):
+    """One of seat 0's simulated moves, measured."""
+
+    values: Values
+    exact: int
+    """The fewest simulations at which sim plays every consistent world once instead of
+    sampling (no noise), as :meth:`~triominos.bots.sim.Simulation.run` decides; 0: never."""
+
+
 def decisions(
-    rules: Rules, players: int, hands: int, seed: int, horizon: Horizon, worlds: int
-) -> Iterator[Values]:
+    rules: Rules,
+    players: int,
+    hands: int,
+    seed: int,
+    horizon: Horizon,
+    worlds: int,
+    budgets: Sequence[int],
+) -> Iterator[Decision]:
     """Every candidate of each of seat 0's simulated moves played out in ``worlds`` worlds,
     over ``hands`` hands between experts."""
     expert = ExpertBot()
@@ -53,29 +72,30 @@ def decisions(
         while not hand.is_over:
             observation = hand.observe(hand.to_move)
             if hand.to_move == 0:
-                values = played_out(bot, observation, worlds)
-                if values is not None:
-                    yield values
+                plan = bot.plan(observation)
+                if isinstance(plan, Planned):
+                    yield measured(plan, worlds, budgets)
             hand.apply(expert.act(observation))
 
 
-def played_out(bot: SimBot, observation: Observation, worlds: int) -> Values | None:
-    """The candidates ``bot`` would simulate, each played in the same ``worlds`` worlds;
-    None where it would not simulate, or would play every consistent world."""
-    options = choices(observation)
-    simulation = bot.simulation(observation, options) if len(options) > 1 else None
-    if simulation is None or simulation.sampler.worlds(EXACT_WORLDS) is not None:
-        return None  # (where the worlds are few, sim plays each of them: no noise)
-    ranked = simulation.evaluator.ranked(options)
-    if drawn_on_purpose(observation, ranked, fishing=bot.fishing) is not None:
-        return None
-    candidates = shortlist(observation, ranked, bot.candidates)
+def measured(plan: Planned, worlds: int, budgets: Sequence[int]) -> Decision:
+    """The planned candidates, each played in the same ``worlds`` sampled worlds."""
+    simulation, candidates = plan
+    count = len(candidates)
+    exact = next(
+        (
+            budget
+            for budget in sorted(budgets)
+            if simulation.every_world(count, Budget(simulations=budget)) is not None
+        ),
+        0,
+    )
     values: Values = [[] for _ in candidates]
     for _ in range(worlds):
         world = simulation.sampler.sample(simulation.rng)
         for row, (option, _) in zip(values, candidates, strict=True):
             row.append(simulation.play_out(world, option.action))
-    return values
+    return Decision(values, exact)
 
 
 def reference(values: Values) -> list[float]:
@@ -97,17 +117,25 @@ def losses(values: Values, budget: int) -> list[float]:
     return [best - found[number] for number in chosen]
 
 
-def report(measured: Sequence[Values], budgets: Sequence[int]) -> None:
+def report(measured: Sequence[Decision], budgets: Sequence[int]) -> None:
     """Print the figures of the module docstring."""
-    static = [max(found) - found[0] for found in map(reference, measured)]
-    by_budget = [[loss for values in measured for loss in losses(values, b)] for b in budgets]
-    for budget, found in zip(budgets, by_budget, strict=True):
-        if not found:
-            raise SystemExit(f"--worlds {len(measured[0][0])} is too few for {budget} simulations")
+    static = [max(found) - found[0] for found in (reference(d.values) for d in measured)]
+    by_budget = [[lost(decision, budget) for decision in measured] for budget in budgets]
     print(f"decisions: {len(measured)}")
     print(f"loss of the static best: {statistics.fmean(static):.2f}")
     for budget, found in zip(budgets, by_budget, strict=True):
         print(f"loss at {budget} simulations: {statistics.fmean(found):.2f}")
+
+
+def lost(decision: Decision, budget: int) -> float:
+    """The mean loss of ``decision``'s choices at ``budget`` (:func:`losses`); 0 where sim
+    plays every world once, its choice then the true best."""
+    if decision.exact and budget >= decision.exact:
+        return 0.0
+    found = losses(decision.values, budget)
+    if not found:
+        raise SystemExit(f"--worlds {len(decision.values[0])} is too few for {budget} simulations")
+    return statistics.fmean(found)
 
 
 def simulations(text: str) -> list[int]:
@@ -135,7 +163,13 @@ def main() -> None:
     rules = PRESETS["classic"].rules
     measured = list(
         decisions(
-            rules, options.players, options.hands, options.seed, options.horizon, options.worlds
+            rules,
+            options.players,
+            options.hands,
+            options.seed,
+            options.horizon,
+            options.worlds,
+            options.budgets,
         )
     )
     if not measured:

@@ -139,7 +139,6 @@ against 600, four players against three experts, 800 matches (seeds from 2000 an
 ``benchmarks/noise.py`` puts most of the gain at the end of the hand, where the
 playouts run longest and spread widest."""
 
-
 CANDIDATES = 6
 """Actions the static evaluation lets through to the simulation."""
 
@@ -244,13 +243,9 @@ class Simulation:
             return []
         count = len(candidates)
         deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
-        if self.exact_worlds:
-            cap = EXACT_WORLDS if budget.simulations is None else budget.simulations // count
-            every = self.sampler.worlds(max(cap, 1))
-            if every and self.choices is not None:
-                every = self.choices.reweighed(every)
-            if every:
-                return self._run_exact(candidates, every, deadline)
+        every = self.every_world(count, budget)
+        if every is not None:
+            return self._run_exact(candidates, every, deadline)
         played = [0] * count
         sums = [0.0] * count
         # cross[i][j]: the sum over the shared worlds of value_i * value_j, so that the
@@ -290,6 +285,18 @@ class Simulation:
         # first: a dropped one was shown worse in the worlds it met.
         found.sort(key=lambda value: (-value.simulations, -value.mean))
         return found
+
+    def every_world(self, candidates: int, budget: Budget) -> list[tuple[World, float]] | None:
+        """Each consistent world with its weight, where :meth:`run` plays every one of them
+        once instead of sampling (``exact_worlds``, and no more of them than ``budget``
+        would sample for this many candidates); None where it samples."""
+        if not self.exact_worlds:
+            return None
+        cap = EXACT_WORLDS if budget.simulations is None else budget.simulations // candidates
+        every = self.sampler.worlds(max(cap, 1))
+        if every and self.choices is not None:
+            every = self.choices.reweighed(every)
+        return every or None
 
     def _worlds(self, batch: int) -> Iterator[World]:
         """Sampled worlds, without end. Read by :attr:`choices`, ``batch`` worlds at a
@@ -491,6 +498,14 @@ def _last_card_taker(observation: Observation) -> int | None:
     return draws[-1] if draws else None
 
 
+class Planned(NamedTuple):
+    """A position that sim decides by simulation (:meth:`SimBot.plan`)."""
+
+    simulation: Simulation
+    candidates: list[tuple[LegalAction, float]]
+    """The actions played out, each with its static value."""
+
+
 class SimBot:
     """The strongest bot: static pruning, then simulation (see the module docstring)."""
 
@@ -566,6 +581,17 @@ class SimBot:
         return f"SimBot(seed={self.seed}, budget={self.budget!r}, name={self.name!r})"
 
     def act(self, observation: Observation) -> Action:
+        plan = self.plan(observation)
+        if isinstance(plan, Planned):
+            return plan.simulation.run(plan.candidates, self.budget)[0].option.action
+        return plan
+
+    def plan(self, observation: Observation) -> Action | Planned:
+        """What the bot makes of a position before its first playout: the action it plays
+        without simulating (the only one, the solved endgame, a draw on purpose, expert's
+        move where the static evaluation models neither the rules nor the moment), or the
+        simulation and the candidates it plays out. One path for :meth:`act` and for what
+        measures it (``benchmarks/noise.py``), so that the two cannot drift apart."""
         options = choices(observation)
         if len(options) == 1:
             return options[0].action
@@ -574,7 +600,7 @@ class SimBot:
             if solution is not None:
                 return solution.action
         if observation.phase == "play" and not evaluated(observation.rules):
-            return self.simulate_junior(observation, options)[0].option.action
+            return Planned(self.junior_simulation(observation), junior_candidates(options))
         simulation = self.simulation(observation, options)
         if simulation is None:
             return self._fallback.act(observation)
@@ -582,7 +608,7 @@ class SimBot:
         decided = drawn_on_purpose(observation, ranked, fishing=self.fishing)
         if decided is not None:
             return decided[0].action
-        return self.simulate(simulation, ranked)[0].option.action
+        return Planned(simulation, shortlist(observation, ranked, self.candidates))
 
     def simulation(
         self, observation: Observation, options: Sequence[LegalAction]
@@ -632,8 +658,11 @@ class SimBot:
     ) -> list[CandidateValue]:
         """Triominos Junior: :func:`junior_candidates` played out to the end of the hand
         in the same worlds, best first (see the module docstring)."""
-        simulation = Simulation(observation, self.rng_for(observation), horizon="hand")
-        return simulation.run(junior_candidates(options), self.budget)
+        return self.junior_simulation(observation).run(junior_candidates(options), self.budget)
+
+    def junior_simulation(self, observation: Observation) -> Simulation:
+        """Triominos Junior's simulation, to the end of the hand (the module docstring)."""
+        return Simulation(observation, self.rng_for(observation), horizon="hand")
 
     def rng_for(self, observation: Observation) -> random.Random:
         """The random generator for this position: the same for the same seed and position."""
