@@ -5,8 +5,9 @@ short of simulations, measured in minutes instead of a 400-match run.
 
 Experts play ``--hands`` seeded classic hands. At each of seat 0's moves that ``sim``
 would simulate (:meth:`~triominos.bots.sim.SimBot.plan`, the bot's own path), every
-candidate is played out in the same ``--worlds`` sampled worlds: the second half of them
-is the reference (the candidates' values as the simulation would find them with no end
+candidate is played out in the same ``--worlds`` sampled worlds (or, where the candidates
+are few, twice what the largest budget gives each one): the second half of them is the
+reference (the candidates' values as the simulation would find them with no end
 of worlds), and the first half is cut into runs of as many worlds as each budget gives a
 candidate. The loss of a choice is how far the reference puts it below the reference's
 best; where the consistent worlds are so few that sim plays each of them once at a
@@ -79,9 +80,11 @@ def decisions(
 
 
 def measured(plan: Planned, worlds: int, budgets: Sequence[int]) -> Decision:
-    """The planned candidates, each played in the same ``worlds`` sampled worlds."""
+    """The planned candidates, each played in the same ``worlds`` sampled worlds, or in
+    enough for one run of the largest budget in each half."""
     simulation, candidates = plan
     count = len(candidates)
+    worlds = max(worlds, 2 * -(-max(budgets) // count))
     exact = next(
         (
             budget
@@ -132,10 +135,7 @@ def lost(decision: Decision, budget: int) -> float:
     plays every world once, its choice then the true best."""
     if decision.exact and budget >= decision.exact:
         return 0.0
-    found = losses(decision.values, budget)
-    if not found:
-        raise SystemExit(f"--worlds {len(decision.values[0])} is too few for {budget} simulations")
-    return statistics.fmean(found)
+    return statistics.fmean(losses(decision.values, budget))
 
 
 def simulations(text: str) -> list[int]:
@@ -154,7 +154,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--horizon", choices=("turn", "hand"), default="hand")
     parser.add_argument("--hands", type=int, default=8, help="expert hands to measure")
-    parser.add_argument("--worlds", type=int, default=2000, help="worlds a decision")
+    parser.add_argument("--worlds", type=int, default=2000, help="worlds a decision, at least")
     parser.add_argument(
         "--budgets", type=simulations, default="600,1200,2400", help="simulations a move"
     )

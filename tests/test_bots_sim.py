@@ -18,6 +18,7 @@ from triominos.bots.outcome import WIN_VALUE
 from triominos.bots.sampler import World
 from triominos.bots.sim import (
     CHECK_EVERY,
+    Planned,
     SimBot,
     Simulation,
     _still_in_doubt,
@@ -197,6 +198,32 @@ def test_greedys_choice_is_always_a_candidate() -> None:
         actions = [value.option.action for value in values]
         assert greedy.act(observation) in actions
         assert len(actions) <= 2
+
+
+def test_the_plan_simulates_only_where_there_is_a_choice_and_act_follows_it() -> None:
+    """One path: what plan decides, act plays; what it simulates is the shortlist, two
+    candidates at least (a lone placement beside draws is played without a playout)."""
+    bot = SimBot(3, Budget(simulations=40))
+    lone = simulated = 0
+    for _, observation in islice(positions(PRESETS["classic"].rules, 4, 11), 80):
+        plan = bot.plan(observation)
+        placements = [
+            option.action
+            for option in observation.legal_actions()
+            if isinstance(option.action, Placement)
+        ]
+        if isinstance(plan, Planned):
+            simulated += 1
+            chosen = [option.action for option, _ in plan.candidates]
+            assert len(chosen) >= 2 and set(chosen) <= set(placements)
+            assert (
+                bot.act(observation)
+                == plan.simulation.run(plan.candidates, bot.budget)[0].option.action
+            )
+        else:
+            lone += len(placements) == 1 and plan == placements[0]
+            assert bot.act(observation) == plan
+    assert simulated and lone
 
 
 def test_a_time_budget_is_kept() -> None:

@@ -608,7 +608,10 @@ class SimBot:
         decided = drawn_on_purpose(observation, ranked, fishing=self.fishing)
         if decided is not None:
             return decided[0].action
-        return Planned(simulation, shortlist(observation, ranked, self.candidates))
+        candidates = shortlist(observation, ranked, self.candidates)
+        if len(candidates) == 1:  # (one placement, the rest draws: nothing to compare)
+            return candidates[0][0].action
+        return Planned(simulation, candidates)
 
     def simulation(
         self, observation: Observation, options: Sequence[LegalAction]
