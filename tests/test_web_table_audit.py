@@ -8,9 +8,9 @@ import pytest
 
 pytest.importorskip("playwright")
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
-from conftest import LiveServer, LiveServerFactory
+from conftest import LiveServer, LiveServerFactory, watched_page
 from test_web_table_finished import table_with_view
 from web import FAST_BOTS, create_game, open_in, post_table, with_board_view
 
@@ -117,6 +117,35 @@ def test_too_many_chat_messages_are_told_in_the_players_language(
     page.wait_for_function(
         "(text) => window.toasts.some((toast) => toast.includes(text))", arg=french
     )
+
+
+def test_a_message_being_typed_survives_what_the_others_say_meanwhile(
+    live_server: LiveServerFactory, page: Page, browser: Browser
+) -> None:
+    server = live_server()
+    answer = post_table(
+        server,
+        {
+            "preset": "classic",
+            "players": 2,
+            "seats": [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}],
+            "take": [0, 1],
+        },
+    )
+    code, (ann, bob) = answer["code"], (seat["token"] for seat in answer["seats"])
+    open_in(page, f"{server.base_url}/t/{code}#seat=0&token={ann}")
+    typing = page.get_by_test_id("chat-input")
+    typing.fill("half a thou")
+    with watched_page(browser) as other:
+        open_in(other, f"{server.base_url}/t/{code}#seat=1&token={bob}")
+        other.get_by_test_id("chat-input").fill("your move")
+        other.get_by_test_id("chat-send").click()
+        expect(page.get_by_test_id("chat-line")).to_have_text(["Bob: your move"])
+    expect(typing).to_have_value("half a thou")
+    expect(typing).to_be_focused()
+    typing.press_sequentially("ght")
+    page.get_by_test_id("chat-send").click()
+    expect(page.get_by_test_id("chat-line")).to_have_text(["Bob: your move", "Ann: half a thought"])
 
 
 def test_bonus_flashes_are_drawn_big_with_a_halo(

@@ -131,6 +131,23 @@ export class TablePage {
     this.sheet = h("div", { class: "sheet", "data-testid": "score-sheet", tabindex: 0, i18nAttrs: { "aria-label": "sheet_title" } });
     this.scores = h("div", { class: "scores", "data-testid": "score-table" });
     this.chatBox = h("section", { class: "chat", "data-testid": "chat" });
+    // Made once and never drawn again: a message being typed keeps its text and its
+    // focus while the others' messages come in.
+    this.chatInput = h("input", { type: "text", maxlength: MAX_CHAT_CHARS, required: true, "data-testid": "chat-input", i18nAttrs: { placeholder: "chat_placeholder", "aria-label": "chat_placeholder" } });
+    this.chatForm = h(
+      "form",
+      {
+        class: "chat-form",
+        hidden: true, // until the chat is heard (renderChat)
+        on: onSubmit(() => {
+          this.say(this.chatInput.value.trim());
+          this.chatInput.value = "";
+        }),
+      },
+      this.chatInput,
+      h("button", { type: "submit", "data-testid": "chat-send", i18n: "chat_send" }),
+    );
+    this.chatBox.append(this.chatForm);
     this.handover = h("div", { class: "handover", "data-testid": "pass-device", hidden: true });
     this.endings = new EndDialogs();
     this.resignDialog = h("dialog", { class: "dialog", "data-testid": "resign-confirm" });
@@ -366,13 +383,13 @@ export class TablePage {
   renderChat() {
     const watching = this.seats.has(WATCH);
     const muted = this.chatMuted;
-    const input = h("input", { type: "text", maxlength: MAX_CHAT_CHARS, required: true, "data-testid": "chat-input", i18nAttrs: { placeholder: "chat_placeholder", "aria-label": "chat_placeholder" } });
     const log = h(
       "ol",
       { class: "chat-log", "data-testid": "chat-log", "aria-live": "polite" },
       ...(muted ? [] : this.chat.map((said) => h("li", { "data-testid": "chat-line" }, h("strong", { text: `${said.name || t("spectator")}: ` }), h("span", { text: said.text })))),
     );
-    this.chatBox.replaceChildren(
+    while (this.chatBox.firstChild !== this.chatForm) this.chatBox.firstChild.remove();
+    this.chatForm.before(
       h(
         "div",
         { class: "chat-head" },
@@ -392,21 +409,8 @@ export class TablePage {
         }),
       ),
       muted ? h("p", { class: "muted", "data-testid": "chat-muted", i18n: "chat_muted" }) : log,
-      muted
-        ? null
-        : h(
-            "form",
-            {
-              class: "chat-form",
-              on: onSubmit(() => {
-                this.say(input.value.trim());
-                input.value = "";
-              }),
-            },
-            input,
-            h("button", { type: "submit", "data-testid": "chat-send", i18n: "chat_send" }),
-          ),
     );
+    this.chatForm.hidden = muted;
     log.scrollTop = log.scrollHeight;
   }
 
