@@ -4,6 +4,7 @@ player's language, bonus flashes drawn to be read."""
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
 pytest.importorskip("playwright")
@@ -146,6 +147,27 @@ def test_a_message_being_typed_survives_what_the_others_say_meanwhile(
     typing.press_sequentially("ght")
     page.get_by_test_id("chat-send").click()
     expect(page.get_by_test_id("chat-line")).to_have_text(["Bob: your move", "Ann: half a thought"])
+
+
+def test_a_name_being_typed_to_join_survives_another_player_sitting_down(
+    live_server: LiveServerFactory, page: Page
+) -> None:
+    server = live_server()
+    people = [{"kind": "person", "name": name} for name in ("Ann", "Guest 1", "Guest 2")]
+    code = post_table(server, {"preset": "classic", "players": 3, "seats": people, "take": [0]})[
+        "code"
+    ]
+    open_in(page, f"{server.base_url}/t/{code}")
+    typing = page.get_by_test_id("join-name")
+    typing.fill("Car")
+    joined = httpx.post(f"{server.base_url}/api/tables/{code}/join", json={"name": "Dan"})
+    assert joined.status_code == 200, joined.text
+    expect(page.locator(".player-name")).to_contain_text(["Ann", "Dan"])
+    expect(typing).to_have_value("Car")
+    expect(typing).to_be_focused()
+    typing.press_sequentially("ol")
+    page.get_by_test_id("join").click()
+    expect(page.locator(".player.mine .player-name")).to_have_text("Carol")
 
 
 def test_bonus_flashes_are_drawn_big_with_a_halo(

@@ -45,6 +45,20 @@ export function h(tag, attributes = {}, ...children) {
   return element;
 }
 
+/**
+ * Make `children` the element's children, in order, moving only what must move: a node
+ * kept from the last drawing (a form being typed in) is never taken out, so it keeps its
+ * text and its focus. Where `replaceChildren` would take it out and put it back, blurred.
+ */
+export function arrange(element, ...children) {
+  const wanted = children.filter((child) => child !== null && child !== undefined && child !== false);
+  for (const node of [...element.childNodes]) if (!wanted.includes(node)) node.remove();
+  wanted.forEach((node, index) => {
+    const there = element.childNodes[index] ?? null;
+    if (there !== node) element.insertBefore(node, there);
+  });
+}
+
 /** The `on` of a form: `action(event)` on submit, with the page staying where it is. */
 export function onSubmit(action) {
   return {

@@ -10,7 +10,7 @@ import { TableConnection, getJson, heldSeats, holdSeat, playerName, postForBlob,
 import { BoardView } from "./board.js";
 import { TileChoice, choiceKey, pointingUp } from "./choice.js";
 import { DEFAULT_LEVEL, LEVELS, levelOf, seatNames } from "./bots.js";
-import { h, onSubmit, setText, signed, t, toast } from "./dom.js";
+import { arrange, h, onSubmit, setText, signed, t, toast } from "./dom.js";
 import { RackView } from "./rack.js";
 import { EndDialogs } from "./endings.js";
 import { describeRefusal, toastRefusal } from "./errors.js";
@@ -131,8 +131,8 @@ export class TablePage {
     this.sheet = h("div", { class: "sheet", "data-testid": "score-sheet", tabindex: 0, i18nAttrs: { "aria-label": "sheet_title" } });
     this.scores = h("div", { class: "scores", "data-testid": "score-table" });
     this.chatBox = h("section", { class: "chat", "data-testid": "chat" });
-    // Made once and never drawn again: a message being typed keeps its text and its
-    // focus while the others' messages come in.
+    // Made once and never drawn again (arrange): a message being typed keeps its text and
+    // its focus while the others' messages come in.
     this.chatInput = h("input", { type: "text", maxlength: MAX_CHAT_CHARS, required: true, "data-testid": "chat-input", i18nAttrs: { placeholder: "chat_placeholder", "aria-label": "chat_placeholder" } });
     this.chatForm = h(
       "form",
@@ -147,7 +147,6 @@ export class TablePage {
       this.chatInput,
       h("button", { type: "submit", "data-testid": "chat-send", i18n: "chat_send" }),
     );
-    this.chatBox.append(this.chatForm);
     this.handover = h("div", { class: "handover", "data-testid": "pass-device", hidden: true });
     this.endings = new EndDialogs();
     this.resignDialog = h("dialog", { class: "dialog", "data-testid": "resign-confirm" });
@@ -388,8 +387,8 @@ export class TablePage {
       { class: "chat-log", "data-testid": "chat-log", "aria-live": "polite" },
       ...(muted ? [] : this.chat.map((said) => h("li", { "data-testid": "chat-line" }, h("strong", { text: `${said.name || t("spectator")}: ` }), h("span", { text: said.text })))),
     );
-    while (this.chatBox.firstChild !== this.chatForm) this.chatBox.firstChild.remove();
-    this.chatForm.before(
+    arrange(
+      this.chatBox,
       h(
         "div",
         { class: "chat-head" },
@@ -409,6 +408,7 @@ export class TablePage {
         }),
       ),
       muted ? h("p", { class: "muted", "data-testid": "chat-muted", i18n: "chat_muted" }) : log,
+      this.chatForm,
     );
     this.chatForm.hidden = muted;
     log.scrollTop = log.scrollHeight;
@@ -936,7 +936,7 @@ export class TablePage {
     const free = (this.summary?.seats ?? []).filter((seat) => seat.kind === "person" && !seat.taken);
     if (watching) {
       notices.push(h("p", { class: "notice", "data-testid": "watching", i18n: "watching" }));
-      if (free.length && !view.match_over) notices.push(this.joinForm());
+      if (free.length && !view.match_over) notices.push((this.joinBox ??= this.joinForm()));
     } else if (free.length && !view.match_over) {
       const link = `${location.origin}/t/${this.code}`;
       notices.push(
@@ -977,7 +977,7 @@ export class TablePage {
         ),
       );
     }
-    this.notices.replaceChildren(...notices);
+    arrange(this.notices, ...notices); // the join form keeps the name being typed
   }
 
   /**
