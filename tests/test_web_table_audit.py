@@ -170,6 +170,27 @@ def test_a_name_being_typed_to_join_survives_another_player_sitting_down(
     expect(page.locator(".player.mine .player-name")).to_have_text("Carol")
 
 
+def test_the_bot_level_picked_for_an_absent_player_survives_the_moves_meanwhile(
+    live_server: LiveServerFactory, page: Page
+) -> None:
+    server = live_server()
+    open_in(page, f"{server.base_url}/t/{two_people_table(server)}", "en")
+    table_with_view(  # Ann's page; Bob gone past the grace period
+        page,
+        """view.seat = 0;
+           view.seats[1].connected = false;
+           view.seats[1].bot_allowed_at = 0;""",
+    )
+    page.route("**/seats/1/bot", lambda route: route.fulfill(status=200, json={}))
+    page.get_by_test_id("bot-level").select_option("random")
+    page.evaluate("window.shownTable.render()")  # as every move at the table does
+    expect(page.get_by_test_id("bot-level")).to_have_value("random")
+    with page.expect_request("**/seats/1/bot") as asked:
+        page.get_by_test_id("give-to-bot").click()
+    body = asked.value.post_data_json
+    assert body is not None and body["bot"] == "random"
+
+
 def test_bonus_flashes_are_drawn_big_with_a_halo(
     live_server: LiveServerFactory, page: Page
 ) -> None:

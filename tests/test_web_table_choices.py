@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("playwright")
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from conftest import DESKTOP, LiveServer, LiveServerFactory, watched_page
 from web import (
@@ -130,6 +130,27 @@ def test_the_personal_link_comes_with_its_qr_code(
         play_turn(page)
     expect(page.get_by_test_id("other-device")).to_have_attribute("open", "")
     expect(qr).to_be_visible()
+
+
+def test_a_qr_code_refused_is_told_once_and_not_asked_again_and_again(
+    live_server: LiveServerFactory, browser: Browser
+) -> None:
+    server = live_server()
+    asked: list[str] = []
+
+    def refuse(route: Route) -> None:
+        asked.append(route.request.url)
+        route.fulfill(status=503, json={"error": {"code": "unavailable", "message": "busy"}})
+
+    with watched_page(browser, "status of 503", **DESKTOP) as page:
+        create_game(page, server)
+        page.route("**/seats/0/qr", refuse)
+        page.get_by_test_id("other-device").locator("summary").click()
+        expect(page.get_by_test_id("toast")).to_have_count(1)
+        page.wait_for_timeout(1000)  # (asked again at every render: a round in milliseconds)
+        assert len(asked) == 1
+        expect(page.get_by_test_id("toast")).to_have_count(1)
+        expect(page.get_by_test_id("personal-link")).to_be_visible()  # the link still works
 
 
 def short_hands_against_greedy(server: LiveServer, hands: int, **body: Any) -> str:

@@ -61,7 +61,8 @@ def finished_record(server: LiveServer, code: str, page: Page) -> dict[str, Any]
 
 def table_with_view(page: Page, patch: str) -> None:
     """Show, in a table page of its own, a real spectator's view of the table open in
-    ``page`` changed by ``patch`` (JavaScript statements on ``view``): a hand-built case."""
+    ``page`` changed by ``patch`` (JavaScript statements on ``view``): a hand-built case.
+    The table page is ``window.shownTable``."""
     page.evaluate(
         """async (patch) => {
             const { TablePage } = await import('/static/table.js');
@@ -81,6 +82,7 @@ def table_with_view(page: Page, patch: str) -> None:
             const connection = { close() {}, play() { return true; }, askHint() { return true; } };
             table.seats.set(view.seat ?? 'watch', { connection, view: null, token: null });
             table.onMessage(view.seat ?? 'watch', { type: 'welcome', view });
+            window.shownTable = table;  // for a test to draw it again
         }""",
         patch,
     )

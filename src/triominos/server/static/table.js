@@ -131,6 +131,7 @@ export class TablePage {
     this.sheet = h("div", { class: "sheet", "data-testid": "score-sheet", tabindex: 0, i18nAttrs: { "aria-label": "sheet_title" } });
     this.scores = h("div", { class: "scores", "data-testid": "score-table" });
     this.chatBox = h("section", { class: "chat", "data-testid": "chat" });
+    this.giveForms = new Map(); // seat -> its "let a bot play" form (giveToBotForm)
     // Made once and never drawn again (arrange): a message being typed keeps its text and
     // its focus while the others' messages come in.
     this.chatInput = h("input", { type: "text", maxlength: MAX_CHAT_CHARS, required: true, "data-testid": "chat-input", i18nAttrs: { placeholder: "chat_placeholder", "aria-label": "chat_placeholder" } });
@@ -1022,20 +1023,25 @@ export class TablePage {
     return details;
   }
 
-  /** Each held seat's QR code, made by the server from its token (asked for once, when first shown). */
+  /**
+   * Each held seat's QR code, made by the server from its token (asked for once, when
+   * first shown). A refusal is told once and not asked again until the page is loaded
+   * again: the panel drawn open again at every render would ask on and on.
+   */
   async loadQrCodes(seats) {
     const missing = seats.filter(([key]) => !this.qrCodes.has(key));
+    let loaded = false;
     for (const [key, entry] of missing) {
       this.qrCodes.set(key, null);
       try {
         const image = await postForBlob(`/api/tables/${encodeURIComponent(this.code)}/seats/${key}/qr`, { token: entry.token });
         this.qrCodes.set(key, URL.createObjectURL(image));
+        loaded = true;
       } catch (error) {
-        this.qrCodes.delete(key);
         toastRefusal(error);
       }
     }
-    if (missing.length) this.render();
+    if (loaded) this.render();
   }
 
   joinForm() {
@@ -1074,19 +1080,27 @@ export class TablePage {
     }
   }
 
-  /** "Let a bot play" with the level the player picks (DEFAULT_LEVEL unless told). */
+  /**
+   * "Let a bot play" with the level the player picks (DEFAULT_LEVEL unless told). Made
+   * once a seat: every move at the table draws the players again, and a new form would
+   * put the level picked back to the default before the button is pressed.
+   */
   giveToBotForm(seat) {
+    const kept = this.giveForms.get(seat);
+    if (kept) return kept;
     const choice = h(
       "select",
       { "data-testid": "bot-level", i18nAttrs: { "aria-label": "bot_level" } },
       ...LEVELS.map((level) => h("option", { value: level.id, selected: level.id === DEFAULT_LEVEL, i18n: `level_${level.id}` })),
     );
-    return h(
+    const form = h(
       "form",
       { class: "give-to-bot", on: onSubmit(() => this.giveToBot(seat, LEVELS.find((level) => level.id === choice.value))) },
       choice,
       h("button", { type: "submit", class: "small", "data-testid": "give-to-bot", i18n: "give_to_bot" }),
     );
+    this.giveForms.set(seat, form);
+    return form;
   }
 
   async giveToBot(seat, level) {
