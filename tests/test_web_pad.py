@@ -127,6 +127,27 @@ def test_a_hand_settled_through_the_page(live_server: LiveServerFactory, phone_p
     expect(page.get_by_test_id("hand-1")).to_contain_text("Ann went out")
 
 
+def test_a_refused_settlement_keeps_the_rack_totals_typed(
+    live_server: LiveServerFactory, browser: Browser
+) -> None:
+    server = live_server()
+    small = {"rack_sizes": {str(n): 2 for n in range(2, 7)}, "target_score": 500}
+    body = {"preset": "classic", "options": small, "players": ["Ann", "Bob"]}
+    code = httpx.post(f"{server.base_url}/api/pad/games", json=body).json()["id"]
+    with watched_page(browser, "status of 400", **PHONE) as page:
+        open_in(page, f"{server.base_url}/pad/{code}")
+        for tile in ("5-5-5", "4-5-5", "3-4-5"):  # Ann's last tile: the settlement
+            lay(page, tile)
+        bob = page.get_by_test_id("remaining-1")
+        bob.fill("99")  # more than Bob's one tile can be worth
+        tap(page, "go-out")
+        expect(page.get_by_test_id("notice")).to_contain_text("worth at most")
+        expect(bob).to_have_value("99")  # there to be put right, not typed again
+        bob.fill("7")
+        tap(page, "go-out")
+        expect_totals(page, 25 + 12 + 25 + 7, 14)
+
+
 def test_a_refused_entry_shows_why_and_changes_nothing(
     live_server: LiveServerFactory, browser: Browser
 ) -> None:

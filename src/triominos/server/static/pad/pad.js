@@ -22,6 +22,7 @@ const state = {
   value: "",
   figure: null,
   panel: null, // "settle" or "correct" when open
+  fields: {}, // what is typed in the open panel, by test id: kept when the page is drawn again
   setup: { preset: "classic", players: ["", ""], options: {} },
 };
 
@@ -92,7 +93,9 @@ async function send(path, body, typed) {
 function afterChange() {
   const sheet = state.game.sheet;
   state.selected = sheet.turn_player ?? sheet.to_move ?? state.selected;
-  state.panel = sheet.awaiting ? "settle" : null;
+  const panel = sheet.awaiting ? "settle" : null;
+  if (panel !== state.panel) state.fields = {};
+  state.panel = panel;
   render();
 }
 
@@ -396,7 +399,18 @@ function entryPanel(sheet) {
 
 function openPanel(panel) {
   state.panel = panel;
+  state.fields = {};
   render();
+}
+
+/**
+ * A panel's input, its text kept in `state.fields`: the page is drawn again whenever the
+ * server answers (a refusal, or the answer to an earlier tap), and what was typed stays.
+ */
+function field(attributes) {
+  const key = attributes["data-testid"];
+  const input = h("input", { ...attributes, value: state.fields[key] ?? attributes.value ?? "", on: { input: () => (state.fields[key] = input.value) } });
+  return input;
 }
 
 function typedTile() {
@@ -430,7 +444,7 @@ function settlePanel(sheet) {
   const rules = sheet.rules;
   const outSeat = sheet.out.length ? sheet.out[0] : state.selected;
   const inputs = sheet.players.map((name, seat) =>
-    h("input", {
+    field({
       type: "number",
       inputmode: "numeric",
       min: 0,
@@ -488,8 +502,8 @@ function settlePanel(sheet) {
 }
 
 function correctionPanel(sheet) {
-  const points = h("input", { type: "number", inputmode: "numeric", "aria-label": t("correct.points"), placeholder: t("correct.points"), "data-testid": "correct-points" });
-  const note = h("input", { type: "text", maxlength: 200, "aria-label": t("correct.note"), placeholder: t("correct.note"), "data-testid": "correct-note" });
+  const points = field({ type: "number", inputmode: "numeric", "aria-label": t("correct.points"), placeholder: t("correct.points"), "data-testid": "correct-points" });
+  const note = field({ type: "text", maxlength: 200, "aria-label": t("correct.note"), placeholder: t("correct.note"), "data-testid": "correct-note" });
   return h(
     "section",
     { class: "correct", "data-testid": "correct" },
