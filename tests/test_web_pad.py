@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("playwright")
 
 import httpx
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from conftest import PHONE, LiveServerFactory, watched_page
 from web import STATIC, assert_locales_agree, open_in
@@ -146,6 +146,25 @@ def test_a_refused_settlement_keeps_the_rack_totals_typed(
         bob.fill("7")
         tap(page, "go-out")
         expect_totals(page, 25 + 12 + 25 + 7, 14)
+
+
+def test_a_player_picked_while_an_entry_is_on_its_way_stays_picked(
+    live_server: LiveServerFactory, phone_page: Page
+) -> None:
+    server = live_server()
+    body = {"preset": "classic", "players": ["Ann", "Bob"]}
+    code = httpx.post(f"{server.base_url}/api/pad/games", json=body).json()["id"]
+    page = phone_page
+    open_in(page, f"{server.base_url}/pad/{code}")
+    held: list[Route] = []
+    page.route("**/entries", lambda route: held.append(route))  # answered once picked
+    lay(page, "5-5-5")  # Ann's; the turn goes on to Bob
+    while not held:
+        page.wait_for_timeout(50)
+    tap(page, "player-0")  # back to Ann: she has something to correct
+    held[0].continue_()
+    expect_totals(page, 25, 0)
+    expect(page.get_by_test_id("player-0")).to_have_attribute("aria-pressed", "true")
 
 
 def test_a_refused_entry_shows_why_and_changes_nothing(

@@ -18,6 +18,7 @@ const state = {
   knownNames: [],
   game: null, // the API's game: {id, link, version, finished, sheet}
   selected: 0, // the seat the next entry is for
+  picks: 0, // how many times a player was picked by hand (so an answer does not undo the pick)
   digits: [], // the tile's numbers typed so far
   value: "",
   figure: null,
@@ -79,9 +80,10 @@ function change(path, body = {}, typed = null) {
 }
 
 async function send(path, body, typed) {
+  const picks = state.picks;
   try {
     state.game = await postJson(`/api/pad/games/${state.game.id}/${path}`, { ...body, version: state.game.version });
-    afterChange();
+    afterChange(picks === state.picks);
   } catch (error) {
     if (error.code === "stale_version") await loadGame(state.game.id);
     if (typed && !state.digits.length && state.value === "") Object.assign(state, typed);
@@ -90,9 +92,11 @@ async function send(path, body, typed) {
   }
 }
 
-function afterChange() {
+/** Show the sheet the server answered with; the next entry is for the player whose turn it
+ * is, unless one was picked by hand while the answer was on its way (`followTurn` false). */
+function afterChange(followTurn = true) {
   const sheet = state.game.sheet;
-  state.selected = sheet.turn_player ?? sheet.to_move ?? state.selected;
+  if (followTurn) state.selected = sheet.turn_player ?? sheet.to_move ?? state.selected;
   const panel = sheet.awaiting ? "settle" : null;
   if (panel !== state.panel) state.fields = {};
   state.panel = panel;
@@ -270,6 +274,7 @@ function totalsBar(sheet) {
           on: {
             click: () => {
               state.selected = seat;
+              state.picks += 1;
               render();
             },
           },
