@@ -148,7 +148,7 @@ def test_a_refused_settlement_keeps_the_rack_totals_typed(
         expect_totals(page, 25 + 12 + 25 + 7, 14)
 
 
-def test_a_player_picked_while_an_entry_is_on_its_way_stays_picked(
+def test_what_is_done_while_an_entry_is_on_its_way_stays_done(
     live_server: LiveServerFactory, phone_page: Page
 ) -> None:
     server = live_server()
@@ -162,9 +162,15 @@ def test_a_player_picked_while_an_entry_is_on_its_way_stays_picked(
     while not held:
         page.wait_for_timeout(50)
     tap(page, "player-0")  # back to Ann: she has something to correct
+    tap(page, "open-correct")
+    note = page.get_by_test_id("correct-note")
+    note.fill("counted tw")
     held[0].continue_()
     expect_totals(page, 25, 0)
+    # The answer leaves what was done meanwhile: Ann picked, the correction half typed.
     expect(page.get_by_test_id("player-0")).to_have_attribute("aria-pressed", "true")
+    expect(note).to_have_value("counted tw")
+    expect(note).to_be_focused()
 
 
 def test_a_refused_entry_shows_why_and_changes_nothing(

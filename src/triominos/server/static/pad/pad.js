@@ -18,7 +18,7 @@ const state = {
   knownNames: [],
   game: null, // the API's game: {id, link, version, finished, sheet}
   selected: 0, // the seat the next entry is for
-  picks: 0, // how many times a player was picked by hand (so an answer does not undo the pick)
+  choices: 0, // players picked and panels opened by hand: an answer does not undo them
   digits: [], // the tile's numbers typed so far
   value: "",
   figure: null,
@@ -80,10 +80,10 @@ function change(path, body = {}, typed = null) {
 }
 
 async function send(path, body, typed) {
-  const picks = state.picks;
+  const choices = state.choices;
   try {
     state.game = await postJson(`/api/pad/games/${state.game.id}/${path}`, { ...body, version: state.game.version });
-    afterChange(picks === state.picks);
+    afterChange(choices === state.choices);
   } catch (error) {
     if (error.code === "stale_version") await loadGame(state.game.id);
     if (typed && !state.digits.length && state.value === "") Object.assign(state, typed);
@@ -92,12 +92,16 @@ async function send(path, body, typed) {
   }
 }
 
-/** Show the sheet the server answered with; the next entry is for the player whose turn it
- * is, unless one was picked by hand while the answer was on its way (`followTurn` false). */
-function afterChange(followTurn = true) {
+/**
+ * Show the sheet the server answered with: the next entry is for the player whose turn it
+ * is, with the keypad (or the settlement the sheet awaits). Unless the player picked a
+ * player or opened a panel while the answer was on its way (`undisturbed` false): what
+ * was done by hand stays, but for a settlement awaited.
+ */
+function afterChange(undisturbed = true) {
   const sheet = state.game.sheet;
-  if (followTurn) state.selected = sheet.turn_player ?? sheet.to_move ?? state.selected;
-  const panel = sheet.awaiting ? "settle" : null;
+  if (undisturbed) state.selected = sheet.turn_player ?? sheet.to_move ?? state.selected;
+  const panel = sheet.awaiting ? "settle" : undisturbed ? null : state.panel;
   if (panel !== state.panel) state.fields = {};
   state.panel = panel;
   render();
@@ -117,9 +121,12 @@ async function loadGame(id) {
 // --- views -----------------------------------------------------------------------------
 
 function render() {
+  // Drawn anew, the control that had the focus gets it back (a phone keeps its keyboard).
+  const focused = document.activeElement?.dataset?.testid;
   if (location.pathname.startsWith("/pad/") && state.game) root().replaceChildren(gameView());
   else if (new URLSearchParams(location.search).has("players")) playersView();
   else root().replaceChildren(setupView());
+  if (focused && document.activeElement === document.body) root().querySelector(`[data-testid="${focused}"]`)?.focus();
 }
 
 function presetOf(name) {
@@ -274,7 +281,7 @@ function totalsBar(sheet) {
           on: {
             click: () => {
               state.selected = seat;
-              state.picks += 1;
+              state.choices += 1;
               render();
             },
           },
@@ -405,6 +412,7 @@ function entryPanel(sheet) {
 function openPanel(panel) {
   state.panel = panel;
   state.fields = {};
+  state.choices += 1;
   render();
 }
 
