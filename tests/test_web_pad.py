@@ -14,7 +14,7 @@ pytest.importorskip("playwright")
 import httpx
 from playwright.sync_api import Browser, Page, Route, expect
 
-from conftest import PHONE, LiveServerFactory, watched_page
+from conftest import PHONE, LiveServer, LiveServerFactory, watched_page
 from web import STATIC, assert_locales_agree, open_in
 
 LOCALES = STATIC / "pad" / "locales"
@@ -30,6 +30,14 @@ def lay(page: Page, tile: str, figure: str | None = None) -> None:
     if figure is not None:
         tap(page, f"figure-{figure}")
     tap(page, "lay")
+
+
+def small_game(server: LiveServer) -> str:
+    """A score pad game of Ann and Bob with two tiles a rack (a hand in three lays): its id."""
+    small = {"rack_sizes": {str(n): 2 for n in range(2, 7)}, "target_score": 500}
+    body = {"preset": "classic", "options": small, "players": ["Ann", "Bob"]}
+    game: str = httpx.post(f"{server.base_url}/api/pad/games", json=body).json()["id"]
+    return game
 
 
 def expect_totals(page: Page, *totals: int) -> None:
@@ -104,9 +112,7 @@ def test_a_short_match_entered_on_a_phone(
 
 def test_a_hand_settled_through_the_page(live_server: LiveServerFactory, phone_page: Page) -> None:
     server = live_server()
-    small = {"rack_sizes": {str(n): 2 for n in range(2, 7)}, "target_score": 500}
-    body = {"preset": "classic", "options": small, "players": ["Ann", "Bob"]}
-    code = httpx.post(f"{server.base_url}/api/pad/games", json=body).json()["id"]
+    code = small_game(server)
     page = phone_page
     open_in(page, f"{server.base_url}/pad/{code}")
     lay(page, "5-5-5")
@@ -131,9 +137,7 @@ def test_a_refused_settlement_keeps_the_rack_totals_typed(
     live_server: LiveServerFactory, browser: Browser
 ) -> None:
     server = live_server()
-    small = {"rack_sizes": {str(n): 2 for n in range(2, 7)}, "target_score": 500}
-    body = {"preset": "classic", "options": small, "players": ["Ann", "Bob"]}
-    code = httpx.post(f"{server.base_url}/api/pad/games", json=body).json()["id"]
+    code = small_game(server)
     with watched_page(browser, "status of 400", **PHONE) as page:
         open_in(page, f"{server.base_url}/pad/{code}")
         for tile in ("5-5-5", "4-5-5", "3-4-5"):  # Ann's last tile: the settlement
@@ -242,9 +246,7 @@ def test_the_pad_keeps_a_tile_by_its_name_exports_numbers_and_refuses_in_one_lan
     live_server: LiveServerFactory, browser: Browser
 ) -> None:
     server = live_server()
-    small = {"rack_sizes": {str(n): 2 for n in range(2, 7)}, "target_score": 500}
-    body = {"preset": "classic", "options": small, "players": ["Ann", "Bob"]}
-    code = httpx.post(f"{server.base_url}/api/pad/games", json=body).json()["id"]
+    code = small_game(server)
     german = json.loads((LOCALES / "de.json").read_text(encoding="utf-8"))
     with watched_page(browser, "status of 400", **PHONE) as page:
         open_in(page, f"{server.base_url}/pad/{code}", "de")

@@ -11,9 +11,9 @@ pytest.importorskip("playwright")
 
 from playwright.sync_api import Browser, Page, expect
 
-from conftest import LiveServer, LiveServerFactory, watched_page
+from conftest import LiveServerFactory, watched_page
 from test_web_table_finished import table_with_view
-from web import FAST_BOTS, create_game, open_in, post_table, with_board_view
+from web import FAST_BOTS, ann_and_bob, create_game, open_in, post_table, with_board_view
 
 SOUNDS = """async () => {
     const { Sounds } = await import('/static/sounds.js');
@@ -54,19 +54,6 @@ TOASTS_NOTED = """() => {
 }"""
 
 
-def two_people_table(server: LiveServer) -> str:
-    answer = post_table(
-        server,
-        {
-            "preset": "classic",
-            "players": 2,
-            "seats": [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}],
-        },
-    )
-    code: str = answer["code"]
-    return code
-
-
 def test_each_event_has_its_own_sound(live_server: LiveServerFactory, page: Page) -> None:
     server = live_server()
     open_in(page, f"{server.base_url}/")
@@ -81,7 +68,7 @@ def test_each_event_has_its_own_sound(live_server: LiveServerFactory, page: Page
 
 def test_the_move_list_says_each_move_in_words(live_server: LiveServerFactory, page: Page) -> None:
     server = live_server()
-    open_in(page, f"{server.base_url}/t/{two_people_table(server)}", "en")
+    open_in(page, f"{server.base_url}/t/{ann_and_bob(server)['code']}", "en")
     table_with_view(
         page,
         """view.status = 'playing';
@@ -124,15 +111,7 @@ def test_a_message_being_typed_survives_what_the_others_say_meanwhile(
     live_server: LiveServerFactory, page: Page, browser: Browser
 ) -> None:
     server = live_server()
-    answer = post_table(
-        server,
-        {
-            "preset": "classic",
-            "players": 2,
-            "seats": [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}],
-            "take": [0, 1],
-        },
-    )
+    answer = ann_and_bob(server, take=[0, 1])
     code, (ann, bob) = answer["code"], (seat["token"] for seat in answer["seats"])
     open_in(page, f"{server.base_url}/t/{code}#seat=0&token={ann}")
     typing = page.get_by_test_id("chat-input")
@@ -174,7 +153,7 @@ def test_the_bot_level_picked_for_an_absent_player_survives_the_moves_meanwhile(
     live_server: LiveServerFactory, page: Page
 ) -> None:
     server = live_server()
-    open_in(page, f"{server.base_url}/t/{two_people_table(server)}", "en")
+    open_in(page, f"{server.base_url}/t/{ann_and_bob(server)['code']}", "en")
     table_with_view(  # Ann's page; Bob gone past the grace period
         page,
         """view.seat = 0;

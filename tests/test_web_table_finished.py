@@ -19,6 +19,7 @@ from playwright.sync_api import Browser, Page, expect
 from conftest import DESKTOP, PHONE, LiveServer, LiveServerFactory, watched_page
 from web import (
     FAST_BOTS,
+    ann_and_bob,
     create_game,
     expect_new_version,
     open_in,
@@ -239,14 +240,7 @@ def test_the_target_reached_during_a_hand_is_told(
     live_server: LiveServerFactory, page: Page
 ) -> None:
     server = live_server()
-    answer = post_table(
-        server,
-        {
-            "preset": "classic",
-            "players": 2,
-            "seats": [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}],
-        },
-    )
+    answer = ann_and_bob(server)
     open_in(page, f"{server.base_url}/t/{answer['code']}")
     table_with_view(
         page,

@@ -35,6 +35,13 @@ def post_table(server: LiveServer, body: dict[str, Any]) -> dict[str, Any]:
     return created
 
 
+def ann_and_bob(server: LiveServer, **body: Any) -> dict[str, Any]:
+    """A two-player classic table of two people, Ann and Bob, made through the API with
+    ``body`` added (``take``, say): its answer."""
+    people = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}]
+    return post_table(server, {"preset": "classic", "players": 2, "seats": people, **body})
+
+
 def open_in(page: Page, url: str, language: str = "en") -> None:
     """Open ``url`` in ``language``: the choice is kept in localStorage, which exists only
     once the page is open, so the page is loaded again to show it."""
