@@ -1,14 +1,15 @@
 """Issue 17's list, item by item, where no other browser test would fail if it broke:
 each sound for its own event, the move list in words, the chat's rate limit told in the
-player's language, bonus flashes drawn to be read."""
+player's language, bonus flashes drawn to be read; and what a player is typing or has
+picked surviving what the others do meanwhile."""
 
 from __future__ import annotations
 
-import httpx
 import pytest
 
 pytest.importorskip("playwright")
 
+import httpx
 from playwright.sync_api import Browser, Page, expect
 
 from conftest import LiveServerFactory, watched_page
