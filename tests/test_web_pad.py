@@ -163,8 +163,11 @@ def test_what_is_done_while_an_entry_is_on_its_way_stays_done(
     held: list[Route] = []
     page.route("**/entries", lambda route: held.append(route))  # answered once picked
     lay(page, "5-5-5")  # Ann's; the turn goes on to Bob
-    while not held:
+    for _ in range(600):  # (Playwright's own 30 s, a look every 50 ms)
+        if held:
+            break
         page.wait_for_timeout(50)
+    assert held, "the entry never reached the route"
     tap(page, "player-0")  # back to Ann: she has something to correct
     tap(page, "open-correct")
     note = page.get_by_test_id("correct-note")

@@ -41,8 +41,13 @@ export function h(tag, attributes = {}, ...children) {
     else if (["disabled", "hidden", "value", "checked", "selected"].includes(name)) element[name] = value;
     else element.setAttribute(name, value === true ? "" : String(value));
   }
-  element.append(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
+  element.append(...present(children.flat()));
   return element;
+}
+
+/** The children given, less the null, undefined and false that mark one left out. */
+function present(children) {
+  return children.filter((child) => child !== null && child !== undefined && child !== false);
 }
 
 /**
@@ -51,7 +56,7 @@ export function h(tag, attributes = {}, ...children) {
  * text and its focus. Where `replaceChildren` would take it out and put it back, blurred.
  */
 export function arrange(element, ...children) {
-  const wanted = children.filter((child) => child !== null && child !== undefined && child !== false);
+  const wanted = present(children);
   for (const node of [...element.childNodes]) if (!wanted.includes(node)) node.remove();
   wanted.forEach((node, index) => {
     const there = element.childNodes[index] ?? null;
