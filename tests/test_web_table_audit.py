@@ -1,7 +1,7 @@
 """Issue 17's list, item by item, where no other browser test would fail if it broke:
 each sound for its own event, the move list in words, the chat's rate limit told in the
 player's language, bonus flashes drawn to be read; and what a player is typing or has
-picked surviving what the others do meanwhile."""
+picked, and the control the keyboard is on, surviving what happens meanwhile."""
 
 from __future__ import annotations
 
@@ -14,7 +14,17 @@ from playwright.sync_api import Browser, Page, expect
 
 from conftest import LiveServerFactory, watched_page
 from test_web_table_finished import table_with_view
-from web import FAST_BOTS, ann_and_bob, create_game, open_in, post_table, with_board_view
+from web import (
+    FAST_BOTS,
+    ann_and_bob,
+    create_game,
+    expect_new_version,
+    open_in,
+    play_turn,
+    post_table,
+    table_state,
+    with_board_view,
+)
 
 SOUNDS = """async () => {
     const { Sounds } = await import('/static/sounds.js');
@@ -169,6 +179,55 @@ def test_the_bot_level_picked_for_an_absent_player_survives_the_moves_meanwhile(
         page.get_by_test_id("give-to-bot").click()
     body = asked.value.post_data_json
     assert body is not None and body["bot"] == "random"
+
+
+def test_a_button_pressed_from_the_keyboard_keeps_the_focus(
+    live_server: LiveServerFactory, page: Page
+) -> None:
+    server = live_server(**FAST_BOTS)
+    create_game(page, server)
+    draw = page.get_by_test_id("draw")
+    for _ in range(20):  # past the opening, where a draw is no choice
+        assert table_state(page) == "turn"
+        if draw.is_enabled():
+            break
+        play_turn(page)
+    mute = page.get_by_test_id("mute")
+    mute.focus()
+    page.keyboard.press("Enter")  # a render of the page's own
+    expect(mute).to_have_attribute("aria-pressed", "true")
+    expect(mute).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(mute).to_have_attribute("aria-pressed", "false")
+    draw.focus()
+    with expect_new_version(page):  # the server's answer, drawn
+        page.keyboard.press("Enter")
+    # A move made, the keyboard goes to the rack, where the tile drawn is.
+    expect(page.locator(".rack-tile:focus")).to_have_count(1)
+
+
+def test_the_seat_shown_on_a_shared_device_is_switched_from_the_keyboard(
+    live_server: LiveServerFactory, page: Page
+) -> None:
+    server = live_server()
+    open_in(page, f"{server.base_url}/")
+    page.get_by_test_id("players-3").locator("..").click()
+    page.get_by_test_id("your-name").fill("Ann")
+    page.get_by_test_id("seat-1").select_option("here")
+    page.get_by_test_id("seat-name-1").fill("Bob")
+    page.get_by_test_id("seat-2").select_option("invite")
+    page.get_by_test_id("create").click()
+    # While the third player is awaited, no seat here is to move: the switch says which
+    # rack is shown.
+    switch = page.get_by_test_id("seat-switch")
+    expect(switch.locator("option")).to_have_text(["Ann", "Bob"])
+    expect(switch).to_have_value("0")
+    switch.focus()
+    page.keyboard.press("ArrowDown")
+    expect(switch).to_have_value("1")
+    expect(switch).to_be_focused()  # through the render that the change brings
+    page.keyboard.press("ArrowUp")
+    expect(switch).to_have_value("0")
 
 
 def test_bonus_flashes_are_drawn_big_with_a_halo(

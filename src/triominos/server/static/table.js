@@ -556,7 +556,7 @@ export class TablePage {
 
   toggleKeys() {
     this.keysHelp.hidden = !this.keysHelp.hidden;
-    this.element.querySelector("[data-testid=keys]")?.setAttribute("aria-expanded", String(!this.keysHelp.hidden));
+    this.actionButtons?.keys.setAttribute("aria-expanded", String(!this.keysHelp.hidden));
   }
 
   // --- drawing the page --------------------------------------------------------------
@@ -683,51 +683,61 @@ export class TablePage {
   }
 
   renderActions(others, byTile, view) {
-    const button = (kind, key, params, testid) => {
-      const entry = others[kind];
-      return h("button", {
-        type: "button",
-        class: `action ${kind}`,
-        "data-testid": testid,
-        disabled: !entry || this.pending,
-        i18n: [key, params],
-        on: { click: () => this.play(kind) },
-      });
-    };
+    // Made once and only updated (arrange): a button pressed from the keyboard keeps the
+    // focus through the render its press brings, as it would not if it were made again.
+    const buttons = (this.actionButtons ??= this.makeActionButtons());
     const junior = view.rules.bank !== null && view.rules.bank !== undefined;
-    const drawCost = others.draw ? signed(others.draw.points) : "";
-    const passCost = others.pass ? signed(others.pass.points) : "";
-    const buttons = [];
-    if (others.starter_draw) buttons.push(button("starter_draw", "starter_draw", {}, "starter-draw"));
-    buttons.push(button("draw", junior ? "buy_cost" : "draw_cost", { points: drawCost }, "draw"));
-    buttons.push(button("pass", "pass_cost", { points: passCost }, "pass"));
-    buttons.push(...this.choiceButtons(view));
-    buttons.push(
-      !view.hints
-        ? null
-        : h("button", {
+    for (const kind of ["starter_draw", "draw", "pass"]) buttons[kind].disabled = !others[kind] || this.pending;
+    setText(buttons.draw, junior ? "buy_cost" : "draw_cost", { points: others.draw ? signed(others.draw.points) : "" });
+    setText(buttons.pass, "pass_cost", { points: others.pass ? signed(others.pass.points) : "" });
+    buttons.hint.disabled = !byTile.size || this.pending;
+    buttons.keys.setAttribute("aria-expanded", String(!this.keysHelp.hidden));
+    buttons.mute.setAttribute("aria-pressed", String(this.sounds.muted));
+    buttons.mute.textContent = this.sounds.muted ? "\u{1F507}" : "\u{1F50A}";
+    const playing = this.held.length && view.status === "playing" && !view.match_over;
+    arrange(
+      this.actions,
+      others.starter_draw ? buttons.starter_draw : null,
+      buttons.draw,
+      buttons.pass,
+      this.takebackSeat() ? buttons.takeback : null,
+      playing ? buttons.resign : null,
+      view.hints ? buttons.hint : null,
+      buttons.keys,
+      buttons.mute,
+    );
+  }
+
+  /** The toolbar's buttons, each made once (renderActions says which are shown, and how). */
+  makeActionButtons() {
+    const action = (kind, testid, key = kind) =>
+      h("button", { type: "button", class: `action ${kind}`, "data-testid": testid, i18n: key, on: { click: () => this.play(kind) } });
+    return {
+      starter_draw: action("starter_draw", "starter-draw"),
+      draw: action("draw", "draw", "draw_cost"),
+      pass: action("pass", "pass", "pass_cost"),
+      takeback: h("button", {
         type: "button",
-        class: "action hint",
-        "data-testid": "hint",
-        disabled: !byTile.size || this.pending,
-        i18n: "hint",
-        on: { click: () => this.askHint() },
+        class: "action takeback",
+        "data-testid": "takeback",
+        i18n: "take_back",
+        on: { click: () => this.takebackSeat()?.connection.askTakeback() || toast(t("error_offline"), "error") },
       }),
-      h("button", {
+      resign: h("button", { type: "button", class: "action resign", "data-testid": "resign", i18n: "resign", on: { click: () => this.confirmResign() } }),
+      hint: h("button", { type: "button", class: "action hint", "data-testid": "hint", i18n: "hint", on: { click: () => this.askHint() } }),
+      keys: h("button", {
         type: "button",
         class: "icon",
         "data-testid": "keys",
         "aria-controls": "keys-help",
-        "aria-expanded": String(!this.keysHelp.hidden),
         i18nAttrs: { "aria-label": "keys_title", title: "keys_title" },
         on: { click: () => this.toggleKeys() },
         text: "\u2328",
       }),
-      h("button", {
+      mute: h("button", {
         type: "button",
         class: "icon",
         "data-testid": "mute",
-        "aria-pressed": String(this.sounds.muted),
         i18nAttrs: { "aria-label": "mute", title: "mute" },
         on: {
           click: () => {
@@ -735,10 +745,8 @@ export class TablePage {
             this.render();
           },
         },
-        text: this.sounds.muted ? "\u{1F507}" : "\u{1F50A}",
       }),
-    );
-    this.actions.replaceChildren(...buttons.filter(Boolean));
+    };
   }
 
   /** The seats this page holds (not a spectator's), each with its connection and view. */
@@ -746,25 +754,9 @@ export class TablePage {
     return [...this.seats.entries()].filter(([key, entry]) => key !== WATCH && entry.view);
   }
 
-  /** "Take back" when one of this page's seats may ask for it; "Resign" while the match is played. */
-  choiceButtons(view) {
-    const buttons = [];
-    const taker = this.held.find(([, entry]) => entry.view.may_take_back);
-    if (taker) {
-      buttons.push(
-        h("button", {
-          type: "button",
-          class: "action takeback",
-          "data-testid": "takeback",
-          i18n: "take_back",
-          on: { click: () => taker[1].connection.askTakeback() || toast(t("error_offline"), "error") },
-        }),
-      );
-    }
-    if (this.held.length && view.status === "playing" && !view.match_over) {
-      buttons.push(h("button", { type: "button", class: "action resign", "data-testid": "resign", i18n: "resign", on: { click: () => this.confirmResign() } }));
-    }
-    return buttons;
+  /** The seat of this page that may ask for a takeback now ("Take back"), if one may. */
+  takebackSeat() {
+    return this.held.find(([, entry]) => entry.view.may_take_back)?.[1];
   }
 
   /** Resigning loses the match at once: the player says so twice. */
@@ -864,7 +856,8 @@ export class TablePage {
     const junior = view.bank !== null && view.bank !== undefined;
     const held = new Set([...this.seats.keys()].filter((key) => key !== WATCH));
     const winners = new Set(view.winners);
-    this.players.replaceChildren(
+    arrange(
+      this.players,
       ...view.seats.map((seat, index) => {
         const toMove = !view.match_over && view.to_move === index;
         const mine = held.has(index);
@@ -905,30 +898,39 @@ export class TablePage {
           takeOver,
         );
       }),
+      held.size > 1 ? this.seatSwitch(held, names) : null,
     );
-    if (held.size > 1) {
-      this.players.append(
-        h(
-          "label",
-          { class: "seat-switch" },
-          h("span", { i18n: "show_seat" }),
-          h(
-            "select",
-            {
-              "data-testid": "seat-switch",
-              on: {
-                change: (event) => {
-                  this.chosenKey = Number(event.target.value);
-                  this.clearChoice();
-                  this.render();
-                },
-              },
-            },
-            ...[...held].map((seat) => h("option", { value: seat, selected: seat === this.shownKey, text: names[seat] })),
-          ),
-        ),
-      );
+  }
+
+  /**
+   * Hot-seat: which of this device's seats is shown. Made once, its options changed only
+   * when the seats or their names do: a seat chosen from the keyboard keeps the focus, and
+   * an open list stays open, through the renders that the others' moves bring.
+   */
+  seatSwitch(held, names) {
+    this.switchBox ??= h(
+      "label",
+      { class: "seat-switch" },
+      h("span", { i18n: "show_seat" }),
+      h("select", {
+        "data-testid": "seat-switch",
+        on: {
+          change: (event) => {
+            this.chosenKey = Number(event.target.value);
+            this.clearChoice();
+            this.render();
+          },
+        },
+      }),
+    );
+    const select = this.switchBox.querySelector("select");
+    const options = [...held].map((seat) => [String(seat), names[seat]]);
+    if (JSON.stringify(options) !== select.dataset.options) {
+      select.dataset.options = JSON.stringify(options);
+      select.replaceChildren(...options.map(([value, name]) => h("option", { value, text: name })));
     }
+    select.value = String(this.shownKey);
+    return this.switchBox;
   }
 
   renderNotices(view) {
