@@ -194,6 +194,27 @@ def test_the_form_follows_the_edition_and_lists_open_tables(
     expect(page.get_by_test_id("join-form")).to_be_visible()
 
 
+def test_a_code_being_typed_and_the_keyboards_place_survive_the_page_drawn_again(
+    live_server: LiveServerFactory, page: Page
+) -> None:
+    server = live_server()
+    open_in(page, f"{server.base_url}/")
+    code = page.get_by_test_id("join-code")
+    code.fill("ABC")
+    page.get_by_test_id("players-3").locator("..").click()  # the create form drawn again
+    page.get_by_test_id("language").select_option("fr")  # the whole page drawn again
+    expect(page.get_by_test_id("create")).to_have_text(messages("fr")["create"])
+    expect(code).to_have_value("ABC")
+    # The number of players chosen with the arrow keys: each change draws the form again.
+    page.get_by_test_id("players-3").focus()
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_test_id("players-4")).to_be_checked()
+    expect(page.get_by_test_id("players-4")).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_test_id("players-5")).to_be_checked()
+    expect(page.locator("[data-testid^=seat-]")).to_have_count(4)
+
+
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_a_wrong_house_rule_is_refused_in_the_players_language(
     live_server: LiveServerFactory, browser: Browser, language: str

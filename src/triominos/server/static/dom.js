@@ -64,6 +64,17 @@ export function arrange(element, ...children) {
   });
 }
 
+/**
+ * Run `draw`, which draws `root` anew, then give the focus back to the control that had it,
+ * found again by its `data-testid`: the place of someone on the keyboard (and a phone's
+ * keyboard) survives a page drawn again at each of their changes.
+ */
+export function keepingFocus(root, draw) {
+  const focused = document.activeElement?.dataset?.testid;
+  draw();
+  if (focused && document.activeElement === document.body) root.querySelector(`[data-testid="${CSS.escape(focused)}"]`)?.focus();
+}
+
 /** The `on` of a form: `action(event)` on submit, with the page staying where it is. */
 export function onSubmit(action) {
   return {

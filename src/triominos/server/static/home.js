@@ -2,7 +2,7 @@
 
 import { getJson, heldSeats, heldTables, holdSeat, playerName, postJson, rememberName } from "./api.js";
 import { DEFAULT_LEVEL, LEVELS, seatNames } from "./bots.js";
-import { h, onSubmit, t, toast } from "./dom.js";
+import { h, keepingFocus, onSubmit, t, toast } from "./dom.js";
 import { describeRefusal, toastRefusal } from "./errors.js";
 import { optionLabels, ruleFields, useRuleTexts } from "./rule_form.js";
 
@@ -67,21 +67,25 @@ export class HomePage {
   }
 
   render() {
-    this.openTables = this.openTables ?? h("div", { class: "open-tables", "data-testid": "open-tables" });
-    this.myGames = this.myGames ?? h("div", { class: "open-tables", "data-testid": "my-games" });
-    this.root.replaceChildren(
-      h(
-        "div",
-        { class: "home" },
-        h("section", { class: "card create" }, h("h1", { i18n: "new_game" }), this.createForm()),
+    this.openTables ??= h("div", { class: "open-tables", "data-testid": "open-tables" });
+    this.myGames ??= h("div", { class: "open-tables", "data-testid": "my-games" });
+    // Made once: a code being typed survives the create form drawn again at each change.
+    this.joinBox ??= h("section", { class: "card join" }, h("h2", { i18n: "join_title" }), this.joinForm());
+    keepingFocus(this.root, () =>
+      this.root.replaceChildren(
         h(
           "div",
-          { class: "home-side" },
-          h("section", { class: "card mine", hidden: !heldTables().length }, h("h2", { i18n: "my_games" }), this.myGames),
-          h("section", { class: "card join" }, h("h2", { i18n: "join_title" }), this.joinForm()),
-          h("section", { class: "card" }, h("h2", { i18n: "open_tables" }), this.openTables),
-          h("section", { class: "card links" }, h("a", { href: "/pad", i18n: "score_pad" }), h("p", { class: "muted", i18n: "score_pad_about" })),
-          h("section", { class: "card links" }, h("a", { href: "/puzzles", "data-testid": "puzzles-link", i18n: "puzzles_link" }), h("p", { class: "muted", i18n: "puzzles_about" })),
+          { class: "home" },
+          h("section", { class: "card create" }, h("h1", { i18n: "new_game" }), this.createForm()),
+          h(
+            "div",
+            { class: "home-side" },
+            h("section", { class: "card mine", hidden: !heldTables().length }, h("h2", { i18n: "my_games" }), this.myGames),
+            this.joinBox,
+            h("section", { class: "card" }, h("h2", { i18n: "open_tables" }), this.openTables),
+            h("section", { class: "card links" }, h("a", { href: "/pad", i18n: "score_pad" }), h("p", { class: "muted", i18n: "score_pad_about" })),
+            h("section", { class: "card links" }, h("a", { href: "/puzzles", "data-testid": "puzzles-link", i18n: "puzzles_link" }), h("p", { class: "muted", i18n: "puzzles_about" })),
+          ),
         ),
       ),
     );

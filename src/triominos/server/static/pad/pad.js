@@ -6,7 +6,7 @@
 // the players' statistics (/pad?players).
 
 import { getJson, postJson } from "/static/api.js";
-import { h, onSubmit, signed, speak, t } from "/static/dom.js";
+import { h, keepingFocus, onSubmit, signed, speak, t } from "/static/dom.js";
 import { optionLabels, ruleFields, useRuleTexts } from "/static/rule_form.js";
 import { renderScores } from "/static/sheet.js";
 
@@ -121,12 +121,11 @@ async function loadGame(id) {
 // --- views -----------------------------------------------------------------------------
 
 function render() {
-  // Drawn anew, the control that had the focus gets it back (a phone keeps its keyboard).
-  const focused = document.activeElement?.dataset?.testid;
-  if (location.pathname.startsWith("/pad/") && state.game) root().replaceChildren(gameView());
-  else if (new URLSearchParams(location.search).has("players")) playersView();
-  else root().replaceChildren(setupView());
-  if (focused && document.activeElement === document.body) root().querySelector(`[data-testid="${focused}"]`)?.focus();
+  keepingFocus(root(), () => {
+    if (location.pathname.startsWith("/pad/") && state.game) root().replaceChildren(gameView());
+    else if (new URLSearchParams(location.search).has("players")) playersView();
+    else root().replaceChildren(setupView());
+  });
 }
 
 function presetOf(name) {
