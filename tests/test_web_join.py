@@ -88,6 +88,8 @@ def test_two_players_take_turns_on_one_device(live_server: LiveServerFactory, pa
     page.get_by_test_id("seat-name-1").fill("Bob")
     page.get_by_test_id("create").click()
     expect(page.locator(".player.mine")).to_have_count(2)
+    # One of them is always to move, and shown: there is no other rack to switch to.
+    expect(page.get_by_test_id("seat-switch")).to_be_disabled()
     # Each turn: "pass the device" to the player to move, by name, the rack hidden; then
     # that player shows it and is told it is their turn, by name.
     movers = []

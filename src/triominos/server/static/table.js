@@ -930,6 +930,8 @@ export class TablePage {
       select.replaceChildren(...options.map(([value, name]) => h("option", { value, text: name })));
     }
     select.value = String(this.shownKey);
+    // A seat of this device to move is always the one shown: the switch would snap back.
+    select.disabled = this.held.some(([, entry]) => entry.view.legal.length > 0);
     return this.switchBox;
   }
 
