@@ -217,6 +217,9 @@ def test_a_page_loaded_again_shows_the_hand_end_its_player_had_not_closed(
     live_server: LiveServerFactory, page: Page
 ) -> None:
     url = short_hands_against_greedy(live_server(**FAST_BOTS), hands=3)
+    # No board moving under the clicks of play_turn (a busy machine once clicked beside
+    # a lit cell while the board glided to fit the tile chosen).
+    page.emulate_media(reduced_motion="reduce")
     open_in(page, url)
     while (state := table_state(page)) == "turn":
         play_turn(page)
