@@ -203,6 +203,43 @@ def test_a_tile_dragged_onto_the_board(live_server: LiveServerFactory, page: Pag
     expect(page.locator(f"[data-testid=board-tile][data-tile='{name}']")).to_have_count(1)
 
 
+FARTHEST_LIT_CELL = """() => {
+    // The lit cell farthest from the board's middle, and the middle of its box where it
+    // is drawn now (the middle of a triangle's box is inside the triangle).
+    const board = document.querySelector('[data-testid=legal-cell]').ownerSVGElement;
+    const frame = board.getBoundingClientRect();
+    const [mx, my] = [frame.left + frame.width / 2, frame.top + frame.height / 2];
+    const cells = [...document.querySelectorAll('[data-testid=legal-cell]')].map((cell) => {
+        const box = cell.getBoundingClientRect();
+        const [x, y] = [box.left + box.width / 2, box.top + box.height / 2];
+        return { cell: cell.dataset.cell, x, y, far: Math.hypot(x - mx, y - my) };
+    });
+    return cells.reduce((best, cell) => (cell.far > best.far ? cell : best));
+}"""
+
+
+def test_a_lit_cell_clicked_while_the_board_glides_is_the_one_under_the_pointer(
+    live_server: LiveServerFactory, page: Page
+) -> None:
+    server = live_server(**FAST_BOTS)
+    create_game(page, server)
+    play_until_a_tile_fits(page)
+    while not page.get_by_test_id("board-tile").count():  # past the opening's one cell
+        play_turn(page)
+        play_until_a_tile_fits(page)
+    page.locator(".rack-tile.playable").first.click()
+    expect(page.get_by_test_id("legal-cell").first).to_be_visible()
+    for _ in range(3):
+        page.get_by_role("button", name="Zoom out").click()
+    # Back to the board's own view, gliding slowly enough to be clicked on the way.
+    page.emulate_media(reduced_motion="no-preference")
+    page.add_style_tag(content=".viewport.animate { transition: transform 600s linear; }")
+    page.get_by_test_id("recentre").click()
+    target = page.evaluate(FARTHEST_LIT_CELL)
+    page.mouse.click(target["x"], target["y"])
+    expect(page.get_by_test_id("preview")).to_have_attribute("data-cell", target["cell"])
+
+
 def test_a_hint_lights_up_the_bots_placements(live_server: LiveServerFactory, page: Page) -> None:
     server = live_server(**FAST_BOTS)
     create_game(page, server)

@@ -229,10 +229,14 @@ export class BoardView {
     this.viewport.style.transform = `translate(${transform.x}px, ${transform.y}px) scale(${transform.scale})`;
   }
 
-  /** The board's picture point under a client (page) point. */
+  /**
+   * The board's picture point under a client (page) point, where the board is drawn now:
+   * while it glides to a new view (`fit`), that is not yet `this.transform`, and a click on
+   * a lit cell must find the cell that was under the pointer.
+   */
   toBoard(clientX, clientY) {
     const rect = this.svg.getBoundingClientRect();
-    const { x, y, scale } = this.transform;
+    const { a: scale, e: x, f: y } = new DOMMatrixReadOnly(getComputedStyle(this.viewport).transform);
     return [(clientX - rect.left - x) / scale, (clientY - rect.top - y) / scale];
   }
 
