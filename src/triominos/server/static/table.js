@@ -254,14 +254,15 @@ export class TablePage {
 
   /** The seat shown: one of ours whose turn it is, else the one chosen, else the first. */
   get shownKey() {
-    const keys = [...this.seats.keys()];
-    const toMove = keys.find((key) => {
-      const view = this.seats.get(key).view;
-      return view && view.legal.length > 0;
-    });
+    const toMove = this.keyToMove;
     if (toMove !== undefined) return toMove;
     if (this.chosenKey !== null && this.seats.has(this.chosenKey)) return this.chosenKey;
-    return keys[0];
+    return [...this.seats.keys()][0];
+  }
+
+  /** The seat of this page whose turn it is, if one's is: the table always shows it. */
+  get keyToMove() {
+    return [...this.seats.keys()].find((key) => this.seats.get(key).view?.legal.length > 0);
   }
 
   get view() {
@@ -930,8 +931,7 @@ export class TablePage {
       select.replaceChildren(...options.map(([value, name]) => h("option", { value, text: name })));
     }
     select.value = String(this.shownKey);
-    // A seat of this device to move is always the one shown: the switch would snap back.
-    select.disabled = this.held.some(([, entry]) => entry.view.legal.length > 0);
+    select.disabled = this.keyToMove !== undefined; // (the choice would snap back)
     return this.switchBox;
   }
 
