@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from benchmark_runs import benchmark_figures, run_benchmark
 
 
@@ -97,6 +99,40 @@ def test_the_noise_benchmark_refuses_what_it_cannot_measure() -> None:
     assert nothing.returncode == 1
     assert "no move of seat 0 was simulated in these hands: play more --hands" in nothing.stderr
     assert nothing.stdout == ""
+
+
+INFERENCE_QUICK = ("--hands", "1", "--budget", "12", "--truth", "4")
+"""One four-player hand, each decision's truth in 4 playouts and each way's choice at 12
+simulations: a second."""
+
+
+def test_the_inference_benchmark_prints_each_way_s_loss_against_the_truth() -> None:
+    figures = benchmark_figures("inference.py", *INFERENCE_QUICK)
+    ways = ("the static best", "sim", "sim reading choices", "the clairvoyant")
+    assert list(figures) == [
+        "decisions",
+        *(f"loss of {way}" for way in ways),
+        *(f"{way} less sim" for way in ways if way != "sim"),
+        "pips of the true racks among sim's worlds, percentile",
+        "pips of the true racks among the worlds read by choices, percentile",
+    ]
+    assert figures["decisions"] >= 1
+    # A loss is the true best less the true value of a choice among the same candidates.
+    assert all(figures[f"loss of {way}"] >= 0 for way in ways)
+    assert 0 <= figures["pips of the true racks among sim's worlds, percentile"] <= 1
+    assert figures["the clairvoyant less sim"] == pytest.approx(
+        figures["loss of the clairvoyant"] - figures["loss of sim"], abs=0.011
+    )
+    assert benchmark_figures("inference.py", *INFERENCE_QUICK) == figures
+
+
+def test_the_inference_benchmark_refuses_what_it_cannot_measure() -> None:
+    wrong = run_benchmark("inference.py", "--truth", "0")
+    assert wrong.returncode == 2
+    assert "--budget and --truth are at least 1 playout" in wrong.stderr
+    nothing = run_benchmark("inference.py", "--hands", "0")
+    assert nothing.returncode == 1
+    assert "no move of seat 0 was simulated in these hands: play more --hands" in nothing.stderr
 
 
 PAIRED_QUICK = ("--others", "greedy", "--target", "60", "--groups", "3", "--jobs", "1")
