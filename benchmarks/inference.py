@@ -47,11 +47,13 @@ import statistics
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
+from noise import simulated_moves
+
 from triominos.bots.base import Budget
-from triominos.bots.expert import ExpertBot, choices
+from triominos.bots.expert import choices
 from triominos.bots.sampler import World
 from triominos.bots.sim import Horizon, Planned, SimBot, Simulation
-from triominos.game import Deal, Hand, LegalAction, Observation
+from triominos.game import LegalAction, Observation
 from triominos.rules import PRESETS
 from triominos.tiles import indices
 
@@ -79,20 +81,11 @@ def decisions(
     players: int, hands: int, seed: int, horizon: Horizon, budget: int, truth: int
 ) -> Iterator[Decision]:
     """Each of seat 0's simulated moves over ``hands`` expert hands, measured."""
-    rules = PRESETS["classic"].rules
-    expert = ExpertBot()
     sim = SimBot(seed, horizon=horizon, closing=None)
     reader = SimBot(seed, horizon=horizon, closing=None, read_choices=3)
-    for number in range(hands):
-        rng = random.Random(seed + number)
-        hand = Hand(rules, Deal.shuffle(rules, players, rng), rng=rng)
-        while not hand.is_over:
-            observation = hand.observe(hand.to_move)
-            if hand.to_move == 0:
-                plan = sim.plan(observation)
-                if isinstance(plan, Planned):
-                    yield measured(plan, observation, hand.racks, reader, budget, truth)
-            hand.apply(expert.act(observation))
+    rules = PRESETS["classic"].rules
+    for hand, observation, plan in simulated_moves(rules, players, hands, seed, sim):
+        yield measured(plan, observation, hand.racks, reader, budget, truth)
 
 
 def measured(

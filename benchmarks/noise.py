@@ -38,7 +38,7 @@ from typing import NamedTuple
 from triominos.bots.base import Budget
 from triominos.bots.expert import ExpertBot
 from triominos.bots.sim import Horizon, Planned, SimBot
-from triominos.game import Deal, Hand
+from triominos.game import Deal, Hand, Observation
 from triominos.rules import PRESETS, Rules
 
 Values = list[list[float]]
@@ -65,8 +65,18 @@ def decisions(
 ) -> Iterator[Decision]:
     """Every candidate of each of seat 0's simulated moves played out in ``worlds`` worlds,
     over ``hands`` hands between experts."""
-    expert = ExpertBot()
     bot = SimBot(seed, horizon=horizon, closing=None)
+    for _, _, plan in simulated_moves(rules, players, hands, seed, bot):
+        yield measured(plan, worlds, budgets)
+
+
+def simulated_moves(
+    rules: Rules, players: int, hands: int, seed: int, bot: SimBot
+) -> Iterator[tuple[Hand, Observation, Planned]]:
+    """Each of seat 0's moves that ``bot`` would simulate, with the true hand and the
+    seat's view, over ``hands`` seeded hands that experts play (seat 0 too: every bot
+    measured meets the same positions)."""
+    expert = ExpertBot()
     for number in range(hands):
         rng = random.Random(seed + number)
         hand = Hand(rules, Deal.shuffle(rules, players, rng), rng=rng)
@@ -75,7 +85,7 @@ def decisions(
             if hand.to_move == 0:
                 plan = bot.plan(observation)
                 if isinstance(plan, Planned):
-                    yield measured(plan, worlds, budgets)
+                    yield hand, observation, plan
             hand.apply(expert.act(observation))
 
 

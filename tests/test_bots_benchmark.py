@@ -91,11 +91,20 @@ def test_the_noise_benchmark_prints_the_loss_of_each_choice_the_same_for_a_seed(
     assert benchmark_figures("noise.py", *NOISE_QUICK) == figures
 
 
-def test_the_noise_benchmark_refuses_what_it_cannot_measure() -> None:
-    wrong = run_benchmark("noise.py", "--budgets", "600,none")
-    assert wrong.returncode == 2
-    assert "budgets are whole numbers, not '600,none'" in wrong.stderr
-    nothing = run_benchmark("noise.py", "--hands", "0")
+@pytest.mark.parametrize(
+    ("script", "wrong", "error"),
+    [
+        ("noise.py", ("--budgets", "600,none"), "budgets are whole numbers, not '600,none'"),
+        ("inference.py", ("--truth", "0"), "--budget and --truth are at least 1 playout"),
+    ],
+)
+def test_the_move_benchmarks_refuse_what_they_cannot_measure(
+    script: str, wrong: tuple[str, ...], error: str
+) -> None:
+    refused = run_benchmark(script, *wrong)
+    assert refused.returncode == 2
+    assert error in refused.stderr
+    nothing = run_benchmark(script, "--hands", "0")
     assert nothing.returncode == 1
     assert "no move of seat 0 was simulated in these hands: play more --hands" in nothing.stderr
     assert nothing.stdout == ""
@@ -124,15 +133,6 @@ def test_the_inference_benchmark_prints_each_way_s_loss_against_the_truth() -> N
         figures["loss of the clairvoyant"] - figures["loss of sim"], abs=0.011
     )
     assert benchmark_figures("inference.py", *INFERENCE_QUICK) == figures
-
-
-def test_the_inference_benchmark_refuses_what_it_cannot_measure() -> None:
-    wrong = run_benchmark("inference.py", "--truth", "0")
-    assert wrong.returncode == 2
-    assert "--budget and --truth are at least 1 playout" in wrong.stderr
-    nothing = run_benchmark("inference.py", "--hands", "0")
-    assert nothing.returncode == 1
-    assert "no move of seat 0 was simulated in these hands: play more --hands" in nothing.stderr
 
 
 PAIRED_QUICK = ("--others", "greedy", "--target", "60", "--groups", "3", "--jobs", "1")
