@@ -137,7 +137,8 @@ app gives it a second instead): some 60 ms on one core of this machine. Measured
 against 600, four players against three experts, 800 matches (seeds from 2000 and from
 2500): 40.3% of the matches won against 37.3%, +3.0 ± 1.8 paired match by match.
 ``benchmarks/noise.py`` puts most of the gain at the end of the hand, where the
-playouts run longest and spread widest."""
+playouts run longest and spread widest. Over all 2,000 four-player matches measured at
+this budget (seeds from 2000, 2500, 3000 and 4000), 40.2% won [38.3, 42.1]."""
 
 CANDIDATES = 6
 """Actions the static evaluation lets through to the simulation."""
