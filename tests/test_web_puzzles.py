@@ -194,3 +194,21 @@ def test_a_puzzle_answered_by_the_keyboard_alone(
     page.keyboard.press("r")
     page.keyboard.press("Enter")
     expect(result).to_have_attribute("data-solved", "false")
+
+
+def test_the_draw_button_keeps_the_keyboard_when_the_page_is_drawn_again(
+    live_server: LiveServerFactory, page: Page
+) -> None:
+    """Escape (like r, or an arrow) changes the choice and draws the page again: the Draw
+    button that had the keyboard's focus keeps it, to be pressed with Enter."""
+    server = live_server()
+    puzzle = next(p for p in shipped().puzzles if not isinstance(p.solution, Placement))
+    open_in(page, f"{server.base_url}/puzzles/{puzzle.id}")
+    expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
+    draw = page.get_by_test_id("draw")
+    expect(draw).to_be_enabled()
+    draw.focus()
+    page.keyboard.press("Escape")
+    page.keyboard.press("r")
+    expect(draw).to_be_focused()
+    expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")

@@ -12,7 +12,7 @@
 import { getJson, postJson } from "./api.js";
 import { BoardView } from "./board.js";
 import { TileChoice, choiceKey } from "./choice.js";
-import { h, signed, t } from "./dom.js";
+import { h, setText, signed, t } from "./dom.js";
 import { describeRefusal, toastRefusal } from "./errors.js";
 import { RackView } from "./rack.js";
 import { bonusText, cellText } from "./sheet.js";
@@ -222,17 +222,20 @@ export class PuzzlePage {
       turned: this.choice.turned,
     });
     this.renderConfirm(previewEntry);
+    // Made once and updated, so that a render (a tile chosen, the language changed) does
+    // not drop the keyboard's focus from it.
     const draw = others.draw ?? puzzle.legal.find((entry) => entry.action.action === "draw");
-    this.actions.replaceChildren(
-      h("button", {
+    if (!this.drawButton) {
+      this.drawButton = h("button", {
         type: "button",
         class: "action draw",
         "data-testid": "draw",
-        disabled: !draw || !this.answerable,
-        i18n: ["draw_cost", { points: draw ? signed(draw.points) : "" }],
-        on: { click: () => this.answer(others.draw) },
-      }),
-    );
+        on: { click: () => this.answer(this.choice.options.others.draw) },
+      });
+      this.actions.replaceChildren(this.drawButton);
+    }
+    this.drawButton.disabled = !draw || !this.answerable;
+    setText(this.drawButton, "draw_cost", { points: draw ? signed(draw.points) : "" });
     this.renderStatus();
     this.renderSide();
   }
