@@ -40,14 +40,13 @@ Figures are counts over seeded hands, not times: the same seed gives the same fi
 
 from __future__ import annotations
 
-import argparse
 import math
 import random
 import statistics
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from noise import simulated_moves
+from noise import moves_parser, simulated_moves, some_moves
 
 from triominos.bots.base import Budget
 from triominos.bots.expert import choices
@@ -55,7 +54,7 @@ from triominos.bots.sampler import World
 from triominos.bots.sim import Horizon, Planned, SimBot, Simulation
 from triominos.game import LegalAction, Observation
 from triominos.rules import PRESETS
-from triominos.tiles import indices
+from triominos.tiles import TileSet
 
 Candidates = Sequence[tuple[LegalAction, float]]
 
@@ -122,20 +121,19 @@ def measured(
     worlds = [(reading.sampler.sample(rng), 1.0) for _ in range(CALIBRATION)]
     assert reading.choices is not None, "the reader reads the others' choices"
     read = reading.choices.reweighed(worlds)
-    values = observation.rules.tile_values
-    return Decision(found, _percentiles(worlds, racks, values), _percentiles(read, racks, values))
+    tile_set = observation.board.tile_set
+    return Decision(
+        found, _percentiles(worlds, racks, tile_set), _percentiles(read, racks, tile_set)
+    )
 
 
 def _percentiles(
-    worlds: Sequence[tuple[World, float]], racks: Sequence[int], values: Sequence[int]
+    worlds: Sequence[tuple[World, float]], racks: Sequence[int], tile_set: TileSet
 ) -> list[float]:
     """For each other seat holding tiles, the weighted share of ``worlds`` in which its
-    rack holds fewer points (by the tiles' ``values``) than its true rack (ties count
-    half)."""
-
-    def points(rack: int) -> int:
-        return sum(values[tile] for tile in indices(rack))
-
+    rack holds fewer points (what a player going out collects for it) than its true rack
+    (ties count half)."""
+    points = tile_set.value_of
     total = sum(weight for _, weight in worlds)
     found = []
     for seat in range(1, len(racks)):
@@ -189,29 +187,21 @@ def report(measured: Sequence[Decision]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--horizon", choices=("turn", "hand"), default="hand")
-    parser.add_argument("--hands", type=int, default=8, help="expert hands to measure")
+    parser = moves_parser(__doc__.splitlines()[0])
     parser.add_argument("--budget", type=int, default=1200, help="simulations a move")
     parser.add_argument("--truth", type=int, default=1000, help="playouts a candidate's truth")
-    parser.add_argument("--seed", type=int, default=100)
     options = parser.parse_args()
     if options.budget < 1 or options.truth < 1:
         parser.error("--budget and --truth are at least 1 playout")
-    found = list(
-        decisions(
-            options.players,
-            options.hands,
-            options.seed,
-            options.horizon,
-            options.budget,
-            options.truth,
-        )
+    found = decisions(
+        options.players,
+        options.hands,
+        options.seed,
+        options.horizon,
+        options.budget,
+        options.truth,
     )
-    if not found:
-        raise SystemExit("no move of seat 0 was simulated in these hands: play more --hands")
-    report(found)
+    report(some_moves(list(found)))
 
 
 if __name__ == "__main__":

@@ -33,13 +33,16 @@ import argparse
 import random
 import statistics
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from triominos.bots.base import Budget
 from triominos.bots.expert import ExpertBot
 from triominos.bots.sim import Horizon, Planned, SimBot
 from triominos.game import Deal, Hand, Observation
 from triominos.rules import PRESETS, Rules
+
+Measured = TypeVar("Measured")
+"""What a benchmark measured at one move."""
 
 Values = list[list[float]]
 """A decision's playouts: by candidate (static best first), the value in each world."""
@@ -159,31 +162,45 @@ def simulations(text: str) -> list[int]:
     return budgets
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def moves_parser(description: str) -> argparse.ArgumentParser:
+    """The options of a benchmark over seat 0's simulated moves (:func:`simulated_moves`);
+    the benchmark adds its own."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--horizon", choices=("turn", "hand"), default="hand")
     parser.add_argument("--hands", type=int, default=8, help="expert hands to measure")
+    parser.add_argument("--seed", type=int, default=100)
+    return parser
+
+
+def some_moves(measured: list[Measured]) -> list[Measured]:
+    """``measured``, unless no move was simulated: then the benchmark stops, saying so."""
+    if not measured:
+        raise SystemExit("no move of seat 0 was simulated in these hands: play more --hands")
+    return measured
+
+
+def main() -> None:
+    parser = moves_parser(__doc__.splitlines()[0])
     parser.add_argument("--worlds", type=int, default=2000, help="worlds a decision, at least")
     parser.add_argument(
         "--budgets", type=simulations, default="600,1200,2400", help="simulations a move"
     )
-    parser.add_argument("--seed", type=int, default=100)
     options = parser.parse_args()
     rules = PRESETS["classic"].rules
-    measured = list(
-        decisions(
-            rules,
-            options.players,
-            options.hands,
-            options.seed,
-            options.horizon,
-            options.worlds,
-            options.budgets,
+    measured = some_moves(
+        list(
+            decisions(
+                rules,
+                options.players,
+                options.hands,
+                options.seed,
+                options.horizon,
+                options.worlds,
+                options.budgets,
+            )
         )
     )
-    if not measured:
-        raise SystemExit("no move of seat 0 was simulated in these hands: play more --hands")
     report(measured, options.budgets)
 
 
