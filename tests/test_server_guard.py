@@ -6,21 +6,27 @@ from __future__ import annotations
 import http.client
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 pytest.importorskip("starlette")
 
-import httpx
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from server_games import Served, serve_app
-from triominos.server.guard import LIMIT, LIMITS, OriginError, Origins, RateLimiter, limit_of
+from triominos.server.guard import (
+    LIMIT,
+    LIMITS,
+    OriginError,
+    Origins,
+    RateLimiter,
+    limit_of,
+)
 from triominos.server.protocol import MAX_BODY_BYTES
 from triominos.server.proxy import CLIENT_HEADER, NODE_HEADER
-
 
 def error_of(response: Any, status: int) -> dict[str, Any]:
     assert response.status_code == status, response.text
@@ -175,19 +181,27 @@ def test_a_flood_of_addresses_keeps_the_limiter_small() -> None:
     assert limiter.wait(LIMIT["create"], f"address {RateLimiter.MAX_BUCKETS + 9}") == 0
 
 
-def test_guessing_codes_is_rate_limited_per_address(served_sqlite: Served) -> None:
+def look_up_until_refused(served: Served, headers: Callable[[int], dict[str, str]]) -> list[int]:
+    """GET /api/tables/ZZZZZZ until 429 (at most 1,000: the bucket refills at 2/s), the
+    n-th with ``headers(n)``; the statuses."""
+    codes: list[int] = []
+    while len(codes) < 1000 and 429 not in codes:
+        answer = served.http.get("/api/tables/ZZZZZZ", headers=headers(len(codes)))
+        codes.append(answer.status_code)
+        if answer.status_code == 429:
+            assert error_of(answer, 429)["code"] == "rate_limited"
+            assert int(answer.headers["Retry-After"]) >= 1
+    return codes
+
+
+def test_guessing_codes_is_rate_limited_per_address(sqlite_url: str) -> None:
     """Code guessing ran at 660 look-ups a second: now a burst, then 429."""
     look_up = LIMIT["look_up"]
-    answers: list[httpx.Response] = []
-    while len(answers) < 1000 and (not answers or answers[-1].status_code != 429):
-        answers.append(served_sqlite.http.get("/api/tables/ZZZZZZ"))  # refills at 2/s
-    codes = [answer.status_code for answer in answers]
-    assert codes[: look_up.burst] == [404] * look_up.burst and codes[-1] == 429
-    refused = answers[-1]
-    assert error_of(refused, 429)["code"] == "rate_limited"
-    assert int(refused.headers["Retry-After"]) >= 1
-    other = {"X-Forwarded-For": "198.51.100.7"}  # another client behind the proxy
-    assert served_sqlite.http.get("/api/tables/ZZZZZZ", headers=other).status_code == 404
+    with serve_app(sqlite_url) as served:
+        codes = look_up_until_refused(served, lambda _: {})
+        assert codes[: look_up.burst] == [404] * look_up.burst and codes[-1] == 429
+        other = {"X-Forwarded-For": "198.51.100.7"}  # another client behind the proxy
+        assert served.http.get("/api/tables/ZZZZZZ", headers=other).status_code == 404
 
 
 def test_the_limits_are_in_protocol_md() -> None:
@@ -201,24 +215,23 @@ def test_the_limits_are_in_protocol_md() -> None:
 # --- waiting tables ---------------------------------------------------------------------
 
 
+def create_from(served: Served, address: str, players: int = 2) -> Any:
+    """POST /api/tables of a table waiting for ``players`` people, from ``address``."""
+    return served.http.post(
+        "/api/tables",
+        json={"preset": "classic", "players": players, "seats": [{"kind": "person"}] * players},
+        headers={"X-Forwarded-For": address},
+    )
+
+
 def test_one_address_cannot_fill_the_server_with_waiting_tables(sqlite_url: str) -> None:
     """2,000 six-seat waiting tables in 12 s grew the server by 526 MB: now one address
     keeps a few waiting, and the server a bounded number in all."""
     with serve_app(sqlite_url, waiting_per_address=3, waiting_in_all=5) as served:
-
-        def create(address: str) -> Any:
-            return served.http.post(
-                "/api/tables",
-                json={"preset": "classic", "players": 2, "seats": [{"kind": "person"}] * 2},
-                headers={"X-Forwarded-For": address},
-            )
-
-        assert [create("192.0.2.1").status_code for _ in range(3)] == [201] * 3
-        mine = create("192.0.2.1")
+        assert [create_from(served, "192.0.2.1").status_code for _ in range(3)] == [201] * 3
+        mine = create_from(served, "192.0.2.1")
         assert error_of(mine, 429)["code"] == "too_many_tables"
-        assert [create("192.0.2.2").status_code for _ in range(2)] == [201] * 2
-        full = create("192.0.2.3")
-        assert error_of(full, 503)["code"] == "busy" and full.headers["Retry-After"]
+        assert [create_from(served, "192.0.2.2").status_code for _ in range(2)] == [201] * 2
         played = served.http.post(  # a table that starts at once waits for nobody
             "/api/tables",
             json={
@@ -231,8 +244,50 @@ def test_one_address_cannot_fill_the_server_with_waiting_tables(sqlite_url: str)
         assert played.status_code == 201
 
 
+def test_a_full_server_makes_room_for_a_new_address(sqlite_url: str) -> None:
+    """200 addresses, 5 tables each, filled the server's 1,000 waiting tables in 18.8 s, and
+    every honest table got 503 busy for a day: now a new table takes the place of the
+    oldest table nobody joined of the address that holds the most."""
+    with serve_app(sqlite_url, waiting_per_address=3, waiting_in_all=5) as served:
+        flood = [create_from(served, "192.0.2.1").json()["code"] for _ in range(3)]
+        other = [create_from(served, "192.0.2.2").json()["code"] for _ in range(2)]
+        honest = create_from(served, "198.51.100.7")
+        assert honest.status_code == 201, honest.text
+        assert served.http.get(f"/api/tables/{flood[0]}").status_code == 404
+        for code in [*flood[1:], *other, honest.json()["code"]]:
+            assert served.http.get(f"/api/tables/{code}").status_code == 200
+        # Now 2, 2 and 1: the tie goes against the older table, the flood's again.
+        assert create_from(served, "203.0.113.9").status_code == 201
+        assert served.http.get(f"/api/tables/{flood[1]}").status_code == 404
+        assert served.http.get(f"/api/tables/{other[0]}").status_code == 200
+
+
+def test_a_server_full_of_watched_or_joined_tables_is_busy(sqlite_url: str) -> None:
+    """Only a table nobody joined nor watches makes room: a full server of tables people
+    are waiting at answers 503 busy."""
+    with serve_app(sqlite_url, waiting_per_address=3, waiting_in_all=2) as served:
+        joined = create_from(served, "192.0.2.1", players=3).json()["code"]
+        served.join(joined)
+        watched = create_from(served, "192.0.2.2").json()["code"]
+        with served.viewer(watched):
+            full = create_from(served, "198.51.100.7")
+            assert error_of(full, 503)["code"] == "busy" and full.headers["Retry-After"]
+        assert served.http.get(f"/api/tables/{joined}").status_code == 200
+
+
+def test_a_table_nobody_joined_expires_in_minutes_one_joined_in_a_day(sqlite_url: str) -> None:
+    with serve_app(sqlite_url, waiting_seconds=86400, unjoined_seconds=1200) as served:
+        lonely = served.create()["code"]
+        joined = served.create(players=3, seats=[{"kind": "person"}] * 3)["code"]
+        served.join(joined)
+        served.later(1201)
+        assert served.run(served.service.sweep()) == [lonely]
+        served.later(86400)
+        assert served.run(served.service.sweep()) == [joined]
+
+
 def test_abandoned_waiting_tables_expire_and_leave_memory(sqlite_url: str) -> None:
-    with serve_app(sqlite_url, waiting_seconds=3600) as served:
+    with serve_app(sqlite_url, waiting_seconds=3600, unjoined_seconds=3600) as served:
         old = served.create()["code"]
         watched = served.create()["code"]
         with served.viewer(watched):

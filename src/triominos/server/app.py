@@ -41,8 +41,10 @@ __all__ = ["STATIC", "create_app"]
 WAITING_PER_ADDRESS = 10
 WAITING_IN_ALL = 1000
 WAITING_SECONDS = 24 * 3600.0
+UNJOINED_SECONDS = 20 * 60.0
 """The caps on tables waiting for players (PROTOCOL.md, "Limits"): per creator's address,
-in all, and how long one may wait before it is deleted."""
+in all, and how long one may wait before it is deleted: a day once someone joined it,
+20 minutes while nobody did (a link sent to friends is opened in minutes)."""
 
 
 async def api_error(request: Request, error: Exception) -> Response:
@@ -79,6 +81,7 @@ def create_app(
     waiting_per_address: int = WAITING_PER_ADDRESS,
     waiting_in_all: int = WAITING_IN_ALL,
     waiting_seconds: float = WAITING_SECONDS,
+    unjoined_seconds: float = UNJOINED_SECONDS,
     connections_per_address: int = CONNECTIONS_PER_ADDRESS,
     analysis_simulations: int | None = None,
 ) -> Starlette:
@@ -121,6 +124,7 @@ def create_app(
             waiting_per_address=waiting_per_address,
             waiting_in_all=waiting_in_all,
             waiting_seconds=waiting_seconds,
+            unjoined_seconds=unjoined_seconds,
             connections_per_address=connections_per_address,
             analysis_simulations=analysis_simulations,
         )

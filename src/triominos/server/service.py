@@ -117,7 +117,8 @@ class Service:
     """The live tables of one node, their database, bots and timers.
 
     ``node``: this process as the other nodes see it. ``waiting_per_address``,
-    ``waiting_in_all``, ``waiting_seconds`` and ``connections_per_address`` are limits
+    ``waiting_in_all``, ``waiting_seconds`` (a waiting table someone joined),
+    ``unjoined_seconds`` (one nobody joined) and ``connections_per_address`` are limits
     of PROTOCOL.md; ``clock`` is the time (Unix seconds) they count by.
     ``analysis_simulations``: what a finished match's analysis spends a decision
     (:mod:`triominos.server.analyses`).
@@ -133,6 +134,7 @@ class Service:
         waiting_per_address: int,
         waiting_in_all: int,
         waiting_seconds: float,
+        unjoined_seconds: float,
         connections_per_address: int = CONNECTIONS_PER_ADDRESS,
         analysis_simulations: int = DEFAULT_SIMULATIONS,
         clock: Callable[[], float] = time.time,
@@ -148,6 +150,7 @@ class Service:
         self.waiting_per_address = waiting_per_address
         self.waiting_in_all = waiting_in_all
         self.waiting_seconds = waiting_seconds
+        self.unjoined_seconds = unjoined_seconds
         self.clock = clock
         self.tables: dict[str, LiveTable] = {}
         self.faults = FaultLog()
@@ -772,18 +775,26 @@ class Service:
                 retry_after=60,
             )
         if every >= self.waiting_in_all:
-            raise ApiError(
-                503,
-                "busy",
-                "the server has as many tables waiting for players as it takes",
-                retry_after=60,
-            )
+            watched = [table.info.id for table in self.tables.values() if table.viewers]
+            evicted = await asyncio.to_thread(self.store.evict_waiting, self.node.id, watched)
+            if evicted is None:
+                raise ApiError(
+                    503,
+                    "busy",
+                    "the server has as many tables waiting for players as it takes",
+                    retry_after=60,
+                )
+            table = self.tables.get(evicted)
+            if table is not None:
+                self._drop(table, close=None)
+            log.info("table %s: evicted, the server is full of waiting tables", evicted)
         return creator
 
     async def sweep(self) -> list[str]:
         """Forget the waiting tables nobody watches here (the database keeps them) and
-        give their leases up, then delete the waiting tables older than
-        ``waiting_seconds`` that no node holds (nobody watches them anywhere)."""
+        give their leases up, then delete the waiting tables that no node holds (nobody
+        watches them anywhere) older than ``unjoined_seconds`` that nobody joined, or
+        older than ``waiting_seconds``."""
         idle = [
             table
             for table in self.tables.values()
@@ -795,8 +806,9 @@ class Service:
         if released:
             await asyncio.to_thread(self.leases.release, released)
             self.node_metrics.released += len(released)
+        now = self.clock()
         codes = await asyncio.to_thread(
-            self.store.expire_waiting, self.clock() - self.waiting_seconds
+            self.store.expire_waiting, now - self.unjoined_seconds, now - self.waiting_seconds
         )
         for code in codes:
             log.info("table %s: expired, nobody came to play", code)

@@ -20,7 +20,7 @@ import asyncio
 import functools
 import secrets
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -217,6 +217,8 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     created_at: Mapped[float] = mapped_column(Float)
     started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    joined_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When a person first took a seat after the table was made (None: nobody did)."""
     finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     rematch_of: Mapped[int | None] = mapped_column(
         ForeignKey("tables.id"), nullable=True, index=True
@@ -649,14 +651,56 @@ class Store:
             every = session.scalar(waiting) or 0
         return mine, every
 
-    def expire_waiting(self, created_before: float) -> list[str]:
-        """Delete the tables still waiting for players that were made before the time
-        given, but those a node holds live (someone may be watching them there), and
-        return their codes: nobody played at them (a waiting table has no actions), and
-        nothing of them is lost but the code."""
-        old = (TableRow.status == "waiting") & (TableRow.created_at < created_before) & unowned()
+    def expire_waiting(self, unjoined_before: float, joined_before: float) -> list[str]:
+        """Delete the tables still waiting for players that were made before
+        ``unjoined_before`` and nobody joined, or before ``joined_before``, but those a
+        node holds live (someone may be watching them there), and return their codes:
+        nobody played at them (a waiting table has no actions), and nothing of them is
+        lost but the code."""
+        made = TableRow.created_at
+        old = (made < joined_before) | (TableRow.joined_at.is_(None) & (made < unjoined_before))
+        return self._delete_waiting((TableRow.status == "waiting") & old & unowned())
+
+    def evict_waiting(self, node: str, keep: Collection[int]) -> str | None:
+        """Make room for a new waiting table when the server holds as many as it takes:
+        delete the oldest table nobody joined of the creator who holds the most of them
+        (on a tie, the one whose table is oldest), but tables another node holds and the
+        tables ``keep`` (watched here); its code, or None when no table may go.
+
+        A flood of waiting tables from many addresses then costs its own oldest tables,
+        and a new creator is never refused for what others hold."""
+        mine = (TableRow.owner == node) | unowned()
+        evictable = (
+            (TableRow.status == "waiting")
+            & TableRow.joined_at.is_(None)
+            & TableRow.created_by.is_not(None)
+            & mine
+        )
+        if keep:
+            evictable &= TableRow.id.not_in(keep)
         with self.session() as session:
-            rows = session.execute(select(TableRow.id, TableRow.code).where(old)).all()
+            holder = session.scalar(
+                select(TableRow.created_by)
+                .where(evictable)
+                .group_by(TableRow.created_by)
+                .order_by(func.count().desc(), func.min(TableRow.created_at))
+                .limit(1)
+            )
+            if holder is None:
+                return None
+            oldest = session.scalar(
+                select(TableRow.id)
+                .where(evictable & (TableRow.created_by == holder))
+                .order_by(TableRow.created_at, TableRow.id)
+                .limit(1)
+            )
+        codes = self._delete_waiting(evictable & (TableRow.id == oldest))
+        return codes[0] if codes else None
+
+    def _delete_waiting(self, which: ColumnElement[bool]) -> list[str]:
+        """Delete the waiting tables ``which`` selects, their seats and chat; their codes."""
+        with self.session() as session:
+            rows = session.execute(select(TableRow.id, TableRow.code).where(which)).all()
             ids = [row.id for row in rows]
             if ids:
                 session.execute(
@@ -740,6 +784,11 @@ class Store:
                     .values(name=name, token_hash=token_hash)
                 )
                 if taken.rowcount == 1:  # type: ignore[attr-defined]
+                    session.execute(
+                        update(TableRow)
+                        .where(TableRow.id == table_id, TableRow.joined_at.is_(None))
+                        .values(joined_at=time.time())
+                    )
                     self._refresh_status(session, table_id)
                     return candidate, self._info(session, table_id)
         return None
