@@ -22,11 +22,17 @@ from triominos.server.guard import (
     LIMITS,
     OriginError,
     Origins,
+    ProxyError,
     RateLimiter,
+    TrustedProxies,
     limit_of,
 )
 from triominos.server.protocol import MAX_BODY_BYTES
 from triominos.server.proxy import CLIENT_HEADER, NODE_HEADER
+
+LOOPBACK = ["127.0.0.1"]
+"""The tests' own proxy: they play clients of many addresses from one machine."""
+
 
 def error_of(response: Any, status: int) -> dict[str, Any]:
     assert response.status_code == status, response.text
@@ -197,11 +203,51 @@ def look_up_until_refused(served: Served, headers: Callable[[int], dict[str, str
 def test_guessing_codes_is_rate_limited_per_address(sqlite_url: str) -> None:
     """Code guessing ran at 660 look-ups a second: now a burst, then 429."""
     look_up = LIMIT["look_up"]
-    with serve_app(sqlite_url) as served:
+    with serve_app(sqlite_url, trusted_proxies=LOOPBACK) as served:
         codes = look_up_until_refused(served, lambda _: {})
         assert codes[: look_up.burst] == [404] * look_up.burst and codes[-1] == 429
         other = {"X-Forwarded-For": "198.51.100.7"}  # another client behind the proxy
         assert served.http.get("/api/tables/ZZZZZZ", headers=other).status_code == 404
+
+
+def test_a_forwarded_address_from_anyone_but_a_trusted_proxy_is_ignored(
+    served_sqlite: Served,
+) -> None:
+    """A new X-Forwarded-For each time from 127.0.0.1 made 100 of 100 look-ups and 30 of
+    30 creations: without --trusted-proxy the header counts for nothing."""
+    codes = look_up_until_refused(
+        served_sqlite, lambda n: {"X-Forwarded-For": f"192.0.2.{n % 250}"}
+    )
+    assert codes[-1] == 429 and len(codes) < 200
+    made_up = {"X-Forwarded-For": "not an address"}
+    assert served_sqlite.http.get("/api/presets", headers=made_up).status_code == 200
+
+
+def test_a_trusted_proxy_names_the_client_by_its_right_most_untrusted_address(
+    sqlite_url: str,
+) -> None:
+    """Behind a trusted proxy, the address it saw counts: the client's own addresses to
+    its left change nothing, and a header that is no list of addresses is refused."""
+    with serve_app(sqlite_url, trusted_proxies=["127.0.0.1", "10.0.0.0/8"]) as served:
+        codes = look_up_until_refused(
+            served, lambda n: {"X-Forwarded-For": f"192.0.2.{n % 250}, 198.51.100.7, 10.1.2.3"}
+        )
+        assert codes[-1] == 429 and len(codes) < 200
+        fresh = {"X-Forwarded-For": "203.0.113.9"}
+        assert served.http.get("/api/tables/ZZZZZZ", headers=fresh).status_code == 404
+        for garbage in ("evil", "198.51.100.7, <script>", "1.2.3.4.5", ""):
+            refused = served.http.get("/api/presets", headers={"X-Forwarded-For": garbage})
+            assert error_of(refused, 400)["code"] == "bad_forwarded", garbage
+        url = f"{served.ws_url}/ws/ZZZZZZ"
+        with pytest.raises(InvalidStatus) as refused_socket:
+            connect(url, additional_headers={"X-Forwarded-For": "evil"})
+        assert refused_socket.value.response.status_code == 403
+
+
+def test_a_trusted_proxy_must_be_an_address_or_a_network() -> None:
+    assert TrustedProxies.parse(["127.0.0.1", "2001:db8::/32"]).trusts("2001:db8::1")
+    with pytest.raises(ProxyError, match="not an address or a network: 'nginx'"):
+        TrustedProxies.parse(["nginx"])
 
 
 def test_the_limits_are_in_protocol_md() -> None:
@@ -227,7 +273,9 @@ def create_from(served: Served, address: str, players: int = 2) -> Any:
 def test_one_address_cannot_fill_the_server_with_waiting_tables(sqlite_url: str) -> None:
     """2,000 six-seat waiting tables in 12 s grew the server by 526 MB: now one address
     keeps a few waiting, and the server a bounded number in all."""
-    with serve_app(sqlite_url, waiting_per_address=3, waiting_in_all=5) as served:
+    with serve_app(
+        sqlite_url, waiting_per_address=3, waiting_in_all=5, trusted_proxies=LOOPBACK
+    ) as served:
         assert [create_from(served, "192.0.2.1").status_code for _ in range(3)] == [201] * 3
         mine = create_from(served, "192.0.2.1")
         assert error_of(mine, 429)["code"] == "too_many_tables"
@@ -248,7 +296,9 @@ def test_a_full_server_makes_room_for_a_new_address(sqlite_url: str) -> None:
     """200 addresses, 5 tables each, filled the server's 1,000 waiting tables in 18.8 s, and
     every honest table got 503 busy for a day: now a new table takes the place of the
     oldest table nobody joined of the address that holds the most."""
-    with serve_app(sqlite_url, waiting_per_address=3, waiting_in_all=5) as served:
+    with serve_app(
+        sqlite_url, waiting_per_address=3, waiting_in_all=5, trusted_proxies=LOOPBACK
+    ) as served:
         flood = [create_from(served, "192.0.2.1").json()["code"] for _ in range(3)]
         other = [create_from(served, "192.0.2.2").json()["code"] for _ in range(2)]
         honest = create_from(served, "198.51.100.7")
@@ -265,7 +315,9 @@ def test_a_full_server_makes_room_for_a_new_address(sqlite_url: str) -> None:
 def test_a_server_full_of_watched_or_joined_tables_is_busy(sqlite_url: str) -> None:
     """Only a table nobody joined nor watches makes room: a full server of tables people
     are waiting at answers 503 busy."""
-    with serve_app(sqlite_url, waiting_per_address=3, waiting_in_all=2) as served:
+    with serve_app(
+        sqlite_url, waiting_per_address=3, waiting_in_all=2, trusted_proxies=LOOPBACK
+    ) as served:
         joined = create_from(served, "192.0.2.1", players=3).json()["code"]
         served.join(joined)
         watched = create_from(served, "192.0.2.2").json()["code"]
@@ -360,7 +412,7 @@ def test_metrics_count_actions_tables_connections_and_the_bot_queue(served: Serv
 
 
 def test_one_address_holds_a_bounded_number_of_connections(sqlite_url: str) -> None:
-    with serve_app(sqlite_url, connections_per_address=3) as served:
+    with serve_app(sqlite_url, connections_per_address=3, trusted_proxies=LOOPBACK) as served:
         code = served.create()["code"]
         url = f"{served.ws_url}/ws/{code}"
         spoofed = {"X-Forwarded-For": "203.0.113.9"}
