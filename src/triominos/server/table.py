@@ -27,6 +27,7 @@ import msgspec
 
 from triominos.game import Action, IllegalActionError, LegalAction, Match, Resign, action_json
 from triominos.record import PlayerInfo, match_record
+from triominos.server.outbox import Outbox
 from triominos.server.protocol import CHAT_PER_CONNECTION, CHAT_PER_TABLE, TAKEBACKS_PER_SEAT
 from triominos.server.store import SeatInfo, StoredAction, TableInfo
 from triominos.server.views import (
@@ -84,24 +85,24 @@ class Viewer:
     each connection gets its messages in the order the table made them. Being text, a
     queued message is what the table was when it was made, and one text serves every
     viewer of a seat. A close code in the outbox ends the connection after what was
-    queued before it.
+    queued before it; an outbox that overflows closes it (:mod:`triominos.server.outbox`).
     """
 
     def __init__(self, seat: int | None = None) -> None:
         self.seat = seat
-        self.outbox: asyncio.Queue[str | int] = asyncio.Queue()
+        self.outbox = Outbox()
         self.chat_limit = RateLimit(*CHAT_PER_CONNECTION)
 
     def send(self, message: JsonObject) -> None:
-        self.outbox.put_nowait(encode(message))
+        self.outbox.put_text(encode(message))
 
     def send_text(self, text: str) -> None:
         """Queue a message already encoded (:func:`encode`)."""
-        self.outbox.put_nowait(text)
+        self.outbox.put_text(text)
 
     def close(self, code: int = 1000) -> None:
         """Close the connection with this WebSocket close code once the outbox is sent."""
-        self.outbox.put_nowait(code)
+        self.outbox.put_close(code)
 
 
 class RateLimit:
