@@ -18,6 +18,7 @@ from websockets.sync.client import connect
 
 from server_games import Served, serve_app
 from triominos.server.guard import (
+    BOT_TABLES_PER_ADDRESS,
     LIMIT,
     LIMITS,
     OriginError,
@@ -442,3 +443,27 @@ def test_only_a_node_that_knows_this_nodes_secret_speaks_for_a_client(
     hop = {NODE_HEADER: served_sqlite.service.node.secret, CLIENT_HEADER: "198.51.100.9"}
     answer = served_sqlite.http.get("/api/tables/ZZZZZZ", headers={**hop, "Host": "evil.example"})
     assert answer.status_code == 404  # checked by the node it reached first, not here
+
+
+# --- tables of bots only ----------------------------------------------------------------
+
+
+def test_one_address_plays_a_bounded_number_of_bot_tables_to_a_bounded_end(
+    sqlite_url: str,
+) -> None:
+    """40 tables of bots with target_score 10**12 from one address played on for ever:
+    the target is bounded, and an address has at most a few bot tables played at once."""
+    with serve_app(sqlite_url, bot_delay=60.0) as served:  # the bots wait: still played
+        bots = [{"kind": "bot", "bot": "greedy"}] * 2
+        endless = served.create(400, seats=bots, options={"target_score": 10**12})
+        assert endless["error"]["field"] == "options.target_score"
+        assert "from 1 to 10000" in endless["error"]["message"]
+        for _ in range(BOT_TABLES_PER_ADDRESS):
+            served.create(seats=bots)
+        refused = error_of(
+            served.http.post(
+                "/api/tables", json={"preset": "classic", "players": 2, "seats": bots}
+            ),
+            429,
+        )
+        assert refused["code"] == "too_many_tables"

@@ -311,6 +311,11 @@ def client_key(scope: Scope) -> str:
     return str(parsed)
 
 
+BOT_TABLES_PER_ADDRESS = 3
+"""Tables of bots only one address may have being played at once (PROTOCOL.md,
+"Limits"): they play on with nobody there, so each costs the server until it ends."""
+
+
 class RateLimiter:
     """Token buckets per (limit, client), forgotten once full again: memory stays in
     proportion to the clients of the last few minutes."""

@@ -326,7 +326,8 @@ class TableInfo:
     waiting, and for a table that began before this was stored (migration 0003).
     ``grace_seconds``: how long a person is away before another player may give their
     seat to a bot. ``listed``: shown among the open tables. ``created_by``: a hash of
-    the creator's address, which caps how many tables one address keeps waiting.
+    the creator's address, which caps how many tables one address keeps waiting, and
+    how many tables of bots only it has played at once.
     ``timeout_action``: what the turn timer plays (timers.TimeoutAction). ``hints``:
     whether the players may ask for hints.
     """
@@ -650,6 +651,21 @@ class Store:
             mine = session.scalar(waiting.where(TableRow.created_by == created_by)) or 0
             every = session.scalar(waiting) or 0
         return mine, every
+
+    def bot_tables_playing(self, created_by: str) -> int:
+        """Tables of bots only that ``created_by`` made and that are still played."""
+        person = select(SeatRow.id).where(SeatRow.table_id == TableRow.id, SeatRow.kind == "person")
+        query = (
+            select(func.count())
+            .select_from(TableRow)
+            .where(
+                TableRow.status == "playing",
+                TableRow.created_by == created_by,
+                ~person.exists(),
+            )
+        )
+        with self.session() as session:
+            return session.scalar(query) or 0
 
     def expire_waiting(self, unjoined_before: float, joined_before: float) -> list[str]:
         """Delete the tables still waiting for players that were made before
