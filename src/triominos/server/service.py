@@ -506,10 +506,10 @@ class Service:
             self._lose(table)  # the sender reconnects to the new owner and plays there
             return "unavailable"
         except Exception as error:
-            self.faults.failed(error)
+            fault = self.faults.failed(error)
             table.stale = True  # memory is ahead of the database: replay it
             await self.replayed(table)
-            self._refuse_unavailable(sender, client_id)
+            self._refuse_unavailable(sender, client_id, fault)
             self._retry_later(table)
             return "unavailable"
         self.faults.recovered()
@@ -598,9 +598,12 @@ class Service:
         )
 
     @staticmethod
-    def _refuse_unavailable(sender: Viewer | None, client_id: str | None) -> None:
+    def _refuse_unavailable(
+        sender: Viewer | None, client_id: str | None, fault: StorageFault | None = None
+    ) -> None:
         if sender is not None:
-            refusal = Refused("unavailable", "the action could not be saved; nothing changed")
+            why = "" if fault is None else f" (storage: {fault.kind})"  # never its detail
+            refusal = Refused("unavailable", f"the action could not be saved{why}; nothing changed")
             sender.send(refusal.to_message(client_id))
 
     def _retry_later(self, table: LiveTable) -> None:
