@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 
 from triominos.rules import preset
 from triominos.server.nodes import Leases, Node
+from triominos.server.protocol import CHAT_STORED
 from triominos.server.store import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -513,3 +514,22 @@ def test_a_read_only_postgresql_database_fails_the_write_check(postgres_url: str
 )
 def test_storage_faults_are_told_apart_by_kind(message: str, kind: str) -> None:
     assert storage_fault(OperationalError("SQL", {}, Exception(message))).kind == kind
+
+
+def test_a_chat_keeps_its_last_messages_and_a_long_finished_table_none(store: Store) -> None:
+    """1,675 chat rows a minute from one address were kept for ever."""
+    played, finished = new_table(store, people=1, hashes=True), new_table(store, people=1)
+    for number in range(CHAT_STORED + 5):
+        store.add_chat(played.id, "players", 0, "P0", f"line {number}")
+    store.add_chat(played.id, "spectators", None, "", "hello")
+    kept = store.chats(played.id, "players", 10 * CHAT_STORED)
+    assert [said["text"] for said in kept] == [f"line {n}" for n in range(5, CHAT_STORED + 5)]
+    assert len(store.chats(played.id, "spectators", 10)) == 1  # each chat its own count
+    store.add_chat(finished.id, "players", 0, "P0", "gg")
+    store.append_action(
+        finished.id, StoredAction(1, 0, None, {"action": "pass"}, 100.0), finished=True
+    )
+    assert store.forget_chat(finished_before=50.0) == 0
+    assert store.forget_chat(finished_before=150.0) == 1
+    assert store.chats(finished.id, "players", 10) == []
+    assert len(store.chats(played.id, "players", 10)) == 10

@@ -29,11 +29,20 @@ each with a few seats, stay far below)."""
 MAX_CHAT_CHARS = 200
 """A chat message is at most this many characters: a short word across the table."""
 CHAT_PER_CONNECTION = (5, 10.0)
-"""At most 5 chat messages in 10 seconds from one connection..."""
+"""At most 5 chat messages in 10 seconds from one connection (a seat's connections
+together: :data:`CHAT_PER_SEAT`)..."""
+CHAT_PER_SEAT = (5, 10.0)
 CHAT_PER_TABLE = (20, 10.0)
-"""...and 20 in 10 seconds at one table, players' and spectators' chats together."""
+"""...and 20 in 10 seconds in the players' chat of one table..."""
+CHAT_SPECTATORS = (10, 10.0)
+"""...and 10 in the spectators' chat, a budget of its own: a crowd of spectators can
+neither flood the table nor silence its players."""
 CHAT_KEPT = 50
 """A viewer who arrives gets the last 50 messages of its chat."""
+CHAT_STORED = 200
+"""The messages of a chat the database keeps; older ones are deleted as new ones come."""
+CHAT_FINISHED_DAYS = 7
+"""The chat of a table finished more than 7 days ago is deleted."""
 TAKEBACKS_PER_SEAT = (3, 300.0)
 """A seat asks for at most 3 takebacks in 5 minutes, and for one at a time: asking is
 asking the others to wait, so it may not become pestering."""

@@ -36,6 +36,7 @@ from triominos.server.bots import BotWorker, bot_seed
 from triominos.server.metrics import ActionMetrics, NodeMetrics
 from triominos.server.nodes import RENEW_SECONDS, SCAN_SECONDS, Leases, Node
 from triominos.server.protocol import (
+    CHAT_FINISHED_DAYS,
     CODE_PATTERN,
     CONNECTIONS_PER_ADDRESS,
     MAX_THINK_SECONDS,
@@ -797,7 +798,7 @@ class Service:
         """Forget the waiting tables nobody watches here (the database keeps them) and
         give their leases up, then delete the waiting tables that no node holds (nobody
         watches them anywhere) older than ``unjoined_seconds`` that nobody joined, or
-        older than ``waiting_seconds``."""
+        older than ``waiting_seconds``; and the chat of tables finished long ago."""
         idle = [
             table
             for table in self.tables.values()
@@ -815,4 +816,5 @@ class Service:
         )
         for code in codes:
             log.info("table %s: expired, nobody came to play", code)
+        await asyncio.to_thread(self.store.forget_chat, now - CHAT_FINISHED_DAYS * 86400)
         return codes

@@ -62,6 +62,7 @@ from sqlalchemy.orm import (
 from sqlalchemy.sql.expression import ColumnElement, FunctionElement
 
 from triominos.rules import Rules
+from triominos.server.protocol import CHAT_STORED
 from triominos.server.timers import DEFAULT_TIMEOUT_ACTION, TimeoutAction
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -744,7 +745,29 @@ class Store:
         with self.session() as session:
             session.add(row)
             session.flush()
+            kept = (
+                select(ChatRow.id)
+                .where(ChatRow.table_id == table_id, ChatRow.channel == channel)
+                .order_by(ChatRow.id.desc())
+                .offset(CHAT_STORED)
+                .limit(1)
+                .scalar_subquery()
+            )
+            session.execute(
+                delete(ChatRow).where(
+                    ChatRow.table_id == table_id, ChatRow.channel == channel, ChatRow.id <= kept
+                )
+            )
             return _chat_json(row)
+
+    def forget_chat(self, finished_before: float) -> int:
+        """Delete the chat of the tables finished before that time; how many messages."""
+        old = select(TableRow.id).where(
+            TableRow.status == "finished", TableRow.finished_at < finished_before
+        )
+        with self.session() as session:
+            deleted = session.execute(delete(ChatRow).where(ChatRow.table_id.in_(old)))
+            return int(deleted.rowcount)  # type: ignore[attr-defined]
 
     def chats(self, table_id: int, channel: ChatChannel, last: int) -> list[dict[str, Any]]:
         """The ``last`` messages of a table's chat, oldest first."""

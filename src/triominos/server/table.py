@@ -28,7 +28,13 @@ import msgspec
 from triominos.game import Action, IllegalActionError, LegalAction, Match, Resign, action_json
 from triominos.record import PlayerInfo, match_record
 from triominos.server.outbox import Outbox
-from triominos.server.protocol import CHAT_PER_CONNECTION, CHAT_PER_TABLE, TAKEBACKS_PER_SEAT
+from triominos.server.protocol import (
+    CHAT_PER_CONNECTION,
+    CHAT_PER_SEAT,
+    CHAT_PER_TABLE,
+    CHAT_SPECTATORS,
+    TAKEBACKS_PER_SEAT,
+)
 from triominos.server.store import SeatInfo, StoredAction, TableInfo
 from triominos.server.views import (
     ActionFieldError,
@@ -121,6 +127,23 @@ class RateLimit:
         return True
 
 
+class ChatBudgets:
+    """Who may chat at a table now: a seat within its own budget (however many
+    connections it has) and the players' chat within the table's; a spectator within its
+    connection's and the spectators' chat's, which never spend the players' budgets."""
+
+    def __init__(self) -> None:
+        self.players = RateLimit(*CHAT_PER_TABLE)
+        self.spectators = RateLimit(*CHAT_SPECTATORS)
+        self.seats: dict[int, RateLimit] = {}
+
+    def allow(self, viewer: Viewer) -> bool:
+        if viewer.seat is None:
+            return viewer.chat_limit.allow() and self.spectators.allow()
+        seat = self.seats.setdefault(viewer.seat, RateLimit(*CHAT_PER_SEAT))
+        return seat.allow() and self.players.allow()
+
+
 @dataclasses.dataclass(frozen=True)
 class Takeback:
     """A takeback asked for: by ``seat``, and the person seats yet to accept it (a bot
@@ -159,8 +182,7 @@ class LiveTable:
         self.stale = False
         """The match in memory is ahead of the database (a write failed and the table
         could not be replayed since): nothing is shown or accepted until it is."""
-        self.chat_limit = RateLimit(*CHAT_PER_TABLE)
-        """The table's chats together: a crowd of spectators cannot flood it."""
+        self.chat = ChatBudgets()
         self.reclaims: set[int] = set()
         """Seats whose person came back while their bot thought: theirs at its move."""
         self.bot_choice: tuple[int, Action] | None = None
