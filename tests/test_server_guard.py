@@ -16,7 +16,7 @@ pytest.importorskip("starlette")
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from server_games import Served, serve_app
+from server_games import WAIT_SECONDS, Served, serve_app
 from triominos.server.guard import (
     BOT_TABLES_PER_ADDRESS,
     LIMIT,
@@ -28,7 +28,7 @@ from triominos.server.guard import (
     TrustedProxies,
     limit_of,
 )
-from triominos.server.protocol import MAX_BODY_BYTES
+from triominos.server.protocol import BOT_TABLE_IDLE_SECONDS, MAX_BODY_BYTES
 from triominos.server.proxy import CLIENT_HEADER, NODE_HEADER
 
 LOOPBACK = ["127.0.0.1"]
@@ -467,3 +467,26 @@ def test_one_address_plays_a_bounded_number_of_bot_tables_to_a_bounded_end(
             429,
         )
         assert refused["code"] == "too_many_tables"
+
+
+def test_a_bot_table_nobody_watches_waits_for_a_viewer(served_sqlite: Served) -> None:
+    """Bot tables played on with nobody there, and were replayed at every restart: one
+    that nobody has watched for BOT_TABLE_IDLE_SECONDS is suspended until someone looks."""
+    code = served_sqlite.create(
+        players=4, seats=[{"kind": "bot", "bot": "greedy"}] * 4, options={"target_score": 10_000}
+    )["code"]
+    table = served_sqlite.service.tables[code]
+    served_sqlite.later(BOT_TABLE_IDLE_SECONDS + 1)
+
+    async def resting() -> bool:
+        return table.bot_task is None  # set and cleared on the loop: final once None
+
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not served_sqlite.run(resting()):
+        assert time.monotonic() < deadline, "its bots played on for nobody"
+        time.sleep(0.05)
+    assert table.playing
+    stopped = table.version
+    assert served_sqlite.run(resting()) and table.version == stopped
+    with served_sqlite.viewer(code) as watcher:
+        watcher.until(lambda message: message.get("version", 0) > stopped)

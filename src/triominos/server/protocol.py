@@ -43,6 +43,9 @@ CHAT_STORED = 200
 """The messages of a chat the database keeps; older ones are deleted as new ones come."""
 CHAT_FINISHED_DAYS = 7
 """The chat of a table finished more than 7 days ago is deleted."""
+BOT_TABLE_IDLE_SECONDS = 600.0
+"""A table of bots only that nobody has watched for 10 minutes is suspended: its bots
+wait until someone opens it again."""
 TAKEBACKS_PER_SEAT = (3, 300.0)
 """A seat asks for at most 3 takebacks in 5 minutes, and for one at a time: asking is
 asking the others to wait, so it may not become pestering."""

@@ -683,7 +683,12 @@ class Service:
     # --- bots ---------------------------------------------------------------------
 
     def _schedule_bot(self, table: LiveTable) -> None:
-        if table.bot_task is None and table.retry_task is None and table.to_move_is_bot():
+        if (
+            table.bot_task is None
+            and table.retry_task is None
+            and table.to_move_is_bot()
+            and not table.suspended(self.clock())
+        ):
             table.bot_task = asyncio.create_task(self._bot_turn(table))
 
     async def _bot_turn(self, table: LiveTable) -> None:

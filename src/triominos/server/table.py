@@ -29,6 +29,7 @@ from triominos.game import Action, IllegalActionError, LegalAction, Match, Resig
 from triominos.record import PlayerInfo, match_record
 from triominos.server.outbox import Outbox
 from triominos.server.protocol import (
+    BOT_TABLE_IDLE_SECONDS,
     CHAT_PER_CONNECTION,
     CHAT_PER_SEAT,
     CHAT_PER_TABLE,
@@ -203,6 +204,9 @@ class LiveTable:
         self.away_since: dict[int, float] = {
             seat.seat: moment for seat in info.seats if seat.token_hash is not None
         }
+        self.unwatched_since = moment
+        """When its last viewer left (or it was loaded): a table of bots only that
+        nobody watches for long is suspended (:meth:`suspended`)."""
         self.replay(info, actions)
 
     def replay(self, info: TableInfo, actions: Sequence[StoredAction]) -> None:
@@ -286,6 +290,8 @@ class LiveTable:
     def leave(self, viewer: Viewer, now: float) -> bool:
         """Remove a viewer; whether its seat's person is away from now on."""
         self.viewers.discard(viewer)
+        if not self.viewers:
+            self.unwatched_since = now
         if viewer.seat is None or viewer.seat in self.connected:
             return False
         self.away_since[viewer.seat] = now
@@ -337,6 +343,16 @@ class LiveTable:
 
     def to_move_is_bot(self) -> bool:
         return self.playing and self.seat(self.match.to_move).kind == "bot"
+
+    def suspended(self, now: float) -> bool:
+        """Whether this is a table of bots only that nobody has watched for
+        BOT_TABLE_IDLE_SECONDS: its bots wait for a viewer (they would play on for
+        nobody, at the server's cost)."""
+        return (
+            not self.viewers
+            and all(seat.kind == "bot" for seat in self.info.seats)
+            and now - self.unwatched_since >= BOT_TABLE_IDLE_SECONDS
+        )
 
     # --- actions --------------------------------------------------------------------
 
