@@ -28,7 +28,7 @@ STEPS = 90  # a hand's worth of placements and more, with pops among them
 
 def racks(rng: random.Random, tile_set: TileSet, board: Board) -> list[int]:
     """Racks to ask about: a few of the tiles off the table, every tile off the table,
-    a single tile, and one with tiles on the table too (the slower path that tests
+    a single tile, and some with tiles on the table too (the slower path that tests
     take), so that extended racks reach past bit 64."""
     off = list(indices(board._unplaced))
     every = list(range(len(tile_set.tiles)))
@@ -37,6 +37,9 @@ def racks(rng: random.Random, tile_set: TileSet, board: Board) -> list[int]:
         chosen = rng.sample(off, min(len(off), rng.randint(1, 9))) if off else []
         asked.append(sum(1 << tile for tile in chosen))
     asked.append(sum(1 << tile for tile in rng.sample(every, 7)))
+    # Masks past the 128 bits the native words hold (every tile, as -1 has them): the
+    # native functions hand them to the Python methods.
+    asked += [asked[-1] | 1 << 130, -1]
     return asked
 
 
@@ -102,3 +105,8 @@ def test_the_core_in_use_is_the_native_one_unless_switched_off() -> None:
     else:
         assert native.core() == "core: native (C, from Cython)"
         assert Board.pop is NativeBoard.pop  # type: ignore[union-attr]
+
+
+def test_a_core_is_python_or_native() -> None:
+    with pytest.raises(ValueError, match="a core is 'python' or 'native', not 'pypy'"):
+        native.paths("pypy")

@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 
-from native_cores import needs_native, running_on
+from native_cores import needs_native
 from rule_values import changed_value
 from triominos.bots import Budget, make_bot
 from triominos.game import LegalAction, Match
+from triominos.native import running_on
 from triominos.rules import OPTIONS, PRESETS, Rules
 
 pytestmark = needs_native

@@ -9,17 +9,21 @@ Python, and the Python methods left as they are (joker swaps, undo, copy) stay r
 ``tests/test_native_board.py`` holds them to that, state for state.
 
 What is C here is the geometry (corners and neighbours are sums, not tuple lookups), the
-arrays (read through pointers) and the loops. Tile masks stay Python ints, as wide as
-the tile set: the 76 tiles of the extended set need more than 64 bits. Only where a rack
-fits in 64 bits do the greedy questions (:func:`best_placement`, :func:`fitting_tiles`,
-:func:`can_place`) AND in C, which is exact then: the bits of a mask above the rack's
-are cut off by the AND anyway.
+arrays (read through pointers) and the loops. The board's tile masks stay Python ints,
+as wide as the tile set: the 76 tiles of the extended set need more than 64 bits. The
+greedy questions (:func:`best_placement`, :func:`fitting_tiles`, :func:`can_place`) AND
+in C words: a rack below bit 64 with the low word of each mask (exact: the AND cuts the
+higher bits off anyway), a wider one with two words a mask, kept by FitTable; a rack of
+more than 128 bits, which no tile set makes, gets the Python method.
 """
 
+from sys import byteorder
+
 from cpython.bytearray cimport PyByteArray_AS_STRING
+from cpython.bytes cimport PyBytes_AS_STRING
 from cpython.long cimport PyLong_AsUnsignedLongLongMask
 
-from triominos.board import BRIDGE as _BRIDGE, TWO_SIDES as _TWO_SIDES
+from triominos.board import BRIDGE as _BRIDGE, PYTHON_PATHS, TWO_SIDES as _TWO_SIDES
 from triominos.lattice import CELLS_AROUND as _CELLS_AROUND, WIDTH as _WIDTH
 
 ctypedef unsigned long long u64
@@ -267,62 +271,98 @@ def placement_ids(self, rack):
     return iter(found)
 
 
-cdef inline bint narrow(rack):
-    """Whether a rack's tiles all have indices below 64, so that it ANDs in C."""
-    return 0 <= rack <= WORD
+cdef dict WORDS = {}
+"""By FitTable, its masks as C words, two a key (low, high): the 76 tiles need 128 bits."""
+
+
+cdef const u64* words_of(fits) except NULL:
+    words = WORDS.get(fits)
+    if words is None:
+        # to_bytes raises, never truncates, should a mask ever pass 128 bits.
+        words = WORDS[fits] = b"".join(
+            (mask & WORD).to_bytes(8, byteorder) + (mask >> 64).to_bytes(8, byteorder)
+            for mask in fits.masks
+        )
+    return <const u64*> PyBytes_AS_STRING(words)
+
+
+cdef struct Rack:
+    u64 low
+    u64 high
+    bint narrow  # below bit 64: AND with the low word of each live mask, as it comes
+    const u64* words  # else the FitTable's words, found by the cell's key
+
+
+cdef inline bint in_words(rack, Rack* out, board) except -1:
+    """Fill ``out`` for a rack; False when it is no mask of at most 128 bits (the Python
+    method answers then)."""
+    if rack < 0 or rack >> 128:
+        return False
+    out.low = PyLong_AsUnsignedLongLongMask(rack & WORD)
+    out.high = PyLong_AsUnsignedLongLongMask(rack >> 64)
+    out.narrow = out.high == 0
+    out.words = NULL if out.narrow else words_of(board._fits)
+    return True
+
+
+cdef inline bint fitting(Rack* rack, cell, mask, dict frontier, u64* out) except -1:
+    """The rack's tiles that fit a live cell (its mask ``mask``), as two words in ``out``:
+    whether any. A live cell's mask is its key's (Board keeps them so)."""
+    cdef Py_ssize_t key
+    if rack.narrow:
+        out[0] = PyLong_AsUnsignedLongLongMask(mask) & rack.low
+        out[1] = 0
+    else:
+        key = frontier[cell]
+        out[0] = rack.words[2 * key] & rack.low
+        out[1] = rack.words[2 * key + 1] & rack.high
+    return out[0] != 0 or out[1] != 0
 
 
 def fitting_tiles(self, rack):
-    cdef u64 word, found_word = 0
-    live = self._live_for(rack)
-    if narrow(rack):
-        word = rack
-        for mask in (<dict> live).values():
-            found_word |= PyLong_AsUnsignedLongLongMask(mask) & word
-        return found_word
-    found = 0
-    for mask in (<dict> live).values():
-        found |= mask & rack
-    return found
+    cdef Rack words
+    if not in_words(rack, &words, self):
+        return PYTHON_PATHS["fitting_tiles"](self, rack)
+    cdef u64 found[2]
+    cdef u64 low = 0, high = 0
+    cdef dict frontier = self._frontier
+    for cell, mask in (<dict> self._live_for(rack)).items():
+        if fitting(&words, cell, mask, frontier, found):
+            low |= found[0]
+            high |= found[1]
+    return (<object> high) << 64 | low
 
 
 def can_place(self, rack):
-    cdef u64 word
-    live = self._live_for(rack)
-    if narrow(rack):
-        word = rack
-        for mask in (<dict> live).values():
-            if PyLong_AsUnsignedLongLongMask(mask) & word:
-                return True
-        return False
-    for mask in (<dict> live).values():
-        if mask & rack:
+    cdef Rack words
+    if not in_words(rack, &words, self):
+        return PYTHON_PATHS["can_place"](self, rack)
+    cdef u64 found[2]
+    cdef dict frontier = self._frontier
+    for cell, mask in (<dict> self._live_for(rack)).items():
+        if fitting(&words, cell, mask, frontier, found):
             return True
     return False
 
 
 def best_placement(self, rack, figure_points, values=None):
+    cdef Rack words
+    if not in_words(rack, &words, self):
+        return PYTHON_PATHS["best_placement"](self, rack, figure_points, values)
     if values is None:
         values = self.tile_set.values
     cdef unsigned char* edges = bytes_of(self._edges)
     cdef unsigned char* counts = bytes_of(self._counts)
+    cdef dict frontier = self._frontier
     cdef Py_ssize_t cell, best_cell = -1
     cdef int figure, best_figure = -1, tile, best_tile = -1
     cdef long score, best_score = -1
-    cdef bint is_narrow = narrow(rack)
-    cdef u64 word = rack if is_narrow else 0, fitting
+    cdef u64 found[2]
     live = self._live if (rack & self._unplaced) == rack else self._live_for(rack)
     for cell_object, mask in (<dict> live).items():
-        if is_narrow:
-            fitting = PyLong_AsUnsignedLongLongMask(mask) & word
-            if not fitting:
-                continue
-            tile = highest_bit(fitting)
-        else:
-            wide = mask & rack
-            if not wide:
-                continue
-            tile = wide.bit_length() - 1
+        if not fitting(&words, cell_object, mask, frontier, found):
+            continue
+        tile = 64 + highest_bit(found[1]) if found[1] else highest_bit(found[0])
         cell = cell_object
         figure = figure_of(cell, edges, counts)
         score = values[tile] + figure_points[figure]
@@ -330,5 +370,5 @@ def best_placement(self, rack, figure_points, values=None):
             best_score, best_cell, best_tile, best_figure = score, cell, tile, figure
     if best_cell < 0:
         return None
-    key = self._frontier[best_cell]
+    key = frontier[best_cell]
     return best_cell, best_tile, self._fits.corners[key][best_tile][0], best_figure

@@ -15,6 +15,8 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import ModuleType
 
 SWITCH = "TRIOMINOS_NATIVE"
@@ -31,6 +33,11 @@ BOARD_PATHS = (
 """The methods of :class:`~triominos.board.Board` that the native core replaces."""
 
 
+def built() -> bool:
+    """Whether the native core was built (whether or not it is switched on)."""
+    return importlib.util.find_spec("triominos._board") is not None
+
+
 def _load() -> tuple[ModuleType | None, str]:
     """The native board module, or None and why not.
 
@@ -40,7 +47,7 @@ def _load() -> tuple[ModuleType | None, str]:
     """
     if os.environ.get(SWITCH, "1").strip() == "0":
         return None, f"{SWITCH}=0"
-    if importlib.util.find_spec("triominos._board") is None:
+    if not built():
         return None, "not built: no C compiler or Python headers when it was installed"
     return importlib.import_module("triominos._board"), ""
 
@@ -63,3 +70,33 @@ def core() -> str:
     if load_board() is None:
         return f"core: python ({WHY_NOT})"
     return "core: native (C, from Cython)"
+
+
+def paths(core: str) -> dict[str, object]:
+    """The functions for :data:`BOARD_PATHS` of one core, "python" or "native", whichever
+    core is in use (the native ones whenever the extension is built): what the
+    differential tests and ``benchmarks/native.py`` compare."""
+    from triominos.board import PYTHON_PATHS  # the board loads this module first
+
+    if core == "python":
+        return dict(PYTHON_PATHS)
+    if core != "native":
+        raise ValueError(f"a core is 'python' or 'native', not {core!r}")
+    module = importlib.import_module("triominos._board")
+    return {name: getattr(module, name) for name in BOARD_PATHS}
+
+
+@contextmanager
+def running_on(core: str) -> Iterator[None]:
+    """Every board of the process runs on ``core`` meanwhile (see :func:`paths`)."""
+    from triominos.board import Board
+
+    chosen = paths(core)
+    saved = {name: Board.__dict__[name] for name in BOARD_PATHS}
+    for name, function in chosen.items():
+        setattr(Board, name, function)
+    try:
+        yield
+    finally:
+        for name, function in saved.items():
+            setattr(Board, name, function)
