@@ -10,7 +10,7 @@ gymnasium = pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from triominos.bots import GreedyBot  # noqa: E402
-from triominos.encoding import PASS  # noqa: E402
+from triominos.encoding import DRAW, PASS  # noqa: E402
 from triominos.rl.gymnasium import TriominosEnv  # noqa: E402
 from triominos.rl.pettingzoo import margins  # noqa: E402
 from triominos.rules import RuleOptionError  # noqa: E402
@@ -61,6 +61,10 @@ def test_an_illegal_action_ends_the_episode() -> None:
     _, reward, terminated, _, info = environment.step(PASS)  # with a draw left to take
     assert (reward, terminated) == (-7.0, True)
     assert "passing comes only after the last allowed draw" in info["illegal"]
+    with pytest.raises(RuntimeError, match="illegal action"):  # terminated means over
+        environment.step(DRAW)
+    environment.reset(seed=1)
+    assert environment.step(DRAW)[2] is False
 
 
 def test_bad_arguments_are_refused() -> None:

@@ -74,6 +74,7 @@ class TriominosEnv(gymnasium.Env[Tensor, np.int64]):
         self.hand: Hand | None = None
         self._bots: dict[int, Bot] = {}
         self._rewarded = 0.0
+        self._ended_by: str | None = None  # the illegal action that ended the episode
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -89,6 +90,7 @@ class TriominosEnv(gymnasium.Env[Tensor, np.int64]):
         deal = Deal.shuffle(self.rules, self.players, rng)
         self.hand = Hand(self.rules, deal, rng=random.Random(rng.randrange(2**63)))
         self._rewarded = 0.0  # the margin the rewards so far add up to
+        self._ended_by = None
         self._play_opponents()
         return self._observation(), self._info()
 
@@ -96,9 +98,14 @@ class TriominosEnv(gymnasium.Env[Tensor, np.int64]):
         hand = self._hand()
         if hand.is_over:
             raise RuntimeError("the hand is over: call reset() to deal the next")
+        if self._ended_by is not None:
+            raise RuntimeError(
+                f"the episode ended with an illegal action ({self._ended_by}): call reset()"
+            )
         try:
             hand.apply(self.space.decode(int(action), hand.board), self.seat)
         except (IllegalActionError, ValueError) as error:
+            self._ended_by = str(error)
             info = self._info()
             info["illegal"] = str(error)
             return self._observation(), self.illegal_reward, True, False, info

@@ -15,12 +15,17 @@ learning play out, and the one the arena's figures count.
   :class:`~triominos.game.StarterDraw` shows (over the pool less the tiles shown in that
   round). Every outcome is equally likely.
 - **Returns** at the end: each seat's points in the hand less the mean of the other
-  seats' points, so that they sum to zero and, with two players, are the margin.
-- **Information state** of a seat: its rack, the seat to move and the hand's history as a
-  spectator saw it (every draw's tile hidden, the seat's own included). What the seat can
-  do next depends on nothing else; forgetting which of its own draws brought which tile is
-  the one thing it drops. The **observation** is the seat's rack and the table now, and its tensor
-  :class:`~triominos.encoding.ObservationEncoder`'s.
+  seats' points, so that they sum to zero and, with two players, are the margin. Their
+  bounds are :func:`~triominos.encoding.points_bound`: a seat's points are at most its
+  gains, every other seat's at least minus their losses, and the bound is the two added.
+- **Information state** of a seat, with perfect recall: its rack, the seat to move and
+  the hand's history as the seat saw it (its own draws with their tiles, the others'
+  hidden), so what the seat may do next (another draw after a drawn tile that does not
+  fit, seed 003) follows from it; its tensor is
+  :class:`~triominos.encoding.InformationStateEncoder`'s. The **observation** is the
+  seat's rack and the table now, and its tensor
+  :class:`~triominos.encoding.ObservationEncoder`'s. A public-only observer
+  (``private_info`` ``NONE``) leaves the rack out of both.
 - ``resample_from_infostate`` deals the other racks with
   :class:`~triominos.bots.sampler.WorldSampler`, so OpenSpiel's ISMCTS searches worlds
   that agree with everything the seat saw.
@@ -46,6 +51,7 @@ from triominos.encoding import (
     DRAW,
     STARTER_DRAW,
     ActionSpace,
+    InformationStateEncoder,
     ObservationEncoder,
     points_bound,
 )
@@ -66,7 +72,7 @@ GAME_TYPE = pyspiel.GameType(
     max_num_players=6,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=DEFAULTS,
@@ -103,7 +109,7 @@ class TriominosGame(pyspiel.Game):  # type: ignore[misc]
         players = params["players"]
         rules.check_players(players)
         space = action_space(params["preset"])
-        bound = 2 * points_bound(rules, players)
+        bound = points_bound(rules, players)
         info = pyspiel.GameInfo(
             num_distinct_actions=space.size,
             max_chance_outcomes=len(rules.tiles),
@@ -119,6 +125,7 @@ class TriominosGame(pyspiel.Game):  # type: ignore[misc]
         self.players = players
         self.space = space
         self.encoder = ObservationEncoder(rules, players)
+        self.information_encoder = InformationStateEncoder(rules, players)
 
     def new_initial_state(self) -> TriominosState:
         return TriominosState(self)
@@ -128,8 +135,15 @@ class TriominosGame(pyspiel.Game):  # type: ignore[misc]
     ) -> TriominosObserver:
         if params:
             raise ValueError(f"the observer takes no parameters, not {params}")
-        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return TriominosObserver(self, perfect_recall)
+        if iig_obs_type is None:
+            return TriominosObserver(self, perfect_recall=False, private=True)
+        if not iig_obs_type.public_info:
+            raise ValueError("an observer without the public information is not offered")
+        kinds = pyspiel.PrivateInfoType
+        if iig_obs_type.private_info == kinds.ALL_PLAYERS:
+            raise ValueError("no observer shows every seat's private tiles (it is no seat's)")
+        private = iig_obs_type.private_info == kinds.SINGLE_PLAYER
+        return TriominosObserver(self, iig_obs_type.perfect_recall, private)
 
 
 class Play:
@@ -241,34 +255,38 @@ class Play:
 
     # --- what a seat knows --------------------------------------------------------------
 
-    def information(self, seat: int) -> str:
-        """The seat's information state (module docstring), as text."""
+    def information(self, seat: int, private: bool = True) -> str:
+        """The seat's information state (module docstring), as text; without
+        ``private``, what every seat knows of it."""
         if self.hand is None:
             size = self.rules.rack_size(self.players)
-            mine = self.dealt[seat * size : (seat + 1) * size]
+            mine = self.dealt[seat * size : (seat + 1) * size] if private else []
             names = " ".join(self.rules.tiles.tiles[i].name for i in mine)
             return f"seat {seat}; dealing, {len(self.dealt)} dealt; rack {names}"
-        history = " ".join(map(_event_text, observe(self.hand, None).history))
+        seen = observe(self.hand, seat if private else None).history
         return (
-            f"{self._seat_text(seat)}; to move {self.hand.to_move}; history {history}"
-            f"{self._pending_text()}"
+            f"{self._seat_text(seat, private)}; to move {self.hand.to_move}; "
+            f"history {' '.join(map(_event_text, seen))}{self._pending_text()}"
         )
 
-    def observation(self, seat: int) -> str:
-        """What the seat sees now, as text: its rack, the table and the counts."""
+    def observation(self, seat: int, private: bool = True) -> str:
+        """What the seat sees now, as text: its rack, the table and the counts; without
+        ``private``, no rack."""
         if self.hand is None:
-            return self.information(seat)
+            return self.information(seat, private)
         seen = observe(self.hand, seat)
         table = " ".join(_placement_text(p) for p in seen.board)
         return (
-            f"{self._seat_text(seat)}; phase {seen.phase}; to move {seen.to_move}; "
+            f"{self._seat_text(seat, private)}; phase {seen.phase}; to move {seen.to_move}; "
             f"table {table}; points {list(seen.hand_points)}; totals {list(seen.totals)}; "
             f"racks {list(seen.rack_sizes)}; pool {seen.pool_size}; draws {seen.draws}"
             f"{self._pending_text()}"
         )
 
-    def _seat_text(self, seat: int) -> str:
+    def _seat_text(self, seat: int, private: bool) -> str:
         assert self.hand is not None
+        if not private:
+            return f"seat {seat}"
         return f"seat {seat}; rack {' '.join(tile.name for tile in self.hand.rack(seat))}"
 
     def _pending_text(self) -> str:
@@ -337,29 +355,37 @@ class TriominosState(pyspiel.State):  # type: ignore[misc]
 
 
 class TriominosObserver:
-    """OpenSpiel's observer: the tensor of :class:`ObservationEncoder` (zeros while the
-    deal is under way) and the strings of :class:`Play`; with perfect recall, the
-    information state string and no tensor."""
+    """OpenSpiel's observer: the tensor of :class:`ObservationEncoder` and the observation
+    string of :class:`Play`, or with perfect recall those of
+    :class:`InformationStateEncoder` and the information state string (zeros while the
+    deal is under way). A public-only one (not ``private``) zeroes the seat's rack in the
+    tensor (and its own draws' tiles in the history) and leaves it out of the strings."""
 
-    def __init__(self, game: TriominosGame, perfect_recall: bool) -> None:
+    def __init__(self, game: TriominosGame, perfect_recall: bool, private: bool) -> None:
         self.perfect_recall = perfect_recall
-        self.encoder = game.encoder
-        size = 0 if perfect_recall else game.encoder.size
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.private = private
+        self.encoder: ObservationEncoder | InformationStateEncoder = (
+            game.information_encoder if perfect_recall else game.encoder
+        )
+        self.tensor = np.zeros(self.encoder.size, np.float32)
+        self.dict = {"info_state" if perfect_recall else "observation": self.tensor}
 
     def set_from(self, state: TriominosState, player: int) -> None:
-        if self.perfect_recall:
-            return
-        if state.play.hand is None:
+        hand = state.play.hand
+        if hand is None:
             self.tensor.fill(0)
-        else:
-            self.tensor[:] = self.encoder.encode(state.observation(player))
+            return
+        observation = state.observation(player)
+        if not self.private:
+            # The seat's tensor, less what only it knows: its rack and its draws' tiles.
+            public = observe(hand, None)
+            observation = observation._replace(rack=0, history=public.history)
+        self.tensor[:] = self.encoder.encode(observation)  # "unseen" then holds the rack
 
     def string_from(self, state: TriominosState, player: int) -> str:
         if self.perfect_recall:
-            return state.play.information(player)
-        return state.play.observation(player)
+            return state.play.information(player, self.private)
+        return state.play.observation(player, self.private)
 
 
 def _event_text(event: Event) -> str:
