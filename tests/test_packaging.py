@@ -153,7 +153,7 @@ def test_without_a_c_compiler_pip_installs_the_pure_python_core(tmp_path: Path) 
         "from triominos.bots import GreedyBot; from triominos.game import Match\n"
         "match, bot = Match.from_preset('extended', 4, seed=3), GreedyBot()\n"
         "while not match.is_over: match.apply(bot.act(match.observe(match.to_move)))\n"
-        "print(match.winners())"
+        "print(match.winners)"
     )
     assert run(venv / "bin" / "python", "-c", greedy_match, cwd=tmp_path).startswith("[")
 
