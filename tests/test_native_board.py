@@ -10,13 +10,18 @@ tile values. The presets are whatever :mod:`triominos.rules` declares.
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 
 import pytest
+from click.testing import CliRunner
 
 from native_cores import NativeBoard, PythonBoard, needs_native, state
-from triominos import native
+from triominos import __version__, native
 from triominos.board import Board
+from triominos.cli import main
 from triominos.rules import PRESETS, Rules
 from triominos.tiles import TileSet, indices
 
@@ -96,6 +101,28 @@ def test_native_board_walks_like_the_python_one(preset: str) -> None:
                 same_answers(python, ours, rules, rack)
             positions += 1
     assert positions > WALKS * STEPS // 2  # the walks went somewhere
+
+
+def test_triominos_version_names_the_core_in_use() -> None:
+    result = CliRunner().invoke(main, ["--version"])
+    assert result.exit_code == 0
+    assert result.output.splitlines() == [f"main, version {__version__}", native.core()]
+
+
+def test_triominos_native_0_switches_the_native_core_off() -> None:
+    script = (
+        "from triominos import board, native\n"
+        "print(native.core())\n"
+        "print(board.Board.pop is board.PYTHON_PATHS['pop'])"
+    )
+    switched = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**os.environ, native.SWITCH: "0"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert switched.stdout.splitlines() == ["core: python (TRIOMINOS_NATIVE=0)", "True"]
 
 
 def test_the_core_in_use_is_the_native_one_unless_switched_off() -> None:
