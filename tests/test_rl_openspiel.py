@@ -304,3 +304,32 @@ def test_str_of_a_state_after_draws_reads_back_as_its_hand() -> None:
         state.apply_action(DRAW if DRAW in legal else legal[0])
     assert draws
     assert Hand.from_text(str(state)[len("Hand.from_text('") : -2]) == hand_of(state)
+
+
+def test_every_rule_option_is_a_game_parameter_and_the_returns_a_choice() -> None:
+    from triominos.rules import OPTIONS
+
+    specification = load().get_type().parameter_specification
+    assert set(specification) == {"preset", "players", "returns", *OPTIONS}
+    game: Any = pyspiel.load_game(
+        "triominos",
+        {"preset": "classic", "players": 3, "max_draws": "none", "returns": "pairwise"},
+    )
+    assert game.rules.max_draws is None and game.rules.tiles.name == "classic"
+    assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    rng = np.random.RandomState(6)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    points = hand_of(state).points
+    expected = [sum((mine > theirs) - (mine < theirs) for theirs in points) / 2 for mine in points]
+    assert state.returns() == expected and sum(expected) == 0
+    with pytest.raises(RuleOptionError, match="max_draws"):
+        pyspiel.load_game("triominos", {"max_draws": "many"})
+    with pytest.raises(ValueError, match="returns"):
+        pyspiel.load_game("triominos", {"returns": "glory"})

@@ -3,9 +3,15 @@
 >>> import pyspiel, triominos.rl.openspiel
 >>> game = pyspiel.load_game("triominos", {"preset": "junior", "players": 3})
 
-Parameters ``preset`` (a name of :data:`~triominos.rules.PRESETS`, default ``classic``)
-and ``players`` (default 2). One OpenSpiel game is one hand: the unit that search and
-learning play out, and the one the arena's figures count.
+Parameters ``preset`` (a name of :data:`~triominos.rules.PRESETS`, default ``classic``),
+``players`` (default 2), ``returns`` (:data:`~triominos.rl.RETURNS`, default ``margin``)
+and every rule option by its name, as the text ``--rule NAME=VALUE`` takes (``""``, the
+default, keeps the preset's value):
+
+>>> game = pyspiel.load_game("triominos", {"preset": "classic", "max_draws": "none"})
+
+One OpenSpiel game is one hand: the unit that search and learning play out, and the one
+the arena's figures count.
 
 - **Player actions** are the ids of :class:`~triominos.encoding.ActionSpace`.
 - **Chance nodes** are every random event, each outcome a tile index of the set: the
@@ -18,6 +24,7 @@ learning play out, and the one the arena's figures count.
   seats' points, so that they sum to zero and, with two players, are the margin. Their
   bounds are :func:`~triominos.encoding.points_bound`: a seat's points are at most its
   gains, every other seat's at least minus their losses, and the bound is the two added.
+  With ``returns="pairwise"``, from -1 to 1: how the seat did against each other seat.
 - **Information state** of a seat, with perfect recall: its rack, the seat to move and
   the hand's history as the seat saw it (its own draws with their tiles, the others'
   hidden), so what the seat may do next (another draw after a drawn tile that does not
@@ -46,6 +53,7 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from triominos.board import Placement
+from triominos.bots import Budget, make_bot
 from triominos.bots.sampler import WorldSampler
 from triominos.encoding import (
     DRAW,
@@ -56,10 +64,16 @@ from triominos.encoding import (
     points_bound,
 )
 from triominos.game import Deal, Event, Hand, Observation, observe
-from triominos.rules import Rules, preset
+from triominos.rl import Returns, adapter_rules, check_returns, hand_returns
+from triominos.rules import OPTIONS, Rules
 from triominos.tiles import indices
 
-DEFAULTS: dict[str, Any] = {"preset": "classic", "players": 2}
+DEFAULTS: dict[str, Any] = {
+    "preset": "classic",
+    "players": 2,
+    "returns": "margin",
+    **dict.fromkeys(OPTIONS, ""),
+}
 
 GAME_TYPE = pyspiel.GameType(
     short_name="triominos",
@@ -89,10 +103,10 @@ def game_length_bound(rules: Rules, players: int) -> int:
 
 
 @functools.cache
-def action_space(preset_name: str) -> ActionSpace:
-    """The action space of a preset, made once: every new state (and OpenSpiel makes one
-    for each clone) shares it."""
-    return ActionSpace(preset(preset_name).rules)
+def action_space(rules: Rules) -> ActionSpace:
+    """The action space of a set of rules, made once: every new state (and OpenSpiel
+    makes one for each clone) shares it."""
+    return ActionSpace(rules)
 
 
 class TriominosGame(pyspiel.Game):  # type: ignore[misc]
@@ -105,11 +119,13 @@ class TriominosGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError(
                 f"unknown parameter(s) {sorted(unknown)}; the game takes {sorted(DEFAULTS)}"
             )
-        rules = preset(params["preset"]).rules
+        options = {name: params[name] for name in OPTIONS if params[name] != ""}
+        rules = adapter_rules(params["preset"], options)
         players = params["players"]
         rules.check_players(players)
-        space = action_space(params["preset"])
-        bound = points_bound(rules, players)
+        self.returns = check_returns(params["returns"])
+        space = action_space(rules)
+        bound = 1 if self.returns == "pairwise" else points_bound(rules, players)
         info = pyspiel.GameInfo(
             num_distinct_actions=space.size,
             max_chance_outcomes=len(rules.tiles),
@@ -120,7 +136,6 @@ class TriominosGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=game_length_bound(rules, players),
         )
         super().__init__(GAME_TYPE, info, params)
-        self.preset = params["preset"]
         self.rules = rules
         self.players = players
         self.space = space
@@ -151,25 +166,27 @@ class Play:
     the draw waiting for its chance node. Plain Python, so that OpenSpiel's clone copies
     it cheaply and its serialization stores the actions alone."""
 
-    def __init__(self, preset_name: str, players: int) -> None:
-        self.preset = preset_name
-        self.rules = preset(preset_name).rules
+    def __init__(self, rules: Rules, players: int, returns: Returns = "margin") -> None:
+        self.rules = rules
         self.players = players
-        self.space = action_space(preset_name)
+        self.returns = returns
+        self.space = action_space(rules)
         self.actions: list[int] = []
         self.dealt: list[int] = []
         self.hand: Hand | None = None
         self.pending: int | None = None  # DRAW or STARTER_DRAW, waiting for its tile
 
     @classmethod
-    def replay(cls, preset_name: str, players: int, actions: Sequence[int]) -> Play:
-        play = cls(preset_name, players)
+    def replay(cls, rules: Rules, players: int, returns: Returns, actions: Sequence[int]) -> Play:
+        play = cls(rules, players, returns)
         for action in actions:
             play.apply(action)
         return play
 
-    def __reduce__(self) -> tuple[Callable[..., Play], tuple[str, int, tuple[int, ...]]]:
-        return Play.replay, (self.preset, self.players, tuple(self.actions))
+    def __reduce__(
+        self,
+    ) -> tuple[Callable[..., Play], tuple[Rules, int, Returns, tuple[int, ...]]]:
+        return Play.replay, (self.rules, self.players, self.returns, tuple(self.actions))
 
     def __deepcopy__(self, memo: dict[int, object]) -> Play:
         copy = Play.__new__(Play)
@@ -246,12 +263,10 @@ class Play:
         assert self.hand is not None and not self.pending
         return sorted(self.space.legal_ids(observe(self.hand, self.hand.to_move)))
 
-    def returns(self) -> list[float]:
+    def final_returns(self) -> list[float]:
         if self.hand is None or not self.hand.is_over:
             return [0.0] * self.players
-        points, others = self.hand.points, self.players - 1
-        total = sum(points)
-        return [mine - (total - mine) / others for mine in points]
+        return hand_returns(self.hand, self.returns)
 
     # --- what a seat knows --------------------------------------------------------------
 
@@ -306,7 +321,7 @@ class TriominosState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: TriominosGame) -> None:
         super().__init__(game)
-        self.play = Play(game.preset, game.players)
+        self.play = Play(game.rules, game.players, game.returns)
 
     def current_player(self) -> int:
         play = self.play
@@ -336,7 +351,7 @@ class TriominosState(pyspiel.State):  # type: ignore[misc]
         return self.play.hand is not None and self.play.hand.is_over
 
     def returns(self) -> list[float]:
-        return self.play.returns()
+        return self.play.final_returns()
 
     def resample_from_infostate(self, player: int, probability_sampler: Any) -> TriominosState:
         state: TriominosState = self.clone()
@@ -386,6 +401,34 @@ class TriominosObserver:
         if self.perfect_recall:
             return state.play.information(player, self.private)
         return state.play.observation(player, self.private)
+
+
+class ProjectBot(pyspiel.Bot):  # type: ignore[misc]
+    """A project bot (a name :func:`~triominos.bots.make_bot` knows) as an OpenSpiel bot
+    for one seat, so OpenSpiel's evaluation and search code can play against it."""
+
+    def __init__(
+        self,
+        game: TriominosGame,
+        player: int,
+        name: str,
+        *,
+        seed: int | None = None,
+        budget: Budget | None = None,
+    ) -> None:
+        pyspiel.Bot.__init__(self)
+        self._bot = make_bot(name, seed, budget)
+        self._player = player
+        self._space = game.space
+
+    def step(self, state: TriominosState) -> int:
+        return self._space.encode(self._bot.act(state.observation(self._player)))
+
+    def restart_at(self, state: TriominosState) -> None:
+        """Nothing to restart: the bot decides from each observation afresh."""
+
+    def provides_policy(self) -> bool:
+        return False
 
 
 def _event_text(event: Event) -> str:
