@@ -42,21 +42,32 @@ async function askOnce(method, path, body) {
   return method === "GET" ? getJson(path, headers) : postJson(path, body, headers);
 }
 
-/** An action in words, for the explanation: "3-4-5 on 0,1▲", or the draw. */
+/**
+ * A place in words, by the tiles beside it (triominos.explain.Where): "left of the
+ * 5-5-5", "between the 1-2-3 and the 3-4-5", never its coordinates.
+ */
+function whereText({ beside, side }) {
+  if (side) return t(`puzzle_where_${side}`, { tile: beside[0] });
+  const [first, second, third] = beside;
+  if (third) return t("puzzle_where_between_three", { first, second, third });
+  return second ? t("puzzle_where_between", { first, second }) : t("puzzle_where_open");
+}
+
+/** An action in words, for the explanation: "the 3-4-5 left of the 5-5-5", or the draw. */
 function moveText(action) {
-  return action.action === "draw" ? t("puzzle_the_draw") : t("puzzle_move", { tile: action.tile, cell: cellText(action.cell) });
+  return action.action === "draw" ? t("puzzle_the_draw") : t("puzzle_move", { tile: action.tile, where: whereText(action.where) });
 }
 
 /** One reason of the explanation (triominos.puzzles.Reason) in words. */
 function reasonText({ key, params }) {
   const words = { ...params };
   if (params.bonus) words.bonus = bonusText(params.bonus, params.points);
-  if (params.cell) words.cell = cellText(params.cell);
+  if (params.where) words.where = whereText(params.where);
   if (key === "worth") {
     words.solution = signed(params.solution);
     words.obvious = signed(params.obvious);
   }
-  if (key === "draws") words.points = signed(params.points);
+  if (key === "draws" || key === "keeps_back") words.points = signed(params.points);
   return t(`puzzle_why_${key}`, words);
 }
 
