@@ -166,6 +166,10 @@ def test_the_puzzle_of_the_day_by_taps_on_a_phone(
     expect(page.get_by_test_id("puzzle-result")).to_have_attribute("data-solved", "true")
     page.screenshot(path=str(screenshot_dir / "puzzle-phone-solved.png"))
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # Every tile named in the result on one line: "2-2-" never ends a line before "4".
+    names = page.get_by_test_id("puzzle-result").locator(".tile-name")
+    assert names.count() >= 1
+    assert names.evaluate_all("spans => spans.every((span) => span.getClientRects().length === 1)")
 
 
 def test_the_home_page_leads_to_the_puzzles_in_the_players_language(

@@ -58,6 +58,11 @@ function moveText(action) {
   return action.action === "draw" ? t("puzzle_the_draw") : t("puzzle_move", { tile: action.tile, where: whereText(action.where) });
 }
 
+/** A text as nodes, each tile's name ("2-2-4") in a span that never breaks at its hyphens. */
+function keepingTiles(text) {
+  return text.split(/(\d-\d-\d)/).map((part, index) => (index % 2 ? h("span", { class: "tile-name" }, part) : part));
+}
+
 /** One reason of the explanation (triominos.puzzles.Reason) in words. */
 function reasonText({ key, params }) {
   const words = { ...params };
@@ -331,10 +336,11 @@ export class PuzzlePage {
           "section",
           { class: `card puzzle-result ${result.solved ? "solved" : "failed"}`, "data-testid": "puzzle-result", dataset: { solved: String(result.solved) } },
           h("h2", { i18n: result.solved ? "puzzle_solved" : "puzzle_failed" }),
-          h("p", { i18n: ["puzzle_best", { move: moveText(result.solution), points: signed(result.solution_points) }] }),
-          h("p", { i18n: ["puzzle_obvious", { move: moveText(result.obvious), points: signed(result.obvious_points) }] }),
+          // Drawn again in the new language by render(), as the reasons are.
+          h("p", {}, ...keepingTiles(t("puzzle_best", { move: moveText(result.solution), points: signed(result.solution_points) }))),
+          h("p", {}, ...keepingTiles(t("puzzle_obvious", { move: moveText(result.obvious), points: signed(result.obvious_points) }))),
           h("h3", { i18n: "puzzle_why_title" }),
-          h("ul", { class: "puzzle-why", "data-testid": "puzzle-why" }, ...result.explanation.map((reason) => h("li", { dataset: { reason: reason.key } }, reasonText(reason)))),
+          h("ul", { class: "puzzle-why", "data-testid": "puzzle-why" }, ...result.explanation.map((reason) => h("li", { dataset: { reason: reason.key } }, ...keepingTiles(reasonText(reason))))),
         ),
       );
     }
