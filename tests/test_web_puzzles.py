@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
@@ -15,8 +16,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from conftest import DESKTOP, LiveServerFactory, watched_page
 from triominos.board import Placement
-from triominos.explain import where
-from triominos.puzzles import Puzzle, shipped
+from triominos.explain import Side, where
+from triominos.puzzles import REASONS, Puzzle, shipped
 from web import open_in, watch_texts
 
 LOCALES = Path(__file__).resolve().parent.parent / "src/triominos/server/static/locales"
@@ -235,3 +236,14 @@ def test_the_draw_button_keeps_the_keyboard_when_the_page_is_drawn_again(
     page.keyboard.press("r")
     expect(draw).to_be_focused()
     expect_unanswered(page)
+
+
+def test_every_reason_and_every_side_has_its_words_in_every_language() -> None:
+    """The page builds these keys from the server's names (puzzle_why_<key>,
+    puzzle_where_<side>): each declared one has a text in each language."""
+    wanted = {f"puzzle_why_{key}" for key in REASONS} | {
+        f"puzzle_where_{side}" for side in get_args(Side)
+    }
+    for code in ("en", "nl", "fr", "de", "es", "pt"):
+        texts = json.loads((LOCALES / f"{code}.json").read_text(encoding="utf-8"))
+        assert sorted(wanted - set(texts)) == [], code
