@@ -85,6 +85,7 @@ export class HomePage {
             h("section", { class: "card" }, h("h2", { i18n: "open_tables" }), this.openTables),
             h("section", { class: "card links" }, h("a", { href: "/pad", i18n: "score_pad" }), h("p", { class: "muted", i18n: "score_pad_about" })),
             h("section", { class: "card links" }, h("a", { href: "/puzzles", "data-testid": "puzzles-link", i18n: "puzzles_link" }), h("p", { class: "muted", i18n: "puzzles_about" })),
+            h("section", { class: "card links" }, h("a", { href: "/learn", "data-testid": "learn-link", i18n: "learn_link" }), " · ", h("a", { href: "/rules/classic", "data-testid": "rules-link", i18n: "rules_link" })),
           ),
         ),
       ),

@@ -149,6 +149,9 @@ export class TablePage {
       h("button", { type: "submit", "data-testid": "chat-send", i18n: "chat_send" }),
     );
     this.handover = h("div", { class: "handover", "data-testid": "pass-device", hidden: true });
+    // The rules of this table (its options beside its edition's) and the lessons.
+    this.rulesLink = h("a", { "data-testid": "rules-link", i18n: "rules_link" });
+    this.links = h("nav", { class: "table-links" }, this.rulesLink, " · ", h("a", { href: "/learn", "data-testid": "learn-link", i18n: "learn_link" }));
     this.endings = new EndDialogs();
     this.resignDialog = h("dialog", { class: "dialog", "data-testid": "resign-confirm" });
     this.element = h(
@@ -175,6 +178,7 @@ export class TablePage {
         this.scores,
         h("h2", { class: "sheet-title", i18n: "sheet_title" }),
         this.sheet,
+        this.links,
       ),
       this.endings.dialog,
       this.resignDialog,
@@ -203,6 +207,7 @@ export class TablePage {
       return;
     }
     this.summary = summary;
+    this.rulesLink.href = `/rules/${encodeURIComponent(summary.preset)}?table=${encodeURIComponent(this.code)}`;
     this.connect();
   }
 
