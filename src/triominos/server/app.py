@@ -33,6 +33,7 @@ from triominos.server.pad_api import pad_routes
 from triominos.server.protocol import CONNECTIONS_PER_ADDRESS, ApiError
 from triominos.server.puzzle_api import puzzle_routes
 from triominos.server.routes import STATIC, page
+from triominos.server.rules_page import rules_routes
 from triominos.server.service import Service, unavailable
 from triominos.server.store import StorageFault, Store
 from triominos.server.ws import play
@@ -151,6 +152,7 @@ def create_app(
         *pad_routes(store),
         *puzzle_routes(store),
         *learn_routes(),
+        *rules_routes(),
         Route("/", page("index.html")),
         Route("/t/{code}", page("index.html")),
         Route("/puzzles", page("index.html")),
