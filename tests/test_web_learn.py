@@ -169,3 +169,24 @@ def test_the_lessons_are_linked_from_home_and_every_table(
     expect(page.get_by_test_id("rules-link")).to_have_attribute(
         "href", f"/rules/classic?table={code}"
     )
+
+
+def test_each_level_says_its_strength_where_it_is_chosen(
+    live_server: LiveServerFactory, page: Page
+) -> None:
+    """From the Elo gaps of README's ladder: 248 and 224 are about 4 games in 5, 408 about
+    9 in 10; at the home page's seat and at a table's "Let a bot play"."""
+    server = live_server()
+    open_in(page, f"{server.base_url}/")
+    page.get_by_test_id("players-2").locator("..").click()
+    said = page.get_by_test_id("level-strength-1")
+    for level, words in (
+        ("random", "Plays any tile that fits."),
+        ("greedy", "Beats the Beginner bot about 4 games in 5."),
+        ("expert", "Beats the Easy bot about 4 games in 5."),
+        ("sim", "Beats the Good bot about 9 games in 10."),
+    ):
+        page.get_by_test_id("seat-1").select_option(f"bot:{level}")
+        expect(said).to_have_text(words)
+    page.get_by_test_id("language").select_option("fr")
+    expect(said).to_have_text("Bat le bon robot environ 9 parties sur 10.")

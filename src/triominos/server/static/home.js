@@ -1,7 +1,7 @@
 // The home page: start a game, join one by its code or link, see the open tables.
 
 import { getJson, heldSeats, heldTables, holdSeat, playerName, postJson, rememberName } from "./api.js";
-import { DEFAULT_LEVEL, LEVELS, seatNames } from "./bots.js";
+import { DEFAULT_LEVEL, LEVELS, seatNames, strength } from "./bots.js";
 import { h, keepingFocus, onSubmit, t, toast } from "./dom.js";
 import { describeRefusal, toastRefusal } from "./errors.js";
 import { optionLabels, ruleFields, useRuleTexts } from "./rule_form.js";
@@ -222,7 +222,9 @@ export class HomePage {
             on: { input: (event) => (seat.name = event.target.value) },
           })
         : null;
-    return h("div", { class: "seat-row" }, h("span", { class: `seat-dot seat-${index}` }), select, name);
+    const level = seat.kind === "bot" ? LEVELS.find((each) => each.id === seat.level) : null;
+    const power = level ? h("small", { class: "level-strength muted", "data-testid": `level-strength-${index}`, i18n: strength(level) }) : null;
+    return h("div", { class: "seat-row" }, h("span", { class: `seat-dot seat-${index}` }), select, name, power);
   }
 
   houseRules(preset) {
