@@ -28,26 +28,21 @@ from triominos.learn import LESSONS, LearnError, Lesson, Step, Verdict, check, l
 from triominos.server.pad_api import json_body
 from triominos.server.protocol import ApiError, answers
 from triominos.server.routes import page
-from triominos.server.views import ActionFieldError, JsonObject, ViewCache, legal_json, parse_action
+from triominos.server.views import (
+    ActionFieldError,
+    JsonObject,
+    ViewCache,
+    parse_action,
+    position_json,
+)
 
 answering = answers({})
 
 
-def position_json(hand: Hand) -> JsonObject:
+def seat_json(hand: Hand) -> JsonObject:
     """The position as the seat to move (the learner) sees it: never another's rack."""
     observation = observe(hand, hand.to_move)
-    return {
-        "rules": observation.rules.to_dict(),
-        "seat": observation.seat,
-        "players": observation.players,
-        "board": ViewCache().board(observation),
-        "rack": [tile.name for tile in observation.rack_tiles],
-        "rack_sizes": list(observation.rack_sizes),
-        "pool_size": observation.pool_size,
-        "totals": list(observation.totals),
-        "bank": observation.bank,
-        "legal": legal_json(observation.legal_actions(), observation.board),
-    }
+    return {**position_json(observation), "bank": observation.bank}
 
 
 def step_json(edition: Lesson, number: int, step: Step) -> JsonObject:
@@ -57,7 +52,7 @@ def step_json(edition: Lesson, number: int, step: Step) -> JsonObject:
         "steps": len(edition.steps),
         "key": step.key,
         "points": step.points,
-        **position_json(step.hand()),
+        **seat_json(step.hand()),
     }
 
 

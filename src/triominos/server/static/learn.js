@@ -13,7 +13,7 @@
 import { getJson, holdSeat, playerName, postJson } from "./api.js";
 import { BoardView } from "./board.js";
 import { LEVELS } from "./bots.js";
-import { TileChoice, choiceKey } from "./choice.js";
+import { TileChoice, choiceKey, renderConfirm } from "./choice.js";
 import { h, setText, signed, t } from "./dom.js";
 import { toastRefusal } from "./errors.js";
 import { RackView } from "./rack.js";
@@ -234,7 +234,7 @@ export class LearnPage {
       selected: this.choice.selected,
       turned: this.choice.turned,
     });
-    this.renderConfirm(previewEntry);
+    renderConfirm(this.confirmBox, this.choice, { placeKey: "place", place: (entry) => this.answer(entry.action), redraw: () => this.render() });
     this.renderActions();
     this.renderStatus(after);
     this.renderSide(after);
@@ -246,29 +246,6 @@ export class LearnPage {
       if (reason.params.cell) marks.push({ cell: reason.params.cell, kind: "learn-corner", label: reasonText(reason) });
     }
     return marks;
-  }
-
-  renderConfirm(entry) {
-    this.confirmBox.hidden = !entry;
-    if (!entry) return;
-    const option = this.choice.cells.get(this.choice.preview.key);
-    this.confirmBox.replaceChildren(
-      h(
-        "div",
-        { class: "confirm-text" },
-        h("strong", {}, entry.action.tile),
-        ` ${cellText(entry.action.cell)} `,
-        h("span", { class: "confirm-points", "data-testid": "confirm-points" }, signed(entry.points)),
-        ...Object.entries(entry.bonuses).map(([name, value]) => h("span", { class: "bonus-chip" }, bonusText(name, value))),
-      ),
-      h(
-        "div",
-        { class: "confirm-buttons" },
-        option.entries.length > 1 ? h("button", { type: "button", "data-testid": "rotate", i18n: "rotate", on: { click: () => (this.choice.rotate(), this.render()) } }) : null,
-        h("button", { type: "button", "data-testid": "cancel", i18n: "cancel", on: { click: () => (this.choice.cancel(), this.render()) } }),
-        h("button", { type: "button", class: "primary", "data-testid": "place", i18n: "place", on: { click: () => this.answer(this.choice.previewEntry.action) } }),
-      ),
-    );
   }
 
   /** Draw, Pass and the starter's draw: each shown when the step allows it. */
