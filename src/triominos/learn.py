@@ -319,6 +319,14 @@ LESSONS: dict[str, Lesson] = {
                     2,
                 ),
                 Step(
+                    "buy",
+                    "rules=junior;players=2;seed=46;deals=;starter=;actions=134@0,-1v "
+                    "433@1,-1^ draw 221@-1,0v 323@1,-1v 434@1,-2v 242@-1,1^ draw 412@-1,1v "
+                    "514@0,-1^ 352@1,0^ 515@-1,-1v 255@-1,-1^",
+                    ("draw",),
+                    -1,
+                ),
+                Step(
                     "joker",
                     "rules=junior;players=2;seed=46;deals=;starter=;actions=134@0,-1v "
                     "433@1,-1^ draw 221@-1,0v 323@1,-1v 434@1,-2v 242@-1,1^ draw 412@-1,1v "

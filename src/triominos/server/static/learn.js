@@ -255,7 +255,8 @@ export class LearnPage {
     for (const [kind, button] of Object.entries(this.buttons)) {
       const entry = this.step.legal.find((each) => each.action.action === kind);
       if (!entry) continue;
-      setText(button, button.dataset.key, { points: signed(entry.points) });
+      const key = kind === "draw" && this.step.rules.tile_set === "junior" ? "buy_cost" : button.dataset.key;
+      setText(button, key, { points: signed(entry.points) });
       button.disabled = !others[kind];
       shown.push(button);
     }
