@@ -57,10 +57,10 @@ def parse_bots(
         specs = [BotSpec.from_text(name, tuple(known)) for name in names]
     except BotSpecError as error:
         raise click.BadParameter(str(error), param_hint="--bots") from None
-    if not settings and any(spec.settings for spec in specs):
+    if not settings and any(spec.settings or spec.outside for spec in specs):
         raise click.BadParameter(
-            "this command seats bots by name: settings such as sim(fishing=4) are for "
-            "triominos arena and ladder",
+            "this command seats bots by name: settings such as sim(fishing=4) and "
+            "outside agents (module:factory) are for triominos arena and ladder",
             param_hint="--bots",
         )
     names = [spec.to_text() for spec in specs]

@@ -53,6 +53,7 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from triominos.board import Placement
+from triominos.bots import Budget, make_bot
 from triominos.bots.sampler import WorldSampler
 from triominos.encoding import (
     DRAW,
@@ -400,6 +401,34 @@ class TriominosObserver:
         if self.perfect_recall:
             return state.play.information(player, self.private)
         return state.play.observation(player, self.private)
+
+
+class ProjectBot(pyspiel.Bot):  # type: ignore[misc]
+    """A project bot (a name :func:`~triominos.bots.make_bot` knows) as an OpenSpiel bot
+    for one seat, so OpenSpiel's evaluation and search code can play against it."""
+
+    def __init__(
+        self,
+        game: TriominosGame,
+        player: int,
+        name: str,
+        *,
+        seed: int | None = None,
+        budget: Budget | None = None,
+    ) -> None:
+        pyspiel.Bot.__init__(self)
+        self._bot = make_bot(name, seed, budget)
+        self._player = player
+        self._space = game.space
+
+    def step(self, state: TriominosState) -> int:
+        return self._space.encode(self._bot.act(state.observation(self._player)))
+
+    def restart_at(self, state: TriominosState) -> None:
+        """Nothing to restart: the bot decides from each observation afresh."""
+
+    def provides_policy(self) -> bool:
+        return False
 
 
 def _event_text(event: Event) -> str:
