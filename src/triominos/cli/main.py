@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from triominos import native
 from triominos.bots import BOTS, Bot, make_bot
 from triominos.bots.sim import DEFAULT_BUDGET
 from triominos.bots.spec import SETTINGS_EXAMPLE, BotSpec, BotSpecError, split_bots
@@ -232,7 +233,10 @@ def read_record_file(context: click.Context, file: Path) -> list[tuple[int, dict
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="triominos")
+# The version and, on a line of its own, which core runs the board (triominos.native).
+@click.version_option(
+    package_name="triominos", message=f"%(prog)s, version %(version)s\n{native.core()}"
+)
 def main() -> None:
     """Triominos: play, watch bots play, and check game records."""
 
