@@ -15,7 +15,7 @@ import { TileChoice, choiceKey, renderConfirm } from "./choice.js";
 import { h, setText, signed, t } from "./dom.js";
 import { describeRefusal, toastRefusal } from "./errors.js";
 import { RackView } from "./rack.js";
-import { bonusText, cellText } from "./sheet.js";
+import { bonusText } from "./sheet.js";
 
 const BROWSER_KEY = "triominos.puzzle_browser";
 const BROWSER_HEADER = "X-Puzzle-Browser";
