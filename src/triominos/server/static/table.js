@@ -68,6 +68,8 @@ export class TablePage {
     this.endedHere = false; // the match ended while this page was open (its dialog is shown then only)
     this.finalBoard = null; // {hand, board}: the finished hand's board, shown until its dialog closes
     this.revealed = null; // hot-seat: the seat whose rack was shown after "pass the device"
+    this.publicConnection = null; // hot-seat: a spectator's connection (watchPublicly)
+    this.publicView = null;
     this.sounds = new Sounds();
     this.chat = []; // this page's chat (the players' or the spectators'), oldest first
     this.rematch = null;
@@ -161,7 +163,7 @@ export class TablePage {
         this.turnLive,
         this.boardWrap,
         this.handover,
-        h("div", { class: "rack-bar" }, rackBox, this.actions),
+        (this.rackBar = h("div", { class: "rack-bar" }, rackBox, this.actions)),
         this.keysHelp,
       ),
       h(
@@ -230,6 +232,8 @@ export class TablePage {
   connect() {
     for (const { connection } of this.seats.values()) connection.close();
     this.seats.clear();
+    this.publicConnection?.close();
+    this.publicConnection = this.publicView = null;
     const held = heldSeats(this.code);
     const wanted = held.length ? held.map(({ seat, token }) => [seat, token]) : [[WATCH, null]];
     for (const [key, token] of wanted) {
@@ -240,13 +244,26 @@ export class TablePage {
       connection.addEventListener("message", (event) => this.onMessage(key, event.detail));
       connection.start();
     }
+    if (this.shared) this.watchPublicly();
     this.renderConnection();
+  }
+
+  /** Hot-seat: a spectator's connection too, whose view is what the shared screen shows (shared). */
+  watchPublicly() {
+    const connection = (this.publicConnection = new TableConnection(this.code, null));
+    connection.addEventListener("message", (event) => {
+      if (!event.detail.view) return;
+      this.publicView = event.detail.view;
+      this.render();
+    });
+    connection.start();
   }
 
   destroy() {
     clearInterval(this.clock);
     document.removeEventListener("keydown", this.keydown);
     for (const { connection } of this.seats.values()) connection.close();
+    this.publicConnection?.close();
     for (const url of this.qrCodes.values()) URL.revokeObjectURL(url);
     this.board.destroy();
     document.title = t("title");
@@ -509,7 +526,7 @@ export class TablePage {
   }
 
   send(entry) {
-    if (!entry || this.pending) return;
+    if (!entry || this.pending || this.handingOver) return;
     if (!this.connection?.play(entry.action)) {
       toast(t("error_offline"), "error");
       return;
@@ -531,6 +548,7 @@ export class TablePage {
   }
 
   askHint() {
+    if (this.handingOver) return; // the hints would show the rack
     if (!this.connection?.askHint()) toast(t("error_offline"), "error");
     else {
       this.hints = [];
@@ -568,7 +586,7 @@ export class TablePage {
     // For tests and tools: which version is shown, and whether this page may play now.
     this.element.dataset.version = view.version;
     // Hot-seat: the next player's rack waits behind "pass the device" until they show it.
-    const handingOver = this.handingOver(view);
+    const handingOver = this.handingOver;
     const frozen = this.finalBoard !== null;
     this.element.dataset.myTurn = String(view.legal.length > 0 && !this.pending && !handingOver && !frozen);
     this.element.dataset.over = String(view.match_over);
@@ -599,14 +617,16 @@ export class TablePage {
       turned,
     });
     this.rack.element.hidden = view.rack === null || handingOver || frozen;
+    this.rackBar.hidden = handingOver; // the actions too: nothing can be done behind the handover
     this.renderConfirm(previewEntry, previewOption);
     this.renderActions(others, byTile, view);
     this.renderStatus(view);
     this.renderPlayers(view);
     this.renderNotices(view);
     this.renderHints(view);
-    const hands = view.hands.map((hand) => ({ number: hand.number, actions: hand.history, end: hand.end }));
-    if (!hands.some((hand) => hand.number === view.hand)) hands.push({ number: view.hand, actions: view.history, end: view.end });
+    const seen = this.shared ? this.publicView : view;
+    const hands = (seen?.hands ?? []).map((hand) => ({ number: hand.number, actions: hand.history, end: hand.end }));
+    if (seen && !hands.some((hand) => hand.number === seen.hand)) hands.push({ number: seen.hand, actions: seen.history, end: seen.end });
     renderSheet(this.sheet, hands, this.names(view));
     let total = view.rules.starting_score ?? 0;
     const running = view.seats.map(() => total);
@@ -615,10 +635,24 @@ export class TablePage {
     this.renderClock();
   }
 
-  /** Hot-seat: the seat to move is one of several people on this device who has not shown the rack yet. */
-  handingOver(view) {
+  /**
+   * Hot-seat: the seat to move is one of several people on this device who has not shown
+   * the rack yet. Nothing of a seat is shown and nothing is done until they show it.
+   */
+  get handingOver() {
+    const view = this.view;
+    if (!view) return false;
     const people = [...this.seats.keys()].filter((key) => key !== WATCH && view.seats[key]?.kind === "person");
     return people.length > 1 && view.legal.length > 0 && !view.match_over && this.revealed !== this.shownKey;
+  }
+
+  /**
+   * Several seats on this device: its screen is shared, so what is shown of the match to
+   * all of them (the score sheet) is what a spectator sees, from the spectator's view the
+   * server builds (publicView), never one seat's private view of its own draws.
+   */
+  get shared() {
+    return [...this.seats.keys()].filter((key) => key !== WATCH).length > 1;
   }
 
   renderHandover(view, handingOver) {
@@ -842,7 +876,8 @@ export class TablePage {
     }
     const target = view.rules.target_score;
     if (target && view.rules.match_end === "after_hand" && !view.match_over && view.gong === null) {
-      const past = view.seats.flatMap((_, seat) => (view.totals[seat] + view.hand_points[seat] >= target ? [names[seat]] : []));
+      // The totals hold this hand's points already (PROTOCOL.md, A view).
+      const past = view.seats.flatMap((_, seat) => (view.totals[seat] >= target ? [names[seat]] : []));
       if (past.length) parts.push(h("strong", { class: "gong", "data-testid": "target-notice", i18n: ["target_reached", { names: past.join(", "), target }] }));
     }
     // Seed 002's gong: a total reached the target during this hand, which is the last.
