@@ -21,6 +21,7 @@ import { JOKER, cellKey } from "./tiles.js";
 const WATCH = "watch";
 const CHAT_MUTED = "triominos.chat_muted";
 const MAX_CHAT_CHARS = 200; // protocol.MAX_CHAT_CHARS
+const TABS = ["play", "players", "chat", "scores", "moves"]; // a phone's tabs (showTab)
 
 /**
  * The board after `event`: a placement adds its tile, taking the joker back replaces it,
@@ -128,12 +129,14 @@ export class TablePage {
       ),
     );
     this.players = h("div", { class: "players", "data-testid": "players" });
-    this.notices = h("div", { class: "notices" });
+    this.notices = h("div", { class: "notices", "data-testid": "notices" });
+    this.personal = h("div", { class: "notices" }); // "Play on another device"
     this.hintBox = h("div", { class: "hint-box", "data-testid": "hints", hidden: true });
     this.sheet = h("div", { class: "sheet", "data-testid": "score-sheet", tabindex: 0, i18nAttrs: { "aria-label": "sheet_title" } });
     this.scores = h("div", { class: "scores", "data-testid": "score-table" });
     this.chatBox = h("section", { class: "chat", "data-testid": "chat" });
     this.giveForms = new Map(); // seat -> its "let a bot play" form (giveToBotForm)
+    this.takebackQuestions = new Map(); // seat -> {id, element}: the takeback it is asked (takebackQuestion)
     // Made once and never drawn again (arrange): a message being typed keeps its text and
     // its focus while the others' messages come in.
     this.chatInput = h("input", { type: "text", maxlength: MAX_CHAT_CHARS, required: true, "data-testid": "chat-input", i18nAttrs: { placeholder: "chat_placeholder", "aria-label": "chat_placeholder" } });
@@ -153,9 +156,18 @@ export class TablePage {
     this.handover = h("div", { class: "handover", "data-testid": "pass-device", hidden: true });
     this.endings = new EndDialogs();
     this.resignDialog = h("dialog", { class: "dialog", "data-testid": "resign-confirm" });
+    // On a phone one part of the side shows at a time, behind its tab (style.css).
+    const panel = (tab, ...children) => h("section", { class: "side-panel", id: `panel-${tab}`, role: "tabpanel", "data-panel": tab, i18nAttrs: { "aria-label": `tab_${tab}` } }, ...children);
+    this.tab = "play";
+    this.tabs = h(
+      "div",
+      { class: "table-tabs", role: "tablist", "data-testid": "tabs" },
+      ...TABS.map((tab) => h("button", { type: "button", role: "tab", "data-tab": tab, "data-testid": `tab-${tab}`, "aria-controls": tab === "play" ? null : `panel-${tab}`, i18n: `tab_${tab}`, on: { click: () => this.showTab(tab) } })),
+    );
     this.element = h(
       "section",
       { class: "table-page", "data-testid": "table" },
+      this.tabs,
       h(
         "div",
         { class: "table-main" },
@@ -169,19 +181,26 @@ export class TablePage {
       h(
         "aside",
         { class: "table-side" },
-        this.players,
         this.notices,
+        panel("players", this.players, this.personal),
         this.hintBox,
-        this.chatBox,
-        h("h2", { class: "sheet-title", i18n: "scores_title" }),
-        this.scores,
-        h("h2", { class: "sheet-title", i18n: "sheet_title" }),
-        this.sheet,
+        panel("chat", this.chatBox),
+        panel("scores", h("h2", { class: "sheet-title", i18n: "scores_title" }), this.scores),
+        panel("moves", h("h2", { class: "sheet-title", i18n: "sheet_title" }), this.sheet),
       ),
       this.endings.dialog,
       this.resignDialog,
     );
     this.root.replaceChildren(this.element);
+    this.showTab("play");
+  }
+
+  /** A phone's tab: the table (board, rack and actions) or one part of the side. */
+  showTab(tab) {
+    this.tab = tab;
+    this.element.dataset.tab = tab;
+    for (const button of this.tabs.children) button.setAttribute("aria-selected", String(button.dataset.tab === tab));
+    for (const section of this.element.querySelectorAll(".side-panel")) section.classList.toggle("current", section.dataset.panel === tab);
   }
 
   async start() {
@@ -331,11 +350,8 @@ export class TablePage {
       case "takeback":
         // Asked or declined: the view says who still has to answer (an accepted one is an event).
         entry.view = message.view;
+        // The question itself is the notice with its buttons (takebackNotices), read out once.
         if (message.state === "declined" && key === message.seat) toast(t("takeback_declined"));
-        // Said once, where it is heard (the toasts), not by the notice drawn again at every change.
-        if (message.state === "asked" && message.view.takeback?.waiting.includes(key)) {
-          toast(t("takeback_asked", { name: this.names(message.view)[message.seat], you: this.names(message.view)[key] }));
-        }
         break;
       case "chat":
         this.heard(key, message.messages, false);
@@ -588,7 +604,10 @@ export class TablePage {
     // Hot-seat: the next player's rack waits behind "pass the device" until they show it.
     const handingOver = this.handingOver;
     const frozen = this.finalBoard !== null;
-    this.element.dataset.myTurn = String(view.legal.length > 0 && !this.pending && !handingOver && !frozen);
+    const myTurn = view.legal.length > 0 && !this.pending && !handingOver && !frozen;
+    // A phone in another tab comes back to the board when a turn of this device begins.
+    if (myTurn && this.element.dataset.myTurn !== "true" && !this.pending) this.showTab("play");
+    this.element.dataset.myTurn = String(myTurn);
     this.element.dataset.over = String(view.match_over);
     if (!view.legal.length || handingOver || frozen) this.clearChoice();
     this.renderHandover(view, handingOver);
@@ -836,19 +855,31 @@ export class TablePage {
       if (asked.seat === key) {
         notices.push(h("p", { class: "notice", "data-testid": "takeback-waiting", i18n: "takeback_waiting" }));
       } else if (asked.waiting.includes(key)) {
-        const answer = (accept) => entry.connection.answerTakeback(accept) || toast(t("error_offline"), "error");
-        notices.push(
-          h(
-            "div",
-            { class: "notice takeback-asked", "data-testid": "takeback-asked" },
-            h("p", { i18n: ["takeback_asked", { name: names[asked.seat], you: names[key] }] }),
-            h("button", { type: "button", class: "primary", "data-testid": "takeback-accept", i18n: "takeback_accept", on: { click: () => answer(true) } }),
-            h("button", { type: "button", "data-testid": "takeback-decline", i18n: "takeback_decline", on: { click: () => answer(false) } }),
-          ),
-        );
+        notices.push(this.takebackQuestion(key, entry, names[asked.seat], names[key]));
       }
     }
     return notices;
+  }
+
+  /**
+   * The question of one takeback to one seat of this page, made once (kept while it waits,
+   * by its asker and version): as an alert it is read out once, when it appears, and no
+   * toast is laid over its buttons.
+   */
+  takebackQuestion(key, entry, name, you) {
+    const id = `${name}:${entry.view.version}`;
+    const kept = this.takebackQuestions.get(key);
+    if (kept?.id === id) return kept.element;
+    const answer = (accept) => entry.connection.answerTakeback(accept) || toast(t("error_offline"), "error");
+    const element = h(
+      "div",
+      { class: "notice takeback-asked", role: "alert", "data-testid": "takeback-asked" },
+      h("p", { i18n: ["takeback_asked", { name, you }] }),
+      h("button", { type: "button", class: "primary", "data-testid": "takeback-accept", i18n: "takeback_accept", on: { click: () => answer(true) } }),
+      h("button", { type: "button", "data-testid": "takeback-decline", i18n: "takeback_decline", on: { click: () => answer(false) } }),
+    );
+    this.takebackQuestions.set(key, { id, element });
+    return element;
   }
 
   renderStatus(view) {
@@ -1004,7 +1035,7 @@ export class TablePage {
       );
     }
     notices.push(...this.takebackNotices(view));
-    if (!watching && !view.match_over) notices.push(this.personalLinks(view));
+    arrange(this.personal, !watching && !view.match_over ? this.personalLinks(view) : null);
     if (view.match_over) {
       const winners = view.winners.map((seat) => this.names(view)[seat]);
       notices.push(
