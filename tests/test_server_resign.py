@@ -12,7 +12,7 @@ pytest.importorskip("starlette")
 from server_games import Message, Served, Viewer, serve_app
 from test_server_ws import refusal, to_move_and_other, two_people
 from triominos.record import verify
-from triominos.server.protocol import TAKEBACKS_PER_SEAT
+from triominos.server.protocol import TAKEBACK_PAUSE, TAKEBACKS_PER_SEAT
 
 
 def takeback_said(viewer: Viewer, state: str) -> Message:
@@ -77,6 +77,7 @@ def test_a_takeback_between_people_needs_the_others_yes(served: Served) -> None:
         other.send({"type": "takeback_answer", "accept": False})
         assert takeback_said(mover, "declined")["view"]["takeback"] is None
         assert mover.view["version"] == 1 and mover.view["board"]
+        served.later(TAKEBACK_PAUSE)  # (asking again at once is refused: below)
         mover.send({"type": "takeback", "id": "t2"})
         takeback_said(other, "asked")
         other.send({"type": "takeback_answer", "accept": True})
@@ -92,6 +93,28 @@ def test_a_takeback_between_people_needs_the_others_yes(served: Served) -> None:
     served.service.tables.clear()  # the table is replayed from the database
     with served.viewer(code, tokens[seat]) as replayed:
         assert replayed.view["version"] == 2 and replayed.view["board"] == []
+
+
+def test_a_declined_takeback_is_asked_again_only_after_a_pause(served: Served) -> None:
+    code, tokens = two_people(served)
+    mover, other = to_move_and_other(served, code, tokens)
+    with mover, other:
+        mover.play_first_legal("open")
+        other.until(lambda m: m["type"] == "event")
+        mover.send({"type": "takeback", "id": "t1"})
+        takeback_said(other, "asked")
+        other.send({"type": "takeback_answer", "accept": False})
+        takeback_said(mover, "declined")
+        mover.send({"type": "takeback", "id": "at-once"})
+        refused = refusal(mover, "no_takeback")
+        assert refused["id"] == "at-once"
+        assert f"declined: ask again in {TAKEBACK_PAUSE:.0f} s" in refused["message"]
+        served.later(TAKEBACK_PAUSE - 1)
+        mover.send({"type": "takeback", "id": "still"})
+        assert "ask again in 1 s" in refusal(mover, "no_takeback")["message"]
+        served.later(1)
+        mover.send({"type": "takeback", "id": "t2"})
+        assert takeback_said(other, "asked")["seat"] == mover.greeting["seat"]
 
 
 def test_a_takeback_lapses_when_the_game_moves_on(served: Served) -> None:
@@ -129,10 +152,12 @@ def test_takebacks_asked_are_rate_limited(served: Served) -> None:
         other.until(lambda m: m["type"] == "event")
         count, _ = TAKEBACKS_PER_SEAT
         for number in range(count):
+            served.later(TAKEBACK_PAUSE)  # past the pause after the last one declined
             mover.send({"type": "takeback", "id": f"t{number}"})
             takeback_said(other, "asked")
             other.send({"type": "takeback_answer", "accept": False})
             takeback_said(mover, "declined")
+        served.later(TAKEBACK_PAUSE)
         mover.send({"type": "takeback", "id": "once-more"})
         assert refusal(mover, "rate_limited")["id"] == "once-more"
 

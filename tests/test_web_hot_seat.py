@@ -42,7 +42,9 @@ def test_nothing_of_any_seat_shows_or_acts_behind_the_handover(
             shown = page.locator("body").inner_text()
             read_out = page.locator("body").aria_snapshot()
             board = set(
-                page.get_by_test_id("board-tile").evaluate_all("tiles => tiles.map(t => t.dataset.tile)")
+                page.get_by_test_id("board-tile").evaluate_all(
+                    "tiles => tiles.map(t => t.dataset.tile)"
+                )
             )
             for tiles in racks.values():
                 for tile in tiles - board:  # a tile laid since is the board's

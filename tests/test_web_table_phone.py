@@ -1,4 +1,4 @@
-"""The table on a phone (390×844): on your turn the board, the whole rack and the actions on
+"""The table on a phone (390 by 844): on your turn the board, the whole rack and the actions on
 one screen without scrolling, in every edition at every number of players; the side's
 parts behind tabs; an invitee's seat form first; and the desktop's layout beside them."""
 
@@ -14,7 +14,15 @@ pytest.importorskip("playwright")
 from playwright.sync_api import Browser, Page, expect
 
 from conftest import DESKTOP, PHONE, LiveServer, LiveServerFactory, watched_page
-from web import FAST_BOTS, expect_new_version, open_seats, post_table, table_state
+from web import (
+    FAST_BOTS,
+    ann_and_bob,
+    expect_new_version,
+    open_seats,
+    play_turn,
+    post_table,
+    table_state,
+)
 
 EDITIONS = {"classic": range(2, 7), "extended": range(2, 7), "junior": range(2, 5)}
 """Each tile set's preset and its numbers of players."""
@@ -53,7 +61,8 @@ def off_screen(page: Page, test_ids: tuple[str, ...]) -> list[str]:
             }
             for (const tile of document.querySelectorAll('.rack-tile')) {
                 const box = tile.getBoundingClientRect();
-                if (!inside(box) || box.top < rack.top || box.bottom > rack.bottom + 1) out.push(tile.dataset.tile);
+                const cut = box.top < rack.top || box.bottom > rack.bottom + 1;
+                if (!inside(box) || cut) out.push(tile.dataset.tile);
             }
             if (document.documentElement.scrollHeight > innerHeight) out.push('page scrolls');
             return out;
@@ -95,7 +104,12 @@ def test_on_a_phone_the_side_is_behind_tabs(
     my_turn_to_place(page)
     for part in ("players", "chat", "score-table", "score-sheet"):
         expect(page.get_by_test_id(part)).to_be_hidden()
-    for tab, part in (("players", "players"), ("chat", "chat"), ("scores", "score-table"), ("moves", "score-sheet")):
+    for tab, part in (
+        ("players", "players"),
+        ("chat", "chat"),
+        ("scores", "score-table"),
+        ("moves", "score-sheet"),
+    ):
         page.get_by_test_id(f"tab-{tab}").tap()
         expect(page.get_by_test_id(part)).to_be_in_viewport()
         expect(page.get_by_test_id("rack")).to_be_hidden()
@@ -108,7 +122,10 @@ def test_on_a_phone_the_side_is_behind_tabs(
         open_seats(desktop, server, table)
         my_turn_to_place(desktop)
         expect(desktop.get_by_test_id("tabs")).to_be_hidden()
-        assert off_screen(desktop, ("board", "rack", "draw", "pass", "players", "chat", "score-sheet")) == []
+        assert (
+            off_screen(desktop, ("board", "rack", "draw", "pass", "players", "chat", "score-sheet"))
+            == []
+        )
         desktop.screenshot(path=str(screenshot_dir / "table-desktop.png"))
 
 
@@ -126,3 +143,38 @@ def test_a_phone_invitee_sees_the_seat_form_first(
         box = form.bounding_box()
         assert box is not None and board is not None and box["y"] + box["height"] <= board["y"]
         invitee.screenshot(path=str(screenshot_dir / "table-phone-invitee.png"))
+
+
+def test_on_a_phone_a_takeback_is_answered_and_a_declined_one_waits(
+    live_server: LiveServerFactory, browser: Browser
+) -> None:
+    """No toast lies over Accept and Decline, and a declined takeback is not asked again at
+    once (the server refuses it: PROTOCOL.md)."""
+    server = live_server(**FAST_BOTS)
+    table = ann_and_bob(server, take=[0, 1])
+    with watched_page(browser, **PHONE) as ann, watched_page(browser, **PHONE) as bob:
+        for page, seat in ((ann, 0), (bob, 1)):
+            open_seats(page, server, {**table, "seats": [table["seats"][seat]]})
+        expect(ann.locator(".player.to-move")).to_have_count(1)
+        mover, other = (ann, bob) if ann.locator(".player.to-move.mine").count() else (bob, ann)
+        assert table_state(mover) == "turn"
+        play_turn(mover)
+        mover.get_by_test_id("takeback").tap()
+        question = other.get_by_test_id("takeback-asked")
+        expect(question).to_be_in_viewport()
+        for test_id in ("takeback-accept", "takeback-decline"):
+            button = other.get_by_test_id(test_id)
+            expect(button).to_be_in_viewport()
+            # What a tap at the button's middle reaches is the button itself.
+            assert button.evaluate(
+                """(button) => {
+                    const box = button.getBoundingClientRect();
+                    const middle = [box.x + box.width / 2, box.y + box.height / 2];
+                    return document.elementFromPoint(...middle) === button;
+                }"""
+            ), test_id
+        other.get_by_test_id("takeback-decline").tap()
+        expect(mover.get_by_test_id("toast").first).to_contain_text("declined")
+        mover.get_by_test_id("takeback").tap()
+        expect(mover.get_by_test_id("toast").last).to_contain_text("No takeback is possible now")
+        expect(other.get_by_test_id("takeback-asked")).to_have_count(0)

@@ -18,6 +18,7 @@ import asyncio
 import dataclasses
 import hashlib
 import hmac
+import math
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -27,7 +28,12 @@ import msgspec
 
 from triominos.game import Action, IllegalActionError, LegalAction, Match, Resign, action_json
 from triominos.record import PlayerInfo, match_record
-from triominos.server.protocol import CHAT_PER_CONNECTION, CHAT_PER_TABLE, TAKEBACKS_PER_SEAT
+from triominos.server.protocol import (
+    CHAT_PER_CONNECTION,
+    CHAT_PER_TABLE,
+    TAKEBACK_PAUSE,
+    TAKEBACKS_PER_SEAT,
+)
 from triominos.server.store import SeatInfo, StoredAction, TableInfo
 from triominos.server.views import (
     ActionFieldError,
@@ -169,6 +175,9 @@ class LiveTable:
         """The takeback asked for now, if any (one at a time)."""
         self.takeback_limits = {seat.seat: RateLimit(*TAKEBACKS_PER_SEAT) for seat in info.seats}
         """Each seat's takeback requests, limited (so they are not forgotten on reload)."""
+        self.takeback_declined: dict[int, float] = {}
+        """When each seat's last takeback was declined: it may ask again TAKEBACK_PAUSE
+        seconds later."""
         self.epoch: int | None = None
         """The claim this node holds the table under (:mod:`triominos.server.nodes`);
         None for a copy read from the database that no node claimed."""
@@ -424,13 +433,21 @@ class LiveTable:
         """Whether ``seat`` may ask for a takeback now (the view's ``may_take_back``)."""
         return self._takeback_refusal(seat) is None
 
-    def ask_take_back(self, seat: int | None) -> Takeback:
-        """A takeback asked for by ``seat``; Refused saying why it may not be. Every
-        other person must accept it; with none (only bots), it is accepted at once."""
+    def ask_take_back(self, seat: int | None, now: float) -> Takeback:
+        """A takeback asked for by ``seat`` at ``now``; Refused saying why it may not be.
+        Every other person must accept it; with none (only bots), it is accepted at once.
+        A seat whose takeback was declined waits TAKEBACK_PAUSE seconds before asking again:
+        the others said no, and asking again at once would only press them."""
         refusal = self._takeback_refusal(seat)
         if refusal is not None:
             raise refusal
         assert seat is not None  # refused otherwise
+        wait = self.takeback_declined.get(seat, -TAKEBACK_PAUSE) + TAKEBACK_PAUSE - now
+        if wait > 0:
+            raise Refused(
+                "no_takeback",
+                f"your last takeback was declined: ask again in {math.ceil(wait)} s",
+            )
         count, seconds = TAKEBACKS_PER_SEAT
         if not self.takeback_limits[seat].allow():
             raise Refused(
@@ -440,15 +457,16 @@ class LiveTable:
         self.takeback = Takeback(seat, waiting)
         return self.takeback
 
-    def answer_take_back(self, seat: int | None, accept: bool) -> Takeback | None:
-        """``seat`` accepts or declines the takeback asked for; the takeback still
-        waiting for others, or None once it is declined (and gone). Refused when none
-        waits for this seat's answer."""
+    def answer_take_back(self, seat: int | None, accept: bool, now: float) -> Takeback | None:
+        """``seat`` accepts or declines, at ``now``, the takeback asked for; the takeback
+        still waiting for others, or None once it is declined (and gone, its asker
+        paused). Refused when none waits for this seat's answer."""
         takeback = self.takeback
         if takeback is None or seat not in takeback.waiting:
             raise Refused("no_takeback", "no takeback waits for your answer")
         if not accept:
             self.takeback = None
+            self.takeback_declined[takeback.seat] = now
             return None
         self.takeback = dataclasses.replace(takeback, waiting=takeback.waiting - {seat})
         return self.takeback
