@@ -49,7 +49,7 @@ def my_turn_to_place(page: Page) -> None:
 def off_screen(page: Page, test_ids: tuple[str, ...]) -> list[str]:
     """What of these (and of the rack's tiles) is not wholly on the screen; the page must
     not scroll either."""
-    return page.evaluate(
+    missing: list[str] = page.evaluate(
         """(testIds) => {
             const out = [];
             const inside = (box) => box.width > 0 && box.top >= 0 && box.left >= 0
@@ -69,6 +69,7 @@ def off_screen(page: Page, test_ids: tuple[str, ...]) -> list[str]:
         }""",
         list(test_ids),
     )
+    return missing
 
 
 def test_on_a_phone_your_turn_fits_one_screen_in_every_edition(
