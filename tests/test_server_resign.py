@@ -53,6 +53,33 @@ def test_a_player_who_resigns_loses_at_once_and_the_record_says_so(served: Serve
     verify(document)
 
 
+def test_among_three_a_player_leaves_to_a_bot_and_the_others_play_on(served: Served) -> None:
+    """At three players a resignation would end the match for two who did not ask: it is
+    refused while another person plays; the player leaves instead (a bot takes the seat),
+    and once no other person plays, the last one may resign (the bots agree)."""
+    people = [{"kind": "person", "name": name} for name in ("Ann", "Bob")]
+    seats = [*people, {"kind": "bot", "bot": "greedy"}]
+    created = served.create(players=3, seats=seats, take=[0, 1])
+    code, (ann_token, bob_token) = created["code"], [seat["token"] for seat in created["seats"]]
+    with served.viewer(code, ann_token) as ann, served.viewer(code, bob_token) as bob:
+        assert not ann.view["may_resign"] and not bob.view["may_resign"]
+        ann.send({"type": "resign", "id": "r"})
+        refused = refusal(ann, "no_resign")
+        assert refused["id"] == "r" and "leave instead" in refused["message"]
+        left = served.http.post(
+            f"/api/tables/{code}/seats/0/bot", json={"token": ann_token, "bot": "greedy"}
+        )
+        assert left.status_code == 200, left.text
+        view = bob.until(
+            lambda m: m["type"] == "presence" and m["view"]["seats"][0]["kind"] == "bot"
+        )["view"]
+        assert view["may_resign"] and not view["match_over"]
+        bob.send({"type": "resign", "id": "b"})
+        resigned = event_of(bob, "resign")
+        assert resigned["event"]["player"] == 1 and resigned["view"]["match_over"]
+        assert 1 not in resigned["view"]["winners"]
+
+
 def test_a_takeback_between_people_needs_the_others_yes(served: Served) -> None:
     code, tokens = two_people(served)
     mover, other = to_move_and_other(served, code, tokens)

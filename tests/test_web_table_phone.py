@@ -179,3 +179,27 @@ def test_on_a_phone_a_takeback_is_answered_and_a_declined_one_waits(
         mover.get_by_test_id("takeback").tap()
         expect(mover.get_by_test_id("toast").last).to_contain_text("No takeback is possible now")
         expect(other.get_by_test_id("takeback-asked")).to_have_count(0)
+
+
+def test_at_three_players_a_player_leaves_and_the_others_play_on(
+    live_server: LiveServerFactory, phone_page: Page
+) -> None:
+    page = phone_page
+    server = live_server(**FAST_BOTS)
+    seats = [
+        {"kind": "person", "name": "Ann"},
+        {"kind": "person", "name": "Bob"},
+        {"kind": "bot", "bot": "greedy"},
+    ]
+    table = post_table(server, {"preset": "classic", "players": 3, "seats": seats, "take": [0, 1]})
+    open_seats(page, server, {**table, "seats": [table["seats"][0]]})
+    expect(page.get_by_test_id("leave")).to_be_visible()
+    expect(page.get_by_test_id("resign")).to_have_count(0)
+    page.get_by_test_id("leave").tap()
+    expect(page.get_by_test_id("resign-confirm")).to_contain_text("the others play on")
+    page.get_by_test_id("resign-yes").tap()
+    expect(page.get_by_test_id("watching")).to_be_visible()
+    page.get_by_test_id("tab-players").tap()
+    ann = page.locator(".player[data-seat='0']")
+    expect(ann.get_by_test_id("bot-badge")).to_be_visible()
+    expect(page.get_by_test_id("table")).to_have_attribute("data-over", "false")

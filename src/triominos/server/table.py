@@ -353,6 +353,12 @@ class LiveTable:
                 raise Refused("not_your_turn", f"seat {seat} cannot resign for another seat")
             if self.info.status != "playing":
                 raise Refused("not_your_turn", "the game starts when every seat is taken")
+            if not self.may_resign(seat):
+                raise Refused(
+                    "no_resign",
+                    "a resignation would end the match for the other players too: leave "
+                    "instead, and a bot finishes the match for you",
+                )
             return action
         if version != self.version:
             raise Refused(
@@ -409,6 +415,14 @@ class LiveTable:
             else:
                 self.reading = self.reading - {before[1]}
         return logged, StoredAction(logged.version, seat, client_id, stored_form, at)
+
+    def may_resign(self, seat: int | None) -> bool:
+        """Whether ``seat`` may end the match by resigning (RULES.md 16): at two players,
+        or when no other person plays (the bots agree, as they do to a takeback). Among
+        three or more, the others would lose their match to one player's wish: that
+        player leaves instead, a bot finishing for them."""
+        others = [each for each in self.info.seats if each.kind == "person" and each.seat != seat]
+        return seat is not None and (self.info.players == 2 or not others)
 
     # --- takebacks ------------------------------------------------------------------
 
@@ -528,6 +542,7 @@ class LiveTable:
             turn_deadline=self.turn_deadline,
             takeback=None if self.takeback is None else self.takeback.to_json(),
             may_take_back=self.may_take_back(seat),
+            may_resign=self.may_resign(seat),
             reading=seat in self.reading,
             cache=self.views,
         )

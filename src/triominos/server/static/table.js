@@ -755,7 +755,8 @@ export class TablePage {
       buttons.draw,
       buttons.pass,
       this.takebackSeat() ? buttons.takeback : null,
-      playing ? buttons.resign : null,
+      playing && view.may_resign ? buttons.resign : null,
+      playing && !view.may_resign && view.seat !== null ? buttons.leave : null,
       view.hints ? buttons.hint : null,
       buttons.keys,
       buttons.mute,
@@ -777,7 +778,8 @@ export class TablePage {
         i18n: "take_back",
         on: { click: () => this.takebackSeat()?.connection.askTakeback() || toast(t("error_offline"), "error") },
       }),
-      resign: h("button", { type: "button", class: "action resign", "data-testid": "resign", i18n: "resign", on: { click: () => this.confirmResign() } }),
+      resign: h("button", { type: "button", class: "action resign", "data-testid": "resign", i18n: "resign", on: { click: () => this.confirmQuit("resign") } }),
+      leave: h("button", { type: "button", class: "action leave", "data-testid": "leave", i18n: "leave", on: { click: () => this.confirmQuit("leave") } }),
       hint: h("button", { type: "button", class: "action hint", "data-testid": "hint", i18n: "hint", on: { click: () => this.askHint() } }),
       keys: h("button", {
         type: "button",
@@ -813,29 +815,33 @@ export class TablePage {
     return this.held.find(([, entry]) => entry.view.may_take_back)?.[1];
   }
 
-  /** Resigning loses the match at once: the player says so twice. */
-  confirmResign() {
+  /**
+   * Resigning loses the match at once, leaving gives the seat to a bot for good (from this
+   * device): the player says so twice. `kind` is "resign" or "leave" (their texts' keys).
+   */
+  confirmQuit(kind) {
     const key = this.shownKey;
     const entry = this.seats.get(key);
     if (!entry || key === WATCH) return;
     const close = () => this.resignDialog.close();
+    this.resignDialog.dataset.kind = kind;
     this.resignDialog.replaceChildren(
-      h("h2", { i18n: "resign_title" }),
-      h("p", { i18n: ["resign_text", { name: this.names()[key] }] }),
+      h("h2", { i18n: `${kind}_title` }),
+      h("p", { i18n: [`${kind}_text`, { name: this.names()[key] }] }),
       h(
         "div",
         { class: "dialog-buttons" },
-        h("button", { type: "button", "data-testid": "resign-no", i18n: "resign_no", on: { click: close } }),
+        h("button", { type: "button", "data-testid": "resign-no", i18n: `${kind}_no`, on: { click: close } }),
         h("button", {
           type: "button",
           class: "primary danger",
           "data-testid": "resign-yes",
-          i18n: "resign_yes",
+          i18n: `${kind}_yes`,
           on: {
             click: () => {
               close();
-              this.endedHere = true; // the match ends in front of this player: its dialog opens
-              if (!entry.connection.resign()) toast(t("error_offline"), "error");
+              if (kind === "leave") this.leave(key, entry);
+              else this.resign(entry);
             },
           },
         }),
@@ -843,6 +849,28 @@ export class TablePage {
     );
     this.resignDialog.showModal();
     this.resignDialog.querySelector("[data-testid=resign-no]").focus();
+  }
+
+  resign(entry) {
+    this.endedHere = true; // the match ends in front of this player: its dialog opens
+    if (!entry.connection.resign()) toast(t("error_offline"), "error");
+  }
+
+  /**
+   * Leave a table of three or more (RULES.md 16): a bot of the default level plays the seat
+   * to the end, the others play on, and this device lets the seat go (it would take the
+   * seat back by connecting with its token) and watches.
+   */
+  async leave(key, entry) {
+    const level = LEVELS.find((each) => each.id === DEFAULT_LEVEL);
+    try {
+      await postJson(`/api/tables/${encodeURIComponent(this.code)}/seats/${key}/bot`, { token: entry.token, bot: level.bot, think: level.think });
+    } catch (error) {
+      toastRefusal(error);
+      return;
+    }
+    releaseSeat(this.code, key);
+    this.connect();
   }
 
   /** A takeback asked for: the seats of this page that must answer get Accept and Decline. */
