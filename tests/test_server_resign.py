@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -17,6 +18,17 @@ from triominos.server.protocol import TAKEBACK_PAUSE, TAKEBACKS_PER_SEAT
 
 def takeback_said(viewer: Viewer, state: str) -> Message:
     return viewer.until(lambda m: m["type"] == "takeback" and m["state"] == state)
+
+
+@contextmanager
+def opened_by_one_of_two(served: Served) -> Iterator[tuple[Viewer, Viewer]]:
+    """Ann and Bob's table, its opening played: the opener's connection and the other's."""
+    code, tokens = two_people(served)
+    mover, other = to_move_and_other(served, code, tokens)
+    with mover, other:
+        mover.play_first_legal("open")
+        other.until(lambda m: m["type"] == "event")
+        yield mover, other
 
 
 def event_of(viewer: Viewer, action: str) -> Message:
@@ -123,11 +135,7 @@ def test_a_takeback_between_people_needs_the_others_yes(served: Served) -> None:
 
 
 def test_a_declined_takeback_is_asked_again_only_after_a_pause(served: Served) -> None:
-    code, tokens = two_people(served)
-    mover, other = to_move_and_other(served, code, tokens)
-    with mover, other:
-        mover.play_first_legal("open")
-        other.until(lambda m: m["type"] == "event")
+    with opened_by_one_of_two(served) as (mover, other):
         mover.send({"type": "takeback", "id": "t1"})
         takeback_said(other, "asked")
         other.send({"type": "takeback_answer", "accept": False})
@@ -145,11 +153,7 @@ def test_a_declined_takeback_is_asked_again_only_after_a_pause(served: Served) -
 
 
 def test_a_takeback_lapses_when_the_game_moves_on(served: Served) -> None:
-    code, tokens = two_people(served)
-    mover, other = to_move_and_other(served, code, tokens)
-    with mover, other:
-        mover.play_first_legal("open")
-        other.until(lambda m: m["type"] == "event")
+    with opened_by_one_of_two(served) as (mover, other):
         mover.send({"type": "takeback", "id": "t"})
         takeback_said(other, "asked")
         other.play_first_legal("mine")
@@ -172,11 +176,7 @@ def test_a_drawn_tile_is_never_taken_back(served: Served) -> None:
 
 
 def test_takebacks_asked_are_rate_limited(served: Served) -> None:
-    code, tokens = two_people(served)
-    mover, other = to_move_and_other(served, code, tokens)
-    with mover, other:
-        mover.play_first_legal("open")
-        other.until(lambda m: m["type"] == "event")
+    with opened_by_one_of_two(served) as (mover, other):
         count, _ = TAKEBACKS_PER_SEAT
         for number in range(count):
             served.later(TAKEBACK_PAUSE)  # past the pause after the last one declined
