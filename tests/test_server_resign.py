@@ -65,19 +65,39 @@ def test_a_player_who_resigns_loses_at_once_and_the_record_says_so(served: Serve
     verify(document)
 
 
-def test_among_three_a_player_leaves_to_a_bot_and_the_others_play_on(served: Served) -> None:
-    """At three players a resignation would end the match for two who did not ask: it is
-    refused while another person plays; the player leaves instead (a bot takes the seat),
-    and once no other person plays, the last one may resign (the bots agree)."""
+def three_at_table(served: Served) -> tuple[str, list[str]]:
+    """Ann, Bob and a bot at three seats: the code and the people's tokens."""
     people = [{"kind": "person", "name": name} for name in ("Ann", "Bob")]
-    seats = [*people, {"kind": "bot", "bot": "greedy"}]
-    created = served.create(players=3, seats=seats, take=[0, 1])
-    code, (ann_token, bob_token) = created["code"], [seat["token"] for seat in created["seats"]]
+    created = served.create(
+        players=3, seats=[*people, {"kind": "bot", "bot": "greedy"}], take=[0, 1]
+    )
+    return created["code"], [seat["token"] for seat in created["seats"]]
+
+
+def test_among_three_a_resignation_waits_until_everyone_asks(served: Served) -> None:
+    """At three players a resignation would end the match for two who did not ask: Ann's
+    asks the others, and the match ends, as her resignation, once Bob asks too (the bot
+    agrees)."""
+    code, (ann_token, bob_token) = three_at_table(served)
     with served.viewer(code, ann_token) as ann, served.viewer(code, bob_token) as bob:
-        assert not ann.view["may_resign"] and not bob.view["may_resign"]
+        assert not ann.view["may_resign"] and ann.view["ending"] == []
         ann.send({"type": "resign", "id": "r"})
-        refused = refusal(ann, "no_resign")
-        assert refused["id"] == "r" and "leave instead" in refused["message"]
+        asked = bob.until(lambda m: m["type"] == "ending")
+        assert asked["seats"] == [0] and asked["view"]["may_resign"]
+        assert not ann.until(lambda m: m["type"] == "ending")["view"]["may_resign"]
+        assert not bob.view["match_over"]
+        bob.send({"type": "resign", "id": "b"})
+        ended = bob.answer("b")
+        assert ended["event"]["action"] == "resign" and ended["event"]["player"] == 0
+        assert ended["view"]["match_over"] and 0 not in ended["view"]["winners"]
+        assert event_of(ann, "resign")["event"]["player"] == 0
+
+
+def test_among_three_a_player_leaves_to_a_bot_and_the_others_play_on(served: Served) -> None:
+    """The way out of a table of three: the player gives the seat to a bot; the match goes
+    on, and the last person among bots may resign alone."""
+    code, (ann_token, bob_token) = three_at_table(served)
+    with served.viewer(code, bob_token) as bob:
         left = served.http.post(
             f"/api/tables/{code}/seats/0/bot", json={"token": ann_token, "bot": "greedy"}
         )
@@ -89,7 +109,6 @@ def test_among_three_a_player_leaves_to_a_bot_and_the_others_play_on(served: Ser
         bob.send({"type": "resign", "id": "b"})
         resigned = event_of(bob, "resign")
         assert resigned["event"]["player"] == 1 and resigned["view"]["match_over"]
-        assert 1 not in resigned["view"]["winners"]
 
 
 def test_a_takeback_between_people_needs_the_others_yes(served: Served) -> None:

@@ -181,20 +181,23 @@ def test_on_a_phone_a_takeback_is_answered_and_a_declined_one_waits(
         expect(other.get_by_test_id("takeback-asked")).to_have_count(0)
 
 
-def test_at_three_players_a_player_leaves_and_the_others_play_on(
-    live_server: LiveServerFactory, phone_page: Page
-) -> None:
-    page = phone_page
-    server = live_server(**FAST_BOTS)
+def three_at_table(server: LiveServer) -> dict[str, Any]:
+    """Ann, Bob and a bot, the people's seats taken: the API's answer."""
     seats = [
         {"kind": "person", "name": "Ann"},
         {"kind": "person", "name": "Bob"},
         {"kind": "bot", "bot": "greedy"},
     ]
-    table = post_table(server, {"preset": "classic", "players": 3, "seats": seats, "take": [0, 1]})
+    return post_table(server, {"preset": "classic", "players": 3, "seats": seats, "take": [0, 1]})
+
+
+def test_at_three_players_a_player_leaves_and_the_others_play_on(
+    live_server: LiveServerFactory, phone_page: Page
+) -> None:
+    page = phone_page
+    server = live_server(**FAST_BOTS)
+    table = three_at_table(server)
     open_seats(page, server, {**table, "seats": [table["seats"][0]]})
-    expect(page.get_by_test_id("leave")).to_be_visible()
-    expect(page.get_by_test_id("resign")).to_have_count(0)
     page.get_by_test_id("leave").tap()
     expect(page.get_by_test_id("resign-confirm")).to_contain_text("the others play on")
     page.get_by_test_id("resign-yes").tap()
@@ -203,3 +206,24 @@ def test_at_three_players_a_player_leaves_and_the_others_play_on(
     ann = page.locator(".player[data-seat='0']")
     expect(ann.get_by_test_id("bot-badge")).to_be_visible()
     expect(page.get_by_test_id("table")).to_have_attribute("data-over", "false")
+
+
+def test_at_three_players_a_resignation_ends_the_match_when_everyone_agrees(
+    live_server: LiveServerFactory, browser: Browser
+) -> None:
+    server = live_server(**FAST_BOTS)
+    table = three_at_table(server)
+    with watched_page(browser, **PHONE) as ann, watched_page(browser, **PHONE) as bob:
+        for page, seat in ((ann, 0), (bob, 1)):
+            open_seats(page, server, {**table, "seats": [table["seats"][seat]]})
+        ann.get_by_test_id("resign").tap()
+        expect(ann.get_by_test_id("resign-confirm")).to_contain_text("the others are asked")
+        ann.get_by_test_id("resign-yes").tap()
+        expect(ann.get_by_test_id("ending-waiting")).to_be_visible()
+        expect(ann.get_by_test_id("resign")).to_have_count(0)
+        expect(ann.get_by_test_id("leave")).to_be_visible()  # the other way out stays
+        expect(bob.get_by_test_id("ending-asked")).to_contain_text("Ann resigns and loses it")
+        expect(bob.get_by_test_id("table")).to_have_attribute("data-over", "false")
+        bob.get_by_test_id("ending-agree").tap()
+        for page in (ann, bob):
+            expect(page.get_by_test_id("table")).to_have_attribute("data-over", "true")

@@ -175,6 +175,10 @@ class LiveTable:
         """The takeback asked for now, if any (one at a time)."""
         self.takeback_limits = {seat.seat: RateLimit(*TAKEBACKS_PER_SEAT) for seat in info.seats}
         """Each seat's takeback requests, limited (so they are not forgotten on reload)."""
+        self.ending: list[int] = []
+        """Among three or more players, the person seats that asked to end the match, in
+        the order they asked: it ends, as the first one's resignation, once every person
+        has (RULES.md 16). Kept in memory only, as a takeback asked for is."""
         self.takeback_declined: dict[int, float] = {}
         """When each seat's last takeback was declined: it may ask again TAKEBACK_PAUSE
         seconds later."""
@@ -353,12 +357,6 @@ class LiveTable:
                 raise Refused("not_your_turn", f"seat {seat} cannot resign for another seat")
             if self.info.status != "playing":
                 raise Refused("not_your_turn", "the game starts when every seat is taken")
-            if not self.may_resign(seat):
-                raise Refused(
-                    "no_resign",
-                    "a resignation would end the match for the other players too: leave "
-                    "instead, and a bot finishes the match for you",
-                )
             return action
         if version != self.version:
             raise Refused(
@@ -417,12 +415,23 @@ class LiveTable:
         return logged, StoredAction(logged.version, seat, client_id, stored_form, at)
 
     def may_resign(self, seat: int | None) -> bool:
-        """Whether ``seat`` may end the match by resigning (RULES.md 16): at two players,
-        or when no other person plays (the bots agree, as they do to a takeback). Among
-        three or more, the others would lose their match to one player's wish: that
-        player leaves instead, a bot finishing for them."""
-        others = [each for each in self.info.seats if each.kind == "person" and each.seat != seat]
-        return seat is not None and (self.info.players == 2 or not others)
+        """Whether ``seat`` may end the match by resigning now (RULES.md 16): at two
+        players, or when every other person asked to end it too (a bot agrees, as it does
+        to a takeback). Among three or more, the others would otherwise lose their match
+        to one player's wish: that player asks them, or leaves, a bot finishing for them."""
+        others = set(self.person_seats()) - {seat}
+        return seat is not None and (self.info.players == 2 or others <= set(self.ending))
+
+    def ask_to_end(self, seat: int) -> int | None:
+        """``seat`` resigns, or asks to end the match where the others must agree: the
+        seat whose resignation ends the match now (the first who asked), or None while
+        some person has not asked yet (``ending`` then holds ``seat`` too)."""
+        if self.may_resign(seat) and not self.ending:
+            return seat
+        if seat not in self.ending:
+            self.ending.append(seat)
+        first = self.ending[0]
+        return first if self.may_resign(first) else None
 
     # --- takebacks ------------------------------------------------------------------
 
@@ -543,6 +552,7 @@ class LiveTable:
             takeback=None if self.takeback is None else self.takeback.to_json(),
             may_take_back=self.may_take_back(seat),
             may_resign=self.may_resign(seat),
+            ending=self.ending,
             reading=seat in self.reading,
             cache=self.views,
         )

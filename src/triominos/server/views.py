@@ -278,6 +278,7 @@ def build_view(
     takeback: JsonObject | None = None,
     may_take_back: bool = False,
     may_resign: bool = False,
+    ending: Sequence[int] = (),
     reading: bool = False,
     cache: ViewCache | None = None,
 ) -> JsonObject:
@@ -287,7 +288,8 @@ def build_view(
     seat may not play now even on its turn (a bot plays it, or people are missing), and
     then ``legal`` is empty. ``takeback``: the takeback asked for now (its seat and the
     seats yet to answer), ``may_take_back``: whether this seat may ask for one now.
-    ``may_resign``: whether this seat's resignation may end the match (else it leaves).
+    ``may_resign``: whether this seat's resignation ends the match now; ``ending``: the
+    person seats that asked to end it, the first of them resigning, once all have.
     ``reading``: this seat's person has not yet gone on from the last hand's end (a page
     loaded again shows that end again).
     ``cache``: the table's :class:`ViewCache`, so that what
@@ -335,6 +337,7 @@ def build_view(
         "takeback": takeback,
         "may_take_back": may_take_back,
         "may_resign": may_resign,
+        "ending": list(ending),
         "reading": reading,
     }
 

@@ -353,6 +353,10 @@ export class TablePage {
         // The question itself is the notice with its buttons (takebackNotices), read out once.
         if (message.state === "declined" && key === message.seat) toast(t("takeback_declined"));
         break;
+      case "ending":
+        // Among three or more, who asked to end the match (endingNotices).
+        entry.view = message.view;
+        break;
       case "chat":
         this.heard(key, message.messages, false);
         return;
@@ -755,7 +759,7 @@ export class TablePage {
       buttons.draw,
       buttons.pass,
       this.takebackSeat() ? buttons.takeback : null,
-      playing && view.may_resign ? buttons.resign : null,
+      playing && !view.ending.includes(view.seat) ? buttons.resign : null,
       playing && !view.may_resign && view.seat !== null ? buttons.leave : null,
       view.hints ? buttons.hint : null,
       buttons.keys,
@@ -778,7 +782,7 @@ export class TablePage {
         i18n: "take_back",
         on: { click: () => this.takebackSeat()?.connection.askTakeback() || toast(t("error_offline"), "error") },
       }),
-      resign: h("button", { type: "button", class: "action resign", "data-testid": "resign", i18n: "resign", on: { click: () => this.confirmQuit("resign") } }),
+      resign: h("button", { type: "button", class: "action resign", "data-testid": "resign", i18n: "resign", on: { click: () => this.confirmQuit(this.view.may_resign ? "resign" : "resign_ask") } }),
       leave: h("button", { type: "button", class: "action leave", "data-testid": "leave", i18n: "leave", on: { click: () => this.confirmQuit("leave") } }),
       hint: h("button", { type: "button", class: "action hint", "data-testid": "hint", i18n: "hint", on: { click: () => this.askHint() } }),
       keys: h("button", {
@@ -816,8 +820,9 @@ export class TablePage {
   }
 
   /**
-   * Resigning loses the match at once, leaving gives the seat to a bot for good (from this
-   * device): the player says so twice. `kind` is "resign" or "leave" (their texts' keys).
+   * Resigning loses the match (at once, or among three or more once everyone asked),
+   * leaving gives the seat to a bot for good (from this device): the player says so
+   * twice. `kind` is "resign", "resign_ask" or "leave" (their texts' keys).
    */
   confirmQuit(kind) {
     const key = this.shownKey;
@@ -871,6 +876,26 @@ export class TablePage {
     }
     releaseSeat(this.code, key);
     this.connect();
+  }
+
+  /**
+   * Among three or more, who asked to end the match (RULES.md 16): each seat of this page
+   * that has not gets "Agree", which is its own resignation's request.
+   */
+  endingNotices(view) {
+    if (!view.ending.length || view.match_over) return [];
+    const names = this.names(view);
+    const asked = { names: view.ending.map((seat) => names[seat]).join(", "), name: names[view.ending[0]] };
+    return this.held.map(([key, entry]) =>
+      entry.view.ending.includes(key)
+        ? h("p", { class: "notice", "data-testid": "ending-waiting", i18n: "ending_waiting" })
+        : h(
+            "div",
+            { class: "notice takeback-asked", "data-testid": "ending-asked" },
+            h("p", { i18n: ["ending_asked", { ...asked, you: names[key] }] }),
+            h("button", { type: "button", class: "primary danger", "data-testid": "ending-agree", i18n: "ending_agree", on: { click: () => entry.connection.resign() || toast(t("error_offline"), "error") } }),
+          ),
+    );
   }
 
   /** A takeback asked for: the seats of this page that must answer get Accept and Decline. */
@@ -1062,7 +1087,7 @@ export class TablePage {
         ),
       );
     }
-    notices.push(...this.takebackNotices(view));
+    notices.push(...this.takebackNotices(view), ...this.endingNotices(view));
     arrange(this.personal, !watching && !view.match_over ? this.personalLinks(view) : null);
     if (view.match_over) {
       const winners = view.winners.map((seat) => this.names(view)[seat]);
