@@ -829,7 +829,6 @@ export class TablePage {
     const entry = this.seats.get(key);
     if (!entry || key === WATCH) return;
     const close = () => this.resignDialog.close();
-    this.resignDialog.dataset.kind = kind;
     this.resignDialog.replaceChildren(
       h("h2", { i18n: `${kind}_title` }),
       h("p", { i18n: [`${kind}_text`, { name: this.names()[key] }] }),
