@@ -541,7 +541,7 @@ class Service:
                 self._refuse_unavailable(sender, client_id)
                 return
             try:
-                takeback = table.ask_take_back(seat)
+                takeback = table.ask_take_back(seat, self.clock())
             except Refused as refusal:
                 sender.send(refusal.to_message(client_id))
                 return
@@ -565,7 +565,7 @@ class Service:
                 return
             asked = table.takeback
             try:
-                takeback = table.answer_take_back(seat, accept)
+                takeback = table.answer_take_back(seat, accept, self.clock())
             except Refused as refusal:
                 sender.send(refusal.to_message())
                 return

@@ -283,6 +283,8 @@ def build_view(
     turn_deadline: float | None,
     takeback: JsonObject | None = None,
     may_take_back: bool = False,
+    may_resign: bool = False,
+    ending: Sequence[int] = (),
     reading: bool = False,
     cache: ViewCache | None = None,
 ) -> JsonObject:
@@ -292,6 +294,8 @@ def build_view(
     seat may not play now even on its turn (a bot plays it, or people are missing), and
     then ``legal`` is empty. ``takeback``: the takeback asked for now (its seat and the
     seats yet to answer), ``may_take_back``: whether this seat may ask for one now.
+    ``may_resign``: whether this seat's resignation ends the match now; ``ending``: the
+    person seats that asked to end it, the first of them resigning, once all have.
     ``reading``: this seat's person has not yet gone on from the last hand's end (a page
     loaded again shows that end again).
     ``cache``: the table's :class:`ViewCache`, so that what
@@ -338,6 +342,8 @@ def build_view(
         "hints": info.hints,
         "takeback": takeback,
         "may_take_back": may_take_back,
+        "may_resign": may_resign,
+        "ending": list(ending),
         "reading": reading,
     }
 
