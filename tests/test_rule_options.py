@@ -39,7 +39,7 @@ from triominos.rules import (
     preset,
 )
 
-CLASSIC = preset("classic").rules
+CLASSIC = preset("classic-house").rules
 
 
 def actions_of(hand: Hand) -> set[str]:
@@ -278,6 +278,8 @@ def test_the_seed_presets_follow_their_one_rulebook() -> None:
     assert CLASSIC.differences(fr.rules) == {
         "max_players": (6, 4),
         "rack_sizes": (CLASSIC.rack_sizes, ((2, 9), (3, 7), (4, 7))),
+        # "ouvre la manche en posant cette tuile sur la table": the highest triple.
+        "opening_zero_swap": (True, False),
         "draw_when": ("always", "drawn_unfit"),
         "match_end": ("after_hand", "first_to_target"),
     }

@@ -513,7 +513,7 @@ class Pad:
                     f"{self.players[player]} can still draw: a player who does not lay "
                     "draws, and passes only after the last draw allowed or with an empty pool",
                 )
-            penalty = pass_penalty(self.rules, hand.draws)
+            penalty = pass_penalty(self.rules, hand.draws, hand.pool)
             self._end_turn(hand, player)
             return -penalty, {}
         return self._take_joker(entry, hand), {}
