@@ -20,8 +20,9 @@ def position(
     other: Sequence[str],
     board: Sequence[str] = ("555@0,0^", "545@0,0v"),
 ) -> Observation:
-    """Seat 0 of a two-player hand of the puzzles' rules (PRESET) to move: ``board`` laid, ``rack`` its tiles,
-    ``other`` the opponent's (hidden from seat 0), every other tile in the pool."""
+    """Seat 0 of a two-player hand of the puzzles' rules (PRESET) to move: ``board`` laid,
+    ``rack`` its tiles, ``other`` the opponent's (hidden from seat 0), every other tile in
+    the pool."""
     laid = Board(CLASSIC)
     for move in board:
         laid.push(move_from_text(move, laid))  # type: ignore[arg-type]

@@ -16,6 +16,7 @@ from junior_games import play_by, table_bots
 from triominos.game import Hand, Match
 from triominos.pad import (
     FIGURE_NAMES,
+    REFUSALS,
     Blocked,
     Correction,
     DrawTiles,
@@ -25,7 +26,6 @@ from triominos.pad import (
     Lay,
     Pad,
     PadError,
-    REFUSALS,
     PassTurn,
     TakeJoker,
     entry_from_json,

@@ -28,7 +28,6 @@ from triominos.bots import GreedyBot
 from triominos.explain import describe_end
 from triominos.game import Deal, Draw, Hand, Match, Pass, settle
 from triominos.lattice import ORIGIN
-
 from triominos.record import match_record, verify
 from triominos.rules import (
     OPTION_NAMES,

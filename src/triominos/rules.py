@@ -643,7 +643,9 @@ def _shown(value: object) -> str:
     """An option's value as ``--rule`` writes it."""
     if isinstance(value, tuple):
         return ",".join(f"{players}:{size}" for players, size in value)
-    return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+    if value is None:
+        return "none"
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _rack_sizes(value: object) -> tuple[tuple[int, int], ...]:

@@ -41,6 +41,7 @@ from triominos.server.pad_store import PadGame, PadStore
 from triominos.server.protocol import ApiError, answers
 from triominos.server.store import Store
 
+
 class PadRefusal(ApiError):
     """A pad's refusal as the protocol's error answer, with ``reason``: its key of
     :data:`triominos.pad.REFUSALS` and params, for the page to say why in any language."""
