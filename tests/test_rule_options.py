@@ -19,6 +19,7 @@ from test_game import (
     check_points_add_up,
     five_opening,
     make_deal,
+    placed,
     play,
     quick_rules,
     rule_of,
@@ -304,7 +305,7 @@ def test_without_the_zero_swap_the_highest_triple_opens_itself() -> None:
     assert not rules.opening_zero_swap
     hand = Hand(rules, make_deal(rules, ["3-3-3", "0-0-0 5-5-5"]))
     assert hand.starter == 1
-    offered = {option.action.tile.name for option in hand.legal_actions()}  # type: ignore[attr-defined]
+    offered = {placed(option).tile.name for option in hand.legal_actions()}
     assert offered == {"5-5-5"}
     assert observed_actions(hand) == {"Placement"}
     assert rule_of(hand, P("0-0-0", ORIGIN, (0, 0, 0))) == "opening_tile"

@@ -54,7 +54,7 @@ class PadRefusal(ApiError):
         answer = super().response()
         if self.key is None:
             return answer
-        body = json.loads(answer.body)
+        body = json.loads(bytes(answer.body))
         body["error"]["reason"] = {"key": self.key, "params": self.params}
         return JSONResponse(body, status_code=self.status)
 
