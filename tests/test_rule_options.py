@@ -25,11 +25,11 @@ from test_game import (
     rule_of,
 )
 from test_junior import junior_hand
-from triominos.bots import GreedyBot
+from triominos.bots import GreedyBot, RandomBot
 from triominos.explain import describe_end
 from triominos.game import Deal, Draw, Hand, Match, Pass, settle
 from triominos.lattice import ORIGIN
-from triominos.record import match_record, verify
+from triominos.record import VerificationError, match_record, verify
 from triominos.rules import (
     OPTION_NAMES,
     OPTIONS,
@@ -404,3 +404,29 @@ def test_a_conflict_is_named_after_the_option_set_and_says_with_what() -> None:
         CLASSIC.replace(tile_set="junior")
     assert caught.value.option == "tile_set"
     assert "tile_set=junior conflicts with rack_sizes: 6 racks of 6 need 36" in str(caught.value)
+
+
+# --- old classic records (issue 36) ----------------------------------------------------
+
+
+def test_an_old_classic_record_replays_as_it_was_played() -> None:
+    """A record made before ``classic`` became seed 002 says ``"preset": "classic"`` and
+    holds the house reading in its rules, without issue 36's options: its rules decide.
+    Its random players drew beside fitting tiles, which seed 002 forbids."""
+    house = preset("classic-house").rules.replace(target_score=150)
+    match = Match(house, players=2, seed=3)
+    bot = RandomBot(3)
+    while not match.is_over:
+        match.apply(bot.act(match.observe(match.to_move)))
+    record = match_record(match, preset="classic")
+    for name in ("opening_zero_swap", "dry_pool_no_penalty"):
+        del record["rules"][name]
+    replayed = verify(record)
+    assert replayed.rules == house and replayed.totals == match.totals
+    assert match_record(Match(preset("classic-house").rules, 2, seed=3))["preset"] == (
+        "classic-house"
+    )
+    # Played under seed 002's rules the same record is refused: its rules are the house's.
+    record["rules"] = preset("classic").rules.replace(target_score=150).to_dict()
+    with pytest.raises(VerificationError, match="rule draw_when"):
+        verify(record)
