@@ -645,3 +645,15 @@ def test_a_refusal_names_its_reason_and_the_params_its_text_needs() -> None:
         key = raised.value.key
         assert key in REFUSALS
         assert placeholders(english[f"refusal.{key}"]) == set(raised.value.params)
+
+
+def test_a_saved_pad_keeps_its_rules_when_an_option_is_added_later() -> None:
+    """An extended pad saved before ``dry_pool_no_penalty`` existed charged -10 for the
+    pass after a draw that emptied the pool; replayed, its rules (not the preset's
+    value now) decide, as in a record."""
+    racks = (len(preset("extended").rules.box) - 2) // 2  # two tiles in the pool
+    sheet = pad("extended", max_players=2, rack_sizes={"2": racks}, dry_pool_no_penalty=False)
+    enter(sheet, Lay(0, "5-5-5"), DrawTiles(1, 2), PassTurn(1))
+    document = sheet.to_json()
+    del document["rules"]["dry_pool_no_penalty"]
+    assert Pad.from_json(document).running_totals == sheet.running_totals == [15, -20]

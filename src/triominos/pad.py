@@ -970,10 +970,15 @@ class Pad:
         if not isinstance(entries, list):
             raise PadError("entries", "must be a list of entries")
         name = document.get("preset")
+        preset_name = name if isinstance(name, str) else None
+        # The rules written decide, as in a record: an option added since the pad was
+        # saved takes its default, which scores as before, not the preset's value now.
+        options = document.get("rules")
+        rules = pad_rules(preset_name) if options is None else pad_rules(None, options)
         pad = cls(
-            pad_rules(name if isinstance(name, str) else None, document.get("rules")),
+            rules,
             document.get("players"),  # type: ignore[arg-type]  # checked by the pad
-            name if isinstance(name, str) else None,
+            preset_name,
         )
         for number, data in enumerate(entries):
             try:
