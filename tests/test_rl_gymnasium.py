@@ -114,3 +114,22 @@ def test_gymnasium_makes_it_by_name_and_steps_a_batch() -> None:
         observations, rewards, _, _, infos = batch.step(actions)
         assert observations.shape[0] == 3 and rewards.shape == (3,)
     batch.close()
+
+
+def test_factored_actions_come_with_a_row_of_features_for_each_legal_id() -> None:
+    from triominos.factored import FactoredSpace
+
+    environment = TriominosEnv("classic", ["greedy"], actions="factored")
+    assert isinstance(environment.space, FactoredSpace)
+    assert environment.action_space == gymnasium.spaces.Discrete(9_747)
+    assert environment.space.size == 9_747
+    _, info = environment.reset(seed=2)
+    done, steps = False, 0
+    while not done:
+        ids, rows = info["action_ids"], info["action_features"]
+        assert rows.shape == (len(ids), environment.space.feature_size)
+        assert set(np.flatnonzero(info["action_mask"])) == set(ids.tolist())
+        best = int(ids[int(np.argmax(rows[:, environment.space.feature_slices["points"]]))])
+        _, _, done, _, info = environment.step(best)
+        steps += 1
+    assert steps > 1 and "illegal" not in info

@@ -310,7 +310,7 @@ def test_every_rule_option_is_a_game_parameter_and_the_returns_a_choice() -> Non
     from triominos.rules import OPTIONS
 
     specification = load().get_type().parameter_specification
-    assert set(specification) == {"preset", "players", "returns", *OPTIONS}
+    assert set(specification) == {"preset", "players", "returns", "actions", *OPTIONS}
     game: Any = pyspiel.load_game(
         "triominos",
         {"preset": "classic", "players": 3, "max_draws": "none", "returns": "pairwise"},
@@ -333,3 +333,9 @@ def test_every_rule_option_is_a_game_parameter_and_the_returns_a_choice() -> Non
         pyspiel.load_game("triominos", {"max_draws": "many"})
     with pytest.raises(ValueError, match="returns"):
         pyspiel.load_game("triominos", {"returns": "glory"})
+
+
+def test_factored_actions_are_a_game_parameter() -> None:
+    game: Any = pyspiel.load_game("triominos", {"actions": "factored", "preset": "junior"})
+    assert game.num_distinct_actions() == game.space.size < 100_000
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)

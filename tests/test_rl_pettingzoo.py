@@ -77,3 +77,16 @@ def test_rule_options_and_pairwise_returns() -> None:
         environment.step(action)
     assert sum(returns.values()) == pytest.approx(0)
     assert all(-1 <= value <= 1 for value in returns.values())
+
+
+def test_factored_actions_put_the_features_in_the_info_of_the_seat_to_move() -> None:
+    environment = env(preset="classic", players=2, actions="factored")
+    environment.reset(seed=4)
+    for _ in environment.agent_iter(max_iter=30):
+        observation, _, terminated, truncated, info = environment.last()
+        if terminated or truncated:
+            environment.step(None)
+            continue
+        assert set(np.flatnonzero(observation["action_mask"])) == set(info["action_ids"].tolist())
+        assert info["action_features"].shape[0] == len(info["action_ids"])
+        environment.step(int(info["action_ids"][0]))

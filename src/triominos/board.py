@@ -29,6 +29,7 @@ import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple, TypeAlias
 
+from triominos import native
 from triominos.lattice import (
     CELL_IDS,
     CELLS_AT,
@@ -798,3 +799,12 @@ class FrozenBoard:
 
 def _unpickle_frozen(tile_set: str, log: Iterable[tuple[int, int, Corners]]) -> FrozenBoard:
     return FrozenBoard.owning(Board.from_log(TILE_SETS[tile_set], log))
+
+
+PYTHON_PATHS: dict[str, object] = {name: Board.__dict__[name] for name in native.BOARD_PATHS}
+"""Board's own methods for the paths the native core replaces: the reference it is
+compared with (tests/test_native_board.py), kept whichever core is in use."""
+_NATIVE = native.load_board()
+if _NATIVE is not None:
+    for _name in native.BOARD_PATHS:
+        setattr(Board, _name, getattr(_NATIVE, _name))

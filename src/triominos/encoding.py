@@ -196,8 +196,9 @@ class ActionSpace:
             f"from {-self.radius} to {self.radius - 1}); make the space with a larger radius"
         )
 
-    def encode(self, action: Action) -> int:
-        """The id of an engine action."""
+    def encode(self, action: Action, board: Numbered | None = None) -> int:
+        """The id of an engine action (``board`` is for the factored space's signature:
+        a flat id names its cell itself)."""
         if isinstance(action, Placement):
             tile = self.tile_set.index(action.tile)
             rotation = self._rotation(tile, action.corners)

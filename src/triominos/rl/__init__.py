@@ -14,14 +14,30 @@ and the kind of returns (:data:`RETURNS`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 import numpy as np
 import numpy.typing as npt
 
 from triominos.encoding import ActionSpace, ObservationEncoder
+from triominos.factored import FactoredSpace
 from triominos.game import Hand, Observation
 from triominos.rules import OPTIONS, RuleOptionError, Rules, preset
+
+Actions = Literal["flat", "factored"]
+"""How actions are numbered: ``flat``, by window cell (:class:`ActionSpace`, 774,147 ids
+in the classic game), or ``factored``, by frontier slot, tile and rotation
+(:class:`~triominos.factored.FactoredSpace`, 9,747), with a feature row per legal action."""
+ACTIONS: tuple[Actions, ...] = get_args(Actions)
+Space = ActionSpace | FactoredSpace
+
+
+def space_of(rules: Rules, actions: str) -> Space:
+    """The action space ``actions`` names (:data:`Actions`), for ``rules``."""
+    if actions not in ACTIONS:
+        raise ValueError(f"actions must be one of {', '.join(ACTIONS)}, not {actions!r}")
+    return FactoredSpace(rules) if actions == "factored" else ActionSpace(rules)
+
 
 Returns = Literal["margin", "pairwise"]
 """What a hand pays each seat: ``margin``, its points less the mean of the others'
@@ -66,9 +82,31 @@ def tensor(encoder: ObservationEncoder, observation: Observation) -> npt.NDArray
     return np.frombuffer(encoder.encode(observation), dtype=np.float32)
 
 
-def mask(space: ActionSpace, observation: Observation) -> npt.NDArray[np.int8]:
+def mask(space: Space, observation: Observation) -> npt.NDArray[np.int8]:
     """The legal-action mask as an int8 array of ``space.size`` zeros and ones."""
     return np.frombuffer(space.mask(observation), dtype=np.int8)
 
 
-__all__ = ["RETURNS", "Returns", "adapter_rules", "hand_returns", "mask", "tensor"]
+def action_features(space: Space, observation: Observation) -> dict[str, npt.NDArray[Any]]:
+    """With factored actions, what ``info`` carries each step: ``action_ids``, the legal
+    ids, and ``action_features``, a row of features for each (none with flat actions)."""
+    if not isinstance(space, FactoredSpace):
+        return {}
+    ids, rows = space.features(observation)
+    features = np.frombuffer(rows, dtype=np.float32).reshape(len(ids), space.feature_size)
+    return {"action_ids": np.array(ids, dtype=np.int64), "action_features": features}
+
+
+__all__ = [
+    "ACTIONS",
+    "RETURNS",
+    "Actions",
+    "Returns",
+    "Space",
+    "action_features",
+    "adapter_rules",
+    "hand_returns",
+    "mask",
+    "space_of",
+    "tensor",
+]

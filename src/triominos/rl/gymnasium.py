@@ -12,13 +12,17 @@ The reward of a step is the change in the agent's margin (its points in the hand
 the mean of the opponents'; or in its pairwise result, ``returns="pairwise"``), over its
 action and the opponents' turns that follow (the first step's, from the deal); the
 rewards of a hand add up to its final margin. ``rules={...}`` sets rule options on the
-preset's (:func:`~triominos.rl.adapter_rules`).
+preset's (:func:`~triominos.rl.adapter_rules`). ``actions="factored"`` numbers actions by
+frontier slot, tile and rotation (:class:`~triominos.factored.FactoredSpace`) and adds
+``info["action_ids"]`` and ``info["action_features"]``, a row of features a legal id.
+
+An action id the rules do not allow now ends the episode with ``illegal_reward`` and the
+reason in ``info["illegal"]``: Gymnasium has no masks, and a learner must be able to try
+any id. The environment then refuses to step until ``reset()``.
 
 Importing the module registers the environment as ``triominos/Triominos-v0``, so
 ``gymnasium.make("triominos/Triominos-v0", preset="classic", opponents=["greedy"])`` and
-``gymnasium.make_vec(..., num_envs=8)`` (batched stepping) make it. An action
-id the rules do not allow now ends the episode with ``illegal_reward`` and the reason in
-``info["illegal"]``: Gymnasium has no masks, and a learner must be able to try any id.
+``gymnasium.make_vec(..., num_envs=8)`` (batched stepping) make it.
 """
 
 from __future__ import annotations
@@ -33,9 +37,17 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from triominos.bots import Bot, make_bot
-from triominos.encoding import ActionSpace, ObservationEncoder
+from triominos.encoding import ObservationEncoder
 from triominos.game import Deal, Hand, IllegalActionError, observe
-from triominos.rl import adapter_rules, check_returns, hand_returns, mask, tensor
+from triominos.rl import (
+    action_features,
+    adapter_rules,
+    check_returns,
+    hand_returns,
+    mask,
+    space_of,
+    tensor,
+)
 
 Tensor = npt.NDArray[np.float32]
 
@@ -55,6 +67,7 @@ class TriominosEnv(gymnasium.Env[Tensor, np.int64]):
         render_mode: str | None = None,
         rules: Mapping[str, object] | None = None,
         returns: str = "margin",
+        actions: str = "flat",
     ) -> None:
         self.returns = check_returns(returns)
         chosen = adapter_rules(preset, rules)
@@ -73,7 +86,7 @@ class TriominosEnv(gymnasium.Env[Tensor, np.int64]):
         self.opponents = list(opponents)
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
-        self.space = ActionSpace(chosen)
+        self.space = space_of(chosen, actions)
         self.encoder = ObservationEncoder(chosen, players)
         low, high = self.encoder.bounds()
         self.observation_space = spaces.Box(np.array(low), np.array(high), dtype=np.float32)
@@ -144,7 +157,8 @@ class TriominosEnv(gymnasium.Env[Tensor, np.int64]):
         return tensor(self.encoder, observe(self._hand(), self.seat))
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.action_masks()}
+        seen = observe(self._hand(), self.seat)
+        return {"action_mask": mask(self.space, seen), **action_features(self.space, seen)}
 
 
 ID = "triominos/Triominos-v0"

@@ -53,17 +53,17 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from triominos.board import Placement
+from triominos.bots import Budget, make_bot
 from triominos.bots.sampler import WorldSampler
 from triominos.encoding import (
     DRAW,
     STARTER_DRAW,
-    ActionSpace,
     InformationStateEncoder,
     ObservationEncoder,
     points_bound,
 )
 from triominos.game import Deal, Event, Hand, Observation, observe
-from triominos.rl import Returns, adapter_rules, check_returns, hand_returns
+from triominos.rl import Returns, Space, adapter_rules, check_returns, hand_returns, space_of
 from triominos.rules import OPTIONS, Rules
 from triominos.tiles import indices
 
@@ -71,6 +71,7 @@ DEFAULTS: dict[str, Any] = {
     "preset": "classic",
     "players": 2,
     "returns": "margin",
+    "actions": "flat",
     **dict.fromkeys(OPTIONS, ""),
 }
 
@@ -102,10 +103,10 @@ def game_length_bound(rules: Rules, players: int) -> int:
 
 
 @functools.cache
-def action_space(rules: Rules) -> ActionSpace:
+def action_space(rules: Rules, numbering: str = "flat") -> Space:
     """The action space of a set of rules, made once: every new state (and OpenSpiel
     makes one for each clone) shares it."""
-    return ActionSpace(rules)
+    return space_of(rules, numbering)
 
 
 class TriominosGame(pyspiel.Game):  # type: ignore[misc]
@@ -123,7 +124,7 @@ class TriominosGame(pyspiel.Game):  # type: ignore[misc]
         players = params["players"]
         rules.check_players(players)
         self.returns = check_returns(params["returns"])
-        space = action_space(rules)
+        space = action_space(rules, params["actions"])
         bound = 1 if self.returns == "pairwise" else points_bound(rules, players)
         info = pyspiel.GameInfo(
             num_distinct_actions=space.size,
@@ -138,6 +139,7 @@ class TriominosGame(pyspiel.Game):  # type: ignore[misc]
         self.rules = rules
         self.players = players
         self.space = space
+        self.numbering = params["actions"]
         self.encoder = ObservationEncoder(rules, players)
         self.information_encoder = InformationStateEncoder(rules, players)
 
@@ -165,27 +167,33 @@ class Play:
     the draw waiting for its chance node. Plain Python, so that OpenSpiel's clone copies
     it cheaply and its serialization stores the actions alone."""
 
-    def __init__(self, rules: Rules, players: int, returns: Returns = "margin") -> None:
+    def __init__(
+        self, rules: Rules, players: int, returns: Returns = "margin", numbering: str = "flat"
+    ) -> None:
         self.rules = rules
         self.players = players
         self.returns = returns
-        self.space = action_space(rules)
+        self.numbering = numbering
+        self.space = action_space(rules, numbering)
         self.actions: list[int] = []
         self.dealt: list[int] = []
         self.hand: Hand | None = None
         self.pending: int | None = None  # DRAW or STARTER_DRAW, waiting for its tile
 
     @classmethod
-    def replay(cls, rules: Rules, players: int, returns: Returns, actions: Sequence[int]) -> Play:
-        play = cls(rules, players, returns)
+    def replay(
+        cls, rules: Rules, players: int, returns: Returns, numbering: str, actions: Sequence[int]
+    ) -> Play:
+        play = cls(rules, players, returns, numbering)
         for action in actions:
             play.apply(action)
         return play
 
     def __reduce__(
         self,
-    ) -> tuple[Callable[..., Play], tuple[Rules, int, Returns, tuple[int, ...]]]:
-        return Play.replay, (self.rules, self.players, self.returns, tuple(self.actions))
+    ) -> tuple[Callable[..., Play], tuple[Rules, int, Returns, str, tuple[int, ...]]]:
+        state = (self.rules, self.players, self.returns, self.numbering, tuple(self.actions))
+        return Play.replay, state
 
     def __deepcopy__(self, memo: dict[int, object]) -> Play:
         copy = Play.__new__(Play)
@@ -250,7 +258,7 @@ class Play:
                 hand.draw_next(action)
             else:
                 hand.starter_draw_next(action)
-            hand.apply(self.space.decode(self.pending))
+            hand.apply(self.space.decode(self.pending, hand.board))
             self.pending = None
             return
         if action in (DRAW, STARTER_DRAW):
@@ -320,7 +328,7 @@ class TriominosState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: TriominosGame) -> None:
         super().__init__(game)
-        self.play = Play(game.rules, game.players, game.returns)
+        self.play = Play(game.rules, game.players, game.returns, game.numbering)
 
     def current_player(self) -> int:
         play = self.play
@@ -400,6 +408,35 @@ class TriominosObserver:
         if self.perfect_recall:
             return state.play.information(player, self.private)
         return state.play.observation(player, self.private)
+
+
+class ProjectBot(pyspiel.Bot):  # type: ignore[misc]
+    """A project bot (a name :func:`~triominos.bots.make_bot` knows) as an OpenSpiel bot
+    for one seat, so OpenSpiel's evaluation and search code can play against it."""
+
+    def __init__(
+        self,
+        game: TriominosGame,
+        player: int,
+        name: str,
+        *,
+        seed: int | None = None,
+        budget: Budget | None = None,
+    ) -> None:
+        pyspiel.Bot.__init__(self)
+        self._bot = make_bot(name, seed, budget)
+        self._player = player
+        self._space = game.space
+
+    def step(self, state: TriominosState) -> int:
+        observation = state.observation(self._player)
+        return self._space.encode(self._bot.act(observation), observation.board)
+
+    def restart_at(self, state: TriominosState) -> None:
+        """Nothing to restart: the bot decides from each observation afresh."""
+
+    def provides_policy(self) -> bool:
+        return False
 
 
 def _event_text(event: Event) -> str:

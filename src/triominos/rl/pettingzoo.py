@@ -10,8 +10,11 @@ Rewards are the change, after every action, in each seat's margin: its points in
 less the mean of the other seats' points (or in its pairwise result, ``returns="pairwise"``:
 :data:`~triominos.rl.RETURNS`). They add up over the hand to the OpenSpiel game's
 returns. ``rules={"max_draws": "none", ...}`` sets rule options on the preset's
-(:func:`~triominos.rl.adapter_rules`). The hand's end terminates every agent; nothing
-truncates it (a hand is finite). ``render_mode="ansi"`` renders the hand's position string.
+(:func:`~triominos.rl.adapter_rules`); ``actions="factored"`` numbers actions by frontier
+slot, tile and rotation and puts the legal ids and a row of features for each in the
+infos of the seat to move (:func:`~triominos.rl.action_features`). The hand's end
+terminates every agent; nothing truncates it (a hand is finite). ``render_mode="ansi"``
+renders the hand's position string.
 """
 
 from __future__ import annotations
@@ -26,9 +29,17 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
-from triominos.encoding import ActionSpace, ObservationEncoder
+from triominos.encoding import ObservationEncoder
 from triominos.game import Deal, Hand, observe
-from triominos.rl import adapter_rules, check_returns, hand_returns, mask, tensor
+from triominos.rl import (
+    action_features,
+    adapter_rules,
+    check_returns,
+    hand_returns,
+    mask,
+    space_of,
+    tensor,
+)
 
 Observation = dict[str, npt.NDArray[Any]]
 
@@ -50,6 +61,7 @@ class TriominosAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
         *,
         rules: Mapping[str, object] | None = None,
         returns: str = "margin",
+        actions: str = "flat",
     ) -> None:
         super().__init__()
         self.returns = check_returns(returns)
@@ -59,7 +71,7 @@ class TriominosAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.rules = chosen
         self.render_mode = render_mode
-        self.space = ActionSpace(chosen)
+        self.space = space_of(chosen, actions)
         self.encoder = ObservationEncoder(chosen, players)
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -96,6 +108,7 @@ class TriominosAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[self.hand.to_move]
+        self._inform()
 
     def _hand(self) -> Hand:
         if self.hand is None:
@@ -123,7 +136,16 @@ class TriominosAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if hand.is_over:
             self.terminations = dict.fromkeys(self.agents, True)
         self.agent_selection = self.possible_agents[hand.to_move]
+        self._inform()
         self._accumulate_rewards()
+
+    def _inform(self) -> None:
+        """The seat to move's info: with factored actions, its legal ids and their rows
+        of features (:func:`~triominos.rl.action_features`)."""
+        hand = self._hand()
+        if not hand.is_over:
+            seen = observe(hand, hand.to_move)
+            self.infos[self.agent_selection] = action_features(self.space, seen)
 
     def render(self) -> str | None:
         if self.render_mode == "ansi":
@@ -141,9 +163,12 @@ def env(
     *,
     rules: Mapping[str, object] | None = None,
     returns: str = "margin",
+    actions: str = "flat",
 ) -> AECEnv:
     """The environment, wrapped as PettingZoo's own: actions out of range and calls out of
     order are refused with a clear message."""
-    environment = TriominosAEC(preset, players, render_mode, rules=rules, returns=returns)
+    environment = TriominosAEC(
+        preset, players, render_mode, rules=rules, returns=returns, actions=actions
+    )
     environment = wrappers.AssertOutOfBoundsWrapper(environment)
     return wrappers.OrderEnforcingWrapper(environment)
