@@ -18,7 +18,8 @@ actions. One rated attempt per puzzle and browser: a second is refused (``409
 attempted``) and changes nothing.
 
 Errors are PROTOCOL.md's ``{"error": {"code", "message", "field"}}``: ``bad_request`` (a
-malformed body or browser id), ``bad_answer`` (not a legal action of the puzzle),
+malformed body or browser id), ``bad_answer`` (not a legal action of the puzzle, or an
+action its rules do not have, naming the rule: ``buy`` without a bank),
 ``unknown_browser`` (403), ``not_found`` (no such puzzle), ``none_left`` (404: this
 browser has tried every puzzle), ``attempted`` (409).
 """

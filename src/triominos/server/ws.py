@@ -194,6 +194,7 @@ async def hello(service: Service, table: LiveTable, viewer: Viewer, message: Hel
         reclaimed = False
         if viewer.seat is not None and message.token is not None:
             reclaimed = await service.reclaim(table, viewer.seat, token_hash(message.token))
+        suspended = table.suspended(service.clock())
         arrived = table.arrive(viewer)
         greeting = table.greeting(viewer.seat, message.version)
         # The greeting brings the viewer's chat as kept: its last messages (none while
@@ -208,8 +209,8 @@ async def hello(service: Service, table: LiveTable, viewer: Viewer, message: Hel
         viewer.send(greeting)
         if arrived:
             table.broadcast_presence(skip=viewer)
-    if reclaimed:
-        service.changed(table)  # a person plays the seat again: no bot to schedule
+    if reclaimed or suspended:
+        service.changed(table)  # a person plays the seat again, or the bots resume
     return True
 
 
@@ -275,7 +276,7 @@ async def chat(service: Service, table: LiveTable, viewer: Viewer, text: str) ->
     """Keep a chat message with the table, then give it to the viewers of its chat: the
     players' (sent from a seat) or the spectators' (sent by a spectator); neither sees
     the other's. The text is the sender's words only, so it holds nothing hidden."""
-    if not (viewer.chat_limit.allow() and table.chat_limit.allow()):
+    if not table.chat.allow(viewer):
         viewer.send(Refused("rate_limited", "too many chat messages; wait a moment").to_message())
         return
     channel = chat_channel(viewer.seat)
