@@ -373,6 +373,22 @@ def hints_json(
     return answer
 
 
+def position_json(observation: Observation) -> JsonObject:
+    """A position as its seat sees it, with the legal actions: what a puzzle and a lesson
+    step show (no other rack, no pool)."""
+    return {
+        "rules": observation.rules.to_dict(),
+        "seat": observation.seat,
+        "players": observation.players,
+        "board": ViewCache().board(observation),
+        "rack": [tile.name for tile in observation.rack_tiles],
+        "rack_sizes": list(observation.rack_sizes),
+        "pool_size": observation.pool_size,
+        "totals": list(observation.totals),
+        "legal": legal_json(observation.legal_actions(), observation.board),
+    }
+
+
 def table_summary(
     info: TableInfo,
     *,

@@ -9,7 +9,7 @@
 import { TableConnection, getJson, heldSeats, holdSeat, playerName, postForBlob, postJson, releaseSeat, rememberName } from "./api.js";
 import { BoardView } from "./board.js";
 import { TileChoice, choiceKey, pointingUp } from "./choice.js";
-import { DEFAULT_LEVEL, LEVELS, levelOf, seatNames } from "./bots.js";
+import { DEFAULT_LEVEL, LEVELS, levelOf, seatNames, strength } from "./bots.js";
 import { arrange, h, onSubmit, setText, signed, t, toast } from "./dom.js";
 import { RackView } from "./rack.js";
 import { EndDialogs } from "./endings.js";
@@ -149,6 +149,9 @@ export class TablePage {
       h("button", { type: "submit", "data-testid": "chat-send", i18n: "chat_send" }),
     );
     this.handover = h("div", { class: "handover", "data-testid": "pass-device", hidden: true });
+    // The rules of this table (its options beside its edition's) and the lessons.
+    this.rulesLink = h("a", { "data-testid": "rules-link", i18n: "rules_link" });
+    this.links = h("nav", { class: "table-links" }, this.rulesLink, " · ", h("a", { href: "/learn", "data-testid": "learn-link", i18n: "learn_link" }));
     this.endings = new EndDialogs();
     this.resignDialog = h("dialog", { class: "dialog", "data-testid": "resign-confirm" });
     this.element = h(
@@ -175,6 +178,7 @@ export class TablePage {
         this.scores,
         h("h2", { class: "sheet-title", i18n: "sheet_title" }),
         this.sheet,
+        this.links,
       ),
       this.endings.dialog,
       this.resignDialog,
@@ -203,6 +207,7 @@ export class TablePage {
       return;
     }
     this.summary = summary;
+    this.rulesLink.href = `/rules/${encodeURIComponent(summary.preset)}?table=${encodeURIComponent(this.code)}`;
     this.connect();
   }
 
@@ -1092,15 +1097,19 @@ export class TablePage {
   giveToBotForm(seat) {
     const kept = this.giveForms.get(seat);
     if (kept) return kept;
+    const chosen = () => LEVELS.find((level) => level.id === choice.value);
+    const power = h("small", { class: "level-strength muted", "data-testid": "bot-level-strength" });
     const choice = h(
       "select",
-      { "data-testid": "bot-level", i18nAttrs: { "aria-label": "bot_level" } },
+      { "data-testid": "bot-level", i18nAttrs: { "aria-label": "bot_level" }, on: { change: () => setText(power, ...strength(chosen())) } },
       ...LEVELS.map((level) => h("option", { value: level.id, selected: level.id === DEFAULT_LEVEL, i18n: `level_${level.id}` })),
     );
+    setText(power, ...strength(chosen()));
     const form = h(
       "form",
-      { class: "give-to-bot", on: onSubmit(() => this.giveToBot(seat, LEVELS.find((level) => level.id === choice.value))) },
+      { class: "give-to-bot", on: onSubmit(() => this.giveToBot(seat, chosen())) },
       choice,
+      power,
       h("button", { type: "submit", class: "small", "data-testid": "give-to-bot", i18n: "give_to_bot" }),
     );
     this.giveForms.set(seat, form);
