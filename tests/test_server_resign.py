@@ -182,7 +182,7 @@ def test_a_takeback_lapses_when_the_game_moves_on(served: Served) -> None:
 
 
 def test_a_drawn_tile_is_never_taken_back(served: Served) -> None:
-    code, tokens = two_people(served)
+    code, tokens = two_people(served, preset="classic-house")  # a draw beside fitting tiles
     mover, other = to_move_and_other(served, code, tokens)
     with mover, other:
         mover.play_first_legal("open")
