@@ -344,3 +344,48 @@ def test_a_drained_node_is_not_ready_and_its_tables_are_claimable_at_once(
     assert ready.status_code == 503 and ready.json()["storage"] == "draining"
     info = served.service.store.table(code)
     assert info is not None and node(served.service.store, "next").claim(info.id) == 2
+
+
+def stored_seats(served: Served, code: str) -> list[str | None]:
+    info = served.service.store.table(code)
+    assert info is not None
+    return [seat.token_hash for seat in info.seats]
+
+
+def test_a_join_on_a_table_claimed_elsewhere_is_503_and_the_node_gives_it_up(
+    served: Served,
+) -> None:
+    code = served.create(seats=TWO_PEOPLE, take=[0])["code"]
+    before = stored_seats(served, code)
+    another_node_takes(served, code)
+    joined = served.http.post(f"/api/tables/{code}/join", json={"name": "Bob"})
+    assert joined.status_code == 503 and joined.json()["error"]["code"] == "unavailable"
+    assert stored_seats(served, code) == before  # fenced out: nobody sat down
+    assert code not in served.service.tables
+
+
+def test_a_seat_given_to_a_bot_on_a_table_claimed_elsewhere_is_503_and_given_up(
+    served: Served,
+) -> None:
+    created = served.create(seats=TWO_PEOPLE, take=[0])
+    code, token = created["code"], created["seats"][0]["token"]
+    another_node_takes(served, code)
+    given = served.http.post(
+        f"/api/tables/{code}/seats/1/bot", json={"token": token, "bot": "greedy"}
+    )
+    assert given.status_code == 503 and given.json()["error"]["code"] == "unavailable"
+    info = served.service.store.table(code)
+    assert info is not None and info.seats[1].kind == "person"
+    assert code not in served.service.tables
+
+
+def test_a_chat_line_on_a_table_claimed_elsewhere_is_not_kept(served: Served) -> None:
+    created = served.create(seats=TWO_PEOPLE, take=[0, 1])
+    code, token = created["code"], created["seats"][0]["token"]
+    viewer = served.viewer(code, token)
+    another_node_takes(served, code)
+    viewer.send({"type": "chat", "text": "written after the claim"})
+    assert closed_with(viewer) == SERVICE_RESTART
+    info = served.service.store.table(code)
+    assert info is not None and served.service.store.chats(info.id, "players", 10) == []
+    assert code not in served.service.tables

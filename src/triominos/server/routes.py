@@ -287,7 +287,8 @@ async def join_table(request: Request) -> Response:
     if table.match.is_over:
         raise ApiError(409, "over", "the match is over")
     token = new_token()
-    async with table.lock:
+
+    async def sit() -> int:
         taken = await asyncio.to_thread(
             lambda: service.store.take_seat(
                 table.info.id, body.seat, body.name, token_hash(token), epoch=table.epoch
@@ -298,7 +299,9 @@ async def join_table(request: Request) -> Response:
             raise ApiError(409, "taken", f"{which} taken or played by a bot")
         seat, info = taken
         service.reseated(table, info)
-    service.changed(table)
+        return seat
+
+    seat = await service.perform(table, sit)
     log.info("table %s: seat %d taken", table.code, seat)
     return JSONResponse({"seat": seat, "token": token})
 
@@ -315,7 +318,8 @@ async def give_seat_to_bot(request: Request) -> Response:
     number = seat_number(request, table)
     if body.bot not in BOTS:
         raise bad_request("bot", f"must be one of {', '.join(BOTS)}")
-    async with table.lock:
+
+    async def hand_over() -> None:
         if table.match.is_over:
             raise ApiError(409, "over", "the match is over")
         seat = table.seat(number)
@@ -342,7 +346,8 @@ async def give_seat_to_bot(request: Request) -> Response:
         if info is None:  # someone sat down (or another handover won) meanwhile
             raise ApiError(409, "taken", f"seat {number} changed hands; look again")
         service.reseated(table, info)
-    service.changed(table)
+
+    await service.perform(table, hand_over)
     log.info("table %s: seat %d given to %s", table.code, number, body.bot)
     return await live_summary(request, table)
 

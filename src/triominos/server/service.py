@@ -21,13 +21,14 @@ the tables being played whose owner died are claimed by the nodes left
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Literal, TypeVar
 
 from triominos.analysis import DEFAULT_SIMULATIONS
 from triominos.game import Action
@@ -68,6 +69,7 @@ SWEEP_SECONDS = 60.0
 """How often waiting tables are looked at for expiry."""
 
 Outcome = Literal["accepted", "refused", "unavailable"]
+Result = TypeVar("Result")
 
 
 class FaultLog:
@@ -104,6 +106,16 @@ def unavailable(fault: StorageFault | None = None) -> ApiError:
 def address_hash(client: str) -> str:
     """What the database keeps of a creator's address: enough to count, not to read."""
     return hashlib.sha256(client.encode()).hexdigest()[:32]
+
+
+class Moved(ApiError):
+    """This node no longer holds the table (another node claimed it): nothing changed
+    here, and the request is to be made again, which reaches the new owner."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            503, "unavailable", "the table is moving to another node; try again", retry_after=1
+        )
 
 
 class Draining(StorageFault):
@@ -408,17 +420,23 @@ class Service:
     async def replayed(self, table: LiveTable) -> bool:
         """Under the table's lock: make a stale table the database's again; whether it
         is now (False: storage still fails; it stays stale and refuses)."""
+        try:
+            await self._replay(table)
+        except StorageFault:
+            return False
+        return True
+
+    async def _replay(self, table: LiveTable) -> None:
+        """:meth:`replayed`, raising the storage fault when the table stays stale."""
         if not table.stale:
-            return True
+            return
         try:
             info = await asyncio.to_thread(self.store.table, table.code)
             assert info is not None
             actions = await asyncio.to_thread(self.store.actions, info.id)
             table.replay(info, actions)
         except Exception as error:
-            self.faults.failed(error)
-            return False
-        return True
+            raise self.faults.failed(error) from None
 
     async def fresh(self, table: LiveTable) -> LiveTable:
         """The table for a request that shows it: 503 while it is stale."""
@@ -428,7 +446,34 @@ class Service:
                     raise unavailable()
         return table
 
-    # --- actions ------------------------------------------------------------------
+    # --- changes ------------------------------------------------------------------
+
+    async def perform(self, table: LiveTable, change: Callable[[], Awaitable[Result]]) -> Result:
+        """The one path of every change to a live table: an action (a person's, a
+        bot's, the turn timer's), a seat taken, given to a bot or taken back, a
+        takeback, a chat line, a turn's clock moved.
+
+        Under the table's lock: :class:`Moved` once this node gave the table up, the
+        storage fault while it is stale and cannot be read back; then ``change``
+        decides, writes under this node's claim (the epoch fence of
+        :func:`triominos.server.store.fence`) and tells the viewers. A write the fence
+        refuses (:class:`LeaseLost`: another node claimed the table) gives the table up,
+        its viewers sent on to the new owner, and is :class:`Moved`, whatever the
+        change. After it, the bot to move and the turn timer are scheduled again.
+        Refusals (:class:`Refused`, :class:`ApiError`) are the caller's to answer.
+        """
+        async with table.lock:
+            if table.gone:  # another node has it now: its viewers are reconnecting there
+                raise Moved()
+            await self._replay(table)
+            try:
+                result = await change()
+            except LeaseLost:
+                log.warning("table %s: claimed by another node; nothing changed", table.code)
+                self._lose(table)
+                raise Moved() from None
+        self.changed(table)
+        return result
 
     async def submit(
         self,
@@ -446,41 +491,46 @@ class Service:
         ``by_server``: a bot's move or the turn timer's, which may play any seat.
         """
         arrived = time.monotonic()
-        outcome = await self._submit(
-            table, seat, version, action, client_id=client_id, sender=sender, by_server=by_server
-        )
+
+        async def act() -> Outcome:
+            checked = table.check(seat, client_id, version, action, by_server=by_server)
+            assert seat is not None  # check refuses spectators
+            logged, stored = table.apply(seat, checked, client_id, self.clock())
+            return await self._store(table, logged, stored, sender, client_id)
+
+        outcome: Outcome = "unavailable"
+        try:
+            outcome = await self.perform(table, act)
+        except Refused as refusal:
+            if sender is not None:
+                sender.send(refusal.to_message(client_id))
+            outcome = "refused"
+        except StorageFault:
+            self._refuse_unavailable(sender, client_id)
+        except Moved:
+            pass  # the viewers are sent on to the table's new owner
         self.metrics.record(outcome, time.monotonic() - arrived)
         return outcome
 
-    async def _submit(
+    async def answer(
         self,
         table: LiveTable,
-        seat: int | None,
-        version: int,
-        action: Mapping[str, Any] | Action,
-        *,
-        client_id: str | None,
+        change: Callable[[], Awaitable[Result]],
         sender: Viewer | None,
-        by_server: bool,
-    ) -> Outcome:
-        async with table.lock:
-            if table.gone:  # another node has it now: its viewers are reconnecting there
-                return "unavailable"
-            if not await self.replayed(table):
-                self._refuse_unavailable(sender, client_id)
-                return "unavailable"
-            try:
-                checked = table.check(seat, client_id, version, action, by_server=by_server)
-                assert seat is not None  # check refuses spectators
-                logged, stored = table.apply(seat, checked, client_id, self.clock())
-            except Refused as refusal:
-                if sender is not None:
-                    sender.send(refusal.to_message(client_id))
-                return "refused"
-            outcome = await self._store(table, logged, stored, sender, client_id)
-        if outcome == "accepted":
-            self.changed(table)
-        return outcome
+        client_id: str | None = None,
+    ) -> Result | None:
+        """:meth:`perform` for a viewer's message: a refusal is said to the sender
+        (``unavailable`` while storage fails); None when the change was not made."""
+        try:
+            return await self.perform(table, change)
+        except Refused as refusal:
+            if sender is not None:
+                sender.send(refusal.to_message(client_id))
+        except Moved:
+            pass  # the viewers are sent on to the table's new owner
+        except StorageFault:
+            self._refuse_unavailable(sender, client_id)
+        return None
 
     async def _store(
         self,
@@ -492,16 +542,12 @@ class Service:
     ) -> Outcome:
         """Under the table's lock: write what the live table just did, under this node's
         claim, then tell every viewer; when the write fails, the table is replayed from
-        the database, and when another node claimed the table, it is given up."""
+        the database (:class:`LeaseLost` is :meth:`perform`'s to handle)."""
         finished = table.match.is_over
         try:
             await self.writer.append(ActionWrite(table.info.id, stored, finished, table.epoch))
         except LeaseLost:
-            log.warning(
-                "table %s: claimed by another node; v%d not taken", table.code, stored.version
-            )
-            self._lose(table)  # the sender reconnects to the new owner and plays there
-            return "unavailable"
+            raise
         except Exception as error:
             self.faults.failed(error)
             table.stale = True  # memory is ahead of the database: replay it
@@ -530,51 +576,34 @@ class Service:
     ) -> None:
         """A seat asks to take back its last action: every viewer hears of it, and it is
         taken back at once when no other person has to agree (bots always do)."""
-        async with table.lock:
-            if table.gone:  # another node has it now: its viewers are reconnecting there
-                return
-            if not await self.replayed(table):
-                self._refuse_unavailable(sender, client_id)
-                return
-            try:
-                takeback = table.ask_take_back(seat)
-            except Refused as refusal:
-                sender.send(refusal.to_message(client_id))
-                return
+
+        async def ask() -> None:
+            takeback = table.ask_take_back(seat)
             if takeback.waiting:
                 self._tell_takeback(table, "asked", takeback.seat)
-                return
-            outcome = await self._take_back(table, takeback.seat, sender, client_id)
-        if outcome == "accepted":
-            self.changed(table)
+            else:
+                await self._take_back(table, takeback.seat, sender, client_id)
+
+        await self.answer(table, ask, sender, client_id)
 
     async def answer_take_back(
         self, table: LiveTable, seat: int | None, accept: bool, sender: Viewer
     ) -> None:
         """A person answers the takeback asked for: declined, or taken back once the
         last of the others accepted."""
-        async with table.lock:
-            if table.gone:  # another node has it now: its viewers are reconnecting there
-                return
-            if not await self.replayed(table):
-                self._refuse_unavailable(sender, None)
-                return
+
+        async def reply() -> None:
             asked = table.takeback
-            try:
-                takeback = table.answer_take_back(seat, accept)
-            except Refused as refusal:
-                sender.send(refusal.to_message())
-                return
+            takeback = table.answer_take_back(seat, accept)
             assert asked is not None  # answer_take_back refuses otherwise
             if takeback is None:
                 self._tell_takeback(table, "declined", asked.seat)
-                return
-            if takeback.waiting:
+            elif takeback.waiting:
                 self._tell_takeback(table, "asked", takeback.seat)
-                return
-            outcome = await self._take_back(table, takeback.seat, None, None)
-        if outcome == "accepted":
-            self.changed(table)
+            else:
+                await self._take_back(table, takeback.seat, None, None)
+
+        await self.answer(table, reply, sender)
 
     async def _take_back(
         self, table: LiveTable, seat: int, sender: Viewer | None, client_id: str | None
@@ -646,7 +675,7 @@ class Service:
         table.broadcast_presence()
 
     async def reclaim(self, table: LiveTable, seat: int, token_hash: str) -> bool:
-        """Under the table's lock: the person who came back takes their seat back from
+        """In :meth:`perform`: the person who came back takes their seat back from
         the bot, unless the bot is thinking about this seat's move right now (then the
         seat comes back when that move is made, at the latest on its next turn).
         Whether the seat is the person's again now."""
@@ -660,8 +689,7 @@ class Service:
                 lambda: self.store.reclaim_seat(table.info.id, seat, token_hash, epoch=table.epoch)
             )
         except LeaseLost:
-            self._lose(table)
-            return False
+            raise  # the table is another node's: :meth:`perform` gives it up
         except Exception as error:
             self.faults.failed(error)
             table.reclaims.add(seat)  # tried again at the seat's next turn
@@ -689,9 +717,13 @@ class Service:
         finally:
             table.bot_task = None
         if table.reclaims:  # people who came back while their bot thought
-            async with table.lock:
+
+            async def reclaim() -> None:
                 for seat in sorted(table.reclaims):
                     await self.reclaim(table, seat, table.seat(seat).token_hash or "")
+
+            with contextlib.suppress(Moved, StorageFault):  # tried again at the seat's turn
+                await self.perform(table, reclaim)
         self._schedule_bot(table)  # the same bot again after a draw, or the next one
 
     async def _bot_move(self, table: LiveTable) -> None:

@@ -670,9 +670,17 @@ class Store:
     # --- chat -----------------------------------------------------------------------
 
     def add_chat(
-        self, table_id: int, channel: ChatChannel, seat: int | None, name: str, text: str
+        self,
+        table_id: int,
+        channel: ChatChannel,
+        seat: int | None,
+        name: str,
+        text: str,
+        *,
+        epoch: int | None = None,
     ) -> dict[str, Any]:
-        """Keep a chat message; the message as the viewers get it."""
+        """Keep a chat message, under the owner's claim ``epoch`` (:func:`fence`); the
+        message as the viewers get it."""
         row = ChatRow(
             table_id=table_id,
             channel=channel,
@@ -682,6 +690,7 @@ class Store:
             created_at=time.time(),
         )
         with self.session() as session:
+            fence(session, {table_id: epoch})
             session.add(row)
             session.flush()
             return _chat_json(row)
