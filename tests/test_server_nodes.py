@@ -4,8 +4,11 @@ are renewed, given up, and claimed once they ran out, on the database's clock.""
 
 from __future__ import annotations
 
+import socket
+import struct
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -389,3 +392,46 @@ def test_a_chat_line_on_a_table_claimed_elsewhere_is_not_kept(served: Served) ->
     info = served.service.store.table(code)
     assert info is not None and served.service.store.chats(info.id, "players", 10) == []
     assert code not in served.service.tables
+
+
+@contextmanager
+def dying_node() -> Iterator[str]:
+    """The URL of a node that takes every request and dies before it answers: it reads
+    the request, then resets the connection."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.2)
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                connection, _ = listener.accept()
+            except TimeoutError:
+                continue
+            with connection:
+                connection.recv(65536)
+                connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        stop.set()
+        thread.join()
+        listener.close()
+
+
+def test_a_look_up_proxied_to_an_owner_that_dies_answering_is_503(served: Served) -> None:
+    code = served.create(seats=TWO_PEOPLE, take=[0])["code"]
+    store = served.service.store
+    with dying_node() as url:
+        rival = Leases(store, Node("rival", url, "secret-rival"))
+        rival.heartbeat()
+        expire(served.service.leases)
+        info = store.table(code)
+        assert info is not None and rival.claim(info.id) is not None
+        served.run(served.service.renew())  # the node gives the table up: the rival's now
+        assert code not in served.service.tables
+        looked = served.http.get(f"/api/tables/{code}")
+    assert looked.status_code == 503 and looked.json()["error"]["code"] == "unavailable"
