@@ -468,12 +468,13 @@ async def healthz(request: Request) -> JSONResponse:
 
 
 async def readyz(request: Request) -> JSONResponse:
-    """Ready: storage takes a write and its schema is current (503 with why, if not)."""
+    """Ready: storage takes a write and its schema is current (503 with the kind of
+    fault, if not; its details, which name the database, go to the log only)."""
     fault = await service_of(request).ready()
     if fault is None:
         return JSONResponse({"ready": True})
     return JSONResponse(
-        {"ready": False, "storage": fault.kind, "reason": fault.detail},
+        {"ready": False, "storage": fault.kind},
         status_code=503,
         headers={"Retry-After": "5"},
     )

@@ -246,7 +246,8 @@ class Service:
         try:
             await asyncio.to_thread(self.store.check_writable)
         except Exception as error:
-            return storage_fault(error)
+            return self.faults.failed(error)
+        self.faults.recovered()
         if time.monotonic() - self.renewed_at > self.leases.lease_seconds:
             await self.renew()  # storage works again: say so now, not a renewal later
             if time.monotonic() - self.renewed_at > self.leases.lease_seconds:
@@ -282,6 +283,7 @@ class Service:
                     self._lose(table)
             return
         self.renewed_at = began
+        self.faults.recovered()  # said by every node, not only by one that stores an action
         for table in live:
             if self.tables.get(table.code) is table and held.get(table.info.id) != table.epoch:
                 log.warning("table %s: claimed by another node", table.code)

@@ -145,7 +145,15 @@ class StorageFault(RuntimeError):
 
 
 _FAULT_KINDS = (
-    ("locked", ("database is locked", "lock timeout", "canceling statement due to lock")),
+    (
+        "locked",
+        (
+            "database is locked",
+            "lock timeout",
+            "canceling statement due to lock",
+            "could not obtain lock",
+        ),
+    ),
     ("read_only", ("readonly database", "read-only", "read only")),
     ("full", ("disk is full", "no space left", "could not extend")),
     ("gone", ("no such table", "disk i/o error", "unable to open database")),
@@ -546,8 +554,14 @@ class Store:
 
     def check_writable(self) -> None:
         """Write, commit and read back, or raise StorageFault: the start-up check and
-        the readiness probe. Also: the schema is the newest migration's."""
+        the readiness probe. Also: the schema is the newest migration's, and on
+        PostgreSQL nobody holds a lock that would stop the tables' writes (a ``LOCK
+        TABLE`` froze every table while this probe's own write went through)."""
         with self.session() as session:
+            if self.engine.dialect.name == "postgresql":
+                session.execute(
+                    text("LOCK TABLE tables, seats, actions, chats IN ROW EXCLUSIVE MODE NOWAIT")
+                )
             version = session.execute(
                 text("UPDATE alembic_version SET version_num = version_num")
             ).rowcount  # type: ignore[attr-defined]
