@@ -32,11 +32,13 @@ from sqlalchemy.sql.expression import ColumnElement
 
 from triominos.server.store import DatabaseNow, NodeRow, Store, TableRow, leased, unowned
 
-LEASE_SECONDS = 5.0
-"""How long a node's lease holds without renewal: a dead node's tables wait this long."""
-RENEW_SECONDS = 1.0
-"""How often a node renews its lease."""
-SCAN_SECONDS = 1.0
+LEASE_SECONDS = 2.0
+"""How long a node's lease holds without renewal: a dead node's tables wait this long,
+then an orphan scan, then a replay (benchmarks/failover.py: 3 s at most in all)."""
+RENEW_SECONDS = 0.4
+"""How often a node renews its lease: five times a lease, so that a node whose event
+loop or database stalls for a second keeps its tables."""
+SCAN_SECONDS = 0.4
 """How often a node looks for tables being played whose owner is gone."""
 FORGET_NODE_SECONDS = 3600.0
 """A node whose lease ran out this long ago is forgotten (its row)."""
