@@ -7,6 +7,7 @@ from __future__ import annotations
 import socket
 import struct
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -16,7 +17,7 @@ pytest.importorskip("starlette")
 from sqlalchemy import event, inspect, text, update
 from websockets.exceptions import ConnectionClosed
 
-from server_games import Served, Viewer
+from server_games import Served, Viewer, serve_app
 from test_server_store import new_table
 from triominos.server.nodes import Leases, Node
 from triominos.server.protocol import SERVICE_RESTART
@@ -435,3 +436,28 @@ def test_a_look_up_proxied_to_an_owner_that_dies_answering_is_503(served: Served
         assert code not in served.service.tables
         looked = served.http.get(f"/api/tables/{code}")
     assert looked.status_code == 503 and looked.json()["error"]["code"] == "unavailable"
+
+
+SLOW_SECONDS = 70.0
+"""How far behind the real time the clock of a node in the tests below is."""
+
+
+def test_a_turn_begun_on_a_node_with_a_slow_clock_lasts_its_time_on_the_next_owner(
+    database_url: str,
+) -> None:
+    """Deadlines are on the database's clock: with an owner 70 s slow, the node that
+    took its table over played the idle player's move 10.5 s into a 60 s turn."""
+    with serve_app(database_url, clock=lambda: time.time() - SLOW_SECONDS) as slow:
+        created = slow.create(seats=TWO_PEOPLE, take=[0, 1], turn_seconds=60)
+        code, tokens = created["code"], [seat["token"] for seat in created["seats"]]
+        viewers = [slow.viewer(code, token) for token in tokens]
+        mover = next(viewer for viewer in viewers if viewer.view["legal"])
+        mover.play_first_legal("first")
+        for viewer in viewers:
+            viewer.close()
+    with serve_app(database_url) as served:  # the slow node is gone: this one takes over
+        viewer = served.viewer(code)
+        view = viewer.greeting["view"]
+        assert view["version"] == 1, "the idle player's turn was played at once"
+        assert view["turn_deadline"] > time.time() + 30
+        viewer.close()

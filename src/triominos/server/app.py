@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import AsyncIterator, Sequence
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Executor
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -81,6 +82,7 @@ def create_app(
     waiting_seconds: float = WAITING_SECONDS,
     connections_per_address: int = CONNECTIONS_PER_ADDRESS,
     analysis_simulations: int | None = None,
+    clock: Callable[[], float] = time.time,
 ) -> Starlette:
     """The service as an ASGI app on ``database_url``: one node of those on that
     database, which the other nodes reach at ``node_url`` (``--node-url``).
@@ -93,6 +95,7 @@ def create_app(
     (``--allowed-origin``).
     ``rate_limits``: off only for a benchmark that plays every client from one address.
     ``waiting_*`` and ``connections_per_address``: limits of PROTOCOL.md.
+    ``clock``: this machine's clock (a test gives a node a slow one).
     ``analysis_simulations``: what a finished match's analysis spends a decision
     (default: env ``TRIOMINOS_ANALYSIS_SIMS``, else ``triominos analyse``'s default).
     """
@@ -123,6 +126,7 @@ def create_app(
             waiting_seconds=waiting_seconds,
             connections_per_address=connections_per_address,
             analysis_simulations=analysis_simulations,
+            clock=clock,
         )
         app.state.service = service
         await service.start()

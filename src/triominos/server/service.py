@@ -72,14 +72,25 @@ Outcome = Literal["accepted", "refused", "unavailable"]
 Result = TypeVar("Result")
 
 
+Part = Literal["tables", "node"]
+"""What met a storage fault: the tables' writes and reads, or the node's own (its lease
+renewal, its readiness check, its background jobs)."""
+
+
 class FaultLog:
     """One log line per kind of storage fault while it lasts, and one when it is over:
-    a read-only disk under a busy server is two lines, not a traceback per action."""
+    a read-only disk under a busy server is two lines, not a traceback per action.
+
+    A kind is over once every part that met it worked again: a renewal of the lease
+    ends what the renewals met (a database restart: every node says it is over, not
+    only those that store an action), never what only the tables' writes meet (a full
+    disk that still refuses the actions)."""
 
     def __init__(self) -> None:
         self.failing: dict[str, str] = {}
+        self._met_by: dict[str, set[Part]] = {}
 
-    def failed(self, error: BaseException) -> StorageFault:
+    def failed(self, error: BaseException, part: Part = "tables") -> StorageFault:
         fault = storage_fault(error)
         if fault.kind not in self.failing:
             self.failing[fault.kind] = fault.detail
@@ -87,12 +98,19 @@ class FaultLog:
                 log.error("storage failed: %s", fault.detail, exc_info=error)
             else:
                 log.error("storage failed (%s): %s; retrying", fault.kind, fault.detail)
+        self._met_by.setdefault(fault.kind, set()).add(part)
         return fault
 
-    def recovered(self) -> None:
-        if self.failing:
-            log.warning("storage works again (it failed: %s)", ", ".join(self.failing))
-            self.failing.clear()
+    def recovered(self, part: Part = "tables") -> None:
+        """``part`` of the service just used storage without a fault."""
+        for parts in self._met_by.values():
+            parts.discard(part)
+        over = [kind for kind, parts in self._met_by.items() if not parts]
+        for kind in over:
+            del self._met_by[kind]
+            self.failing.pop(kind, None)
+        if over:
+            log.warning("storage works again (it failed: %s)", ", ".join(over))
 
 
 def unavailable(fault: StorageFault | None = None) -> ApiError:
@@ -130,7 +148,8 @@ class Service:
 
     ``node``: this process as the other nodes see it. ``waiting_per_address``,
     ``waiting_in_all``, ``waiting_seconds`` and ``connections_per_address`` are limits
-    of PROTOCOL.md; ``clock`` is the time (Unix seconds) they count by.
+    of PROTOCOL.md; ``clock`` is this machine's time (Unix seconds), which the service
+    corrects to the database's (:meth:`Leases.database_now`) and counts them by.
     ``analysis_simulations``: what a finished match's analysis spends a decision
     (:mod:`triominos.server.analyses`).
     """
@@ -151,7 +170,7 @@ class Service:
     ) -> None:
         self.store = store
         self.node = node
-        self.leases = Leases(store, node)
+        self.leases = Leases(store, node, clock=clock)
         self.single_node = store.url.get_backend_name() == "sqlite"
         """SQLite: the one node of its database, which owns every table."""
         self.writer = ActionWriter(store)
@@ -160,7 +179,8 @@ class Service:
         self.waiting_per_address = waiting_per_address
         self.waiting_in_all = waiting_in_all
         self.waiting_seconds = waiting_seconds
-        self.clock = clock
+        self.clock: Callable[[], float] = self.leases.database_now
+        """The database's clock, which every node times turns and limits by."""
         self.tables: dict[str, LiveTable] = {}
         self.faults = FaultLog()
         self.metrics = ActionMetrics()
@@ -210,7 +230,7 @@ class Service:
             try:
                 await asyncio.to_thread(self.leases.leave)
             except Exception as error:  # the leases run out by themselves
-                self.faults.failed(error)
+                self.faults.failed(error, "node")
         self.worker.shutdown()
         await self.http.aclose()
         await asyncio.to_thread(self.store.dispose)
@@ -246,8 +266,8 @@ class Service:
         try:
             await asyncio.to_thread(self.store.check_writable)
         except Exception as error:
-            return self.faults.failed(error)
-        self.faults.recovered()
+            return self.faults.failed(error, "node")
+        self.faults.recovered("node")
         if time.monotonic() - self.renewed_at > self.leases.lease_seconds:
             await self.renew()  # storage works again: say so now, not a renewal later
             if time.monotonic() - self.renewed_at > self.leases.lease_seconds:
@@ -262,7 +282,7 @@ class Service:
             try:
                 await job()
             except Exception as error:
-                self.faults.failed(error)
+                self.faults.failed(error, "node")
 
     # --- ownership ----------------------------------------------------------------
 
@@ -275,7 +295,7 @@ class Service:
         try:
             held = await asyncio.to_thread(self.leases.heartbeat)
         except Exception as error:
-            self.faults.failed(error)
+            self.faults.failed(error, "node")
             overdue = began - self.renewed_at > self.leases.lease_seconds
             if overdue and self.tables and not self.single_node:  # SQLite: nobody else
                 log.warning("node %s: leases not renewed in time; giving tables up", self.node.id)
@@ -283,7 +303,7 @@ class Service:
                     self._lose(table)
             return
         self.renewed_at = began
-        self.faults.recovered()  # said by every node, not only by one that stores an action
+        self.faults.recovered("node")
         for table in live:
             if self.tables.get(table.code) is table and held.get(table.info.id) != table.epoch:
                 log.warning("table %s: claimed by another node", table.code)

@@ -387,6 +387,17 @@ def _sqlite_now(element: DatabaseNow, compiler: Any, **options: Any) -> str:
     return "((julianday('now') - 2440587.5) * 86400.0)"
 
 
+def _started(session: Session, table_id: int) -> None:
+    """The table begins to play now, on the database's clock: the one its turns are
+    timed by, whichever node holds it (:attr:`triominos.server.nodes.Leases.offset`)."""
+    session.execute(
+        update(TableRow)
+        .where(TableRow.id == table_id)
+        .values(started_at=DatabaseNow())
+        .execution_options(synchronize_session=False)
+    )
+
+
 def leased() -> ColumnElement[bool]:
     """Nodes whose lease holds now."""
     return NodeRow.lease_until >= DatabaseNow()
@@ -622,7 +633,6 @@ class Store:
                 hints=hints,
                 status=status,
                 created_at=now,
-                started_at=now if status == "playing" else None,
                 rematch_of=rematch_of,
                 owner=owner,
                 seats=seat_rows,
@@ -630,6 +640,9 @@ class Store:
             try:
                 with self.session() as session:
                     session.add(row)
+                    if status == "playing":
+                        session.flush()
+                        _started(session, row.id)
             except IntegrityError:
                 continue  # the code was taken: draw another
             found = self.table(code)
@@ -829,7 +842,8 @@ class Store:
         session.refresh(row, ["seats"])
         if row.status == "waiting" and _status(row.seats) == "playing":
             row.status = "playing"
-            row.started_at = time.time()
+            session.flush()
+            _started(session, table_id)
 
     def _info(self, session: Session, table_id: int) -> TableInfo:
         session.flush()
