@@ -4,6 +4,7 @@ are renewed, given up, and claimed once they ran out, on the database's clock.""
 
 from __future__ import annotations
 
+import logging
 import socket
 import struct
 import threading
@@ -16,8 +17,9 @@ import pytest
 pytest.importorskip("starlette")
 from sqlalchemy import event, inspect, text, update
 from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
-from server_games import Served, Viewer, serve_app
+from server_games import WAIT_SECONDS, Served, Viewer, serve_app
 from test_server_store import new_table
 from triominos.server.nodes import Leases, Node
 from triominos.server.protocol import SERVICE_RESTART
@@ -461,3 +463,31 @@ def test_a_turn_begun_on_a_node_with_a_slow_clock_lasts_its_time_on_the_next_own
         assert view["version"] == 1, "the idle player's turn was played at once"
         assert view["turn_deadline"] > time.time() + 30
         viewer.close()
+
+
+def test_an_unreachable_owner_is_said_once_in_the_log_and_each_failed_hop_counted(
+    served: Served, caplog: pytest.LogCaptureFixture
+) -> None:
+    """≈50 "its node … is unreachable" lines a kill: one line an owner now, and the
+    count in /metrics."""
+    code = served.create(seats=TWO_PEOPLE, take=[0])["code"]
+    store = served.service.store
+    with socket.create_server(("127.0.0.1", 0)) as closed:
+        url = f"http://127.0.0.1:{closed.getsockname()[1]}"
+    rival = Leases(store, Node("rival", url, "secret-rival"))
+    rival.heartbeat()
+    expire(served.service.leases)
+    info = store.table(code)
+    assert info is not None and rival.claim(info.id) is not None
+    served.run(served.service.renew())  # the rival's now, at an address nobody answers
+    with caplog.at_level(logging.INFO, logger="triominos.server"):
+        for _ in range(3):
+            with (
+                connect(f"{served.ws_url}/ws/{code}", legacy=True) as connection,
+                pytest.raises(ConnectionClosed) as closed_by,
+            ):
+                connection.recv(timeout=WAIT_SECONDS)
+            assert closed_by.value.rcvd is not None and closed_by.value.rcvd.code == 1013
+    said = [record for record in caplog.records if "unreachable" in record.getMessage()]
+    assert len(said) == 1, [record.getMessage() for record in said]
+    assert "triominos_relay_errors_total 3" in served.http.get("/metrics").text

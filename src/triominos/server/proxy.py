@@ -133,10 +133,11 @@ async def relay(websocket: WebSocket, owner: Node, address: str, metrics: NodeMe
             compression=None,
         )
     except (OSError, TimeoutError, InvalidHandshake, InvalidStatus, InvalidURI) as error:
-        log.info("table %s: its node %s is unreachable (%s)", code, owner.id, error)
+        metrics.relay_failed(owner, f"a connection to table {code}", error)
         await websocket.accept()
         await websocket.close(TRY_AGAIN_LATER)
         return
+    metrics.relayed(owner)
     metrics.proxied_connections += 1
     metrics.proxying += 1
     try:

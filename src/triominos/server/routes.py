@@ -108,11 +108,13 @@ async def live(request: Request) -> LiveTable | Response:
             if found.url == service.node.url:  # a run of this node before it restarted
                 raise Unreachable(found.url)
             answer = await forward_request(service.http, request, found, client_key(request.scope))
-        except Unreachable:
+        except Unreachable as error:
+            service.node_metrics.relay_failed(found, request.url.path, error)
             if time.monotonic() > deadline:
                 raise moving() from None
             await asyncio.sleep(0.2)
             continue
+        service.node_metrics.relayed(found)
         service.node_metrics.proxied_requests += 1
         return answer
 
