@@ -41,6 +41,10 @@ RENEW_SECONDS = 0.4
 loop or database stalls for a second keeps its tables."""
 SCAN_SECONDS = 0.4
 """How often a node looks for tables being played whose owner is gone."""
+OFFSET_TOLERANCE = 1.0
+"""A node's clock is corrected to the database's once they differ by more than this:
+within it, a measurement's own jitter (the round trip) would make the node's clock step
+back and forth by milliseconds, and a turn's or a grace period's seconds with it."""
 FORGET_NODE_SECONDS = 3600.0
 """A node whose lease ran out this long ago is forgotten (its row)."""
 
@@ -104,7 +108,9 @@ class Leases:
             asked = self.clock()
             database = session.scalar(select(DatabaseNow()))
             assert database is not None
-            self.offset = database - (asked + self.clock()) / 2
+            offset = database - (asked + self.clock()) / 2
+            if abs(offset - self.offset) > OFFSET_TOLERANCE:
+                self.offset = offset
             renewed = session.execute(
                 update(NodeRow).where(NodeRow.id == node.id).values(lease_until=self._until())
             )

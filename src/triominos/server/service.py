@@ -24,11 +24,14 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import os
 import random
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Literal, TypeVar
+
+import httpx
 
 from triominos.analysis import DEFAULT_SIMULATIONS
 from triominos.game import Action
@@ -65,6 +68,9 @@ RETRY_FIRST_SECONDS = 0.5
 RETRY_MOST_SECONDS = 30.0
 """Storage is tried again after a fault 0.5 s later, then twice as late each time, up to
 30 s between tries."""
+REACH_SELF_TRIES = 5
+REACH_SELF_SECONDS = 1.0
+"""A node asks its own URL 5 times a second apart once it started (:meth:`Service.start`)."""
 SWEEP_SECONDS = 60.0
 """How often waiting tables are looked at for expiry."""
 
@@ -217,6 +223,31 @@ class Service:
                 asyncio.create_task(self._every(RENEW_SECONDS, self.renew)),
                 asyncio.create_task(self._every(SCAN_SECONDS, self.claim_orphans)),
             ]
+        if self.node.url and not self.single_node:  # no URL: an app no other node reaches
+            self._tasks.append(asyncio.create_task(self._reach_self()))
+
+    async def _reach_self(self) -> None:
+        """Once listening: this node must answer at its own URL, where the other nodes
+        send its tables' viewers and requests. One that cannot be reached there
+        (a wrong ``--node-url``) says so, hands its tables over and exits with status 1,
+        instead of serving while the other nodes' requests for its tables wait and fail.
+        """
+        url = f"{self.node.url}/healthz"
+        for _ in range(REACH_SELF_TRIES):
+            await asyncio.sleep(REACH_SELF_SECONDS)
+            try:
+                await self.http.get(url)
+                return  # any answer: something listens there, this node
+            except httpx.HTTPError as error:
+                failure = error
+        log.error(
+            "--node-url %s: this node cannot be reached there (%s); the other nodes "
+            "could not reach it either: stopping",
+            self.node.url,
+            failure,
+        )
+        await self.drain()
+        os._exit(1)
 
     async def stop(self) -> None:
         """The end of the process: the viewers left are told it goes away (1001), and
@@ -242,7 +273,8 @@ class Service:
         (close 1012), which brings them to the table's new owner."""
         self.draining = True
         for task in self._tasks:
-            task.cancel()
+            if task is not asyncio.current_task():  # :meth:`_reach_self` drains too
+                task.cancel()
         dropped = []
         for table in list(self.tables.values()):
             async with table.lock:  # a write in progress is finished first
