@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import datetime
 import gc
+import json
 import socket
 import time
 from pathlib import Path
@@ -124,3 +126,13 @@ def test_a_node_that_cannot_be_reached_at_its_node_url_says_so_and_exits_1(
         time.sleep(0.1)
     assert server.returncode == 1, server.log()
     assert f"--node-url {nobody}: this node cannot be reached there" in server.log()
+
+
+def test_json_logs_are_one_object_a_line_with_the_time(live_server: LiveServerFactory) -> None:
+    server = live_server(TRIOMINOS_LOG_FORMAT="json")
+    lines = [line for line in server.log().splitlines() if not line.startswith("triominos:")]
+    records = [json.loads(line) for line in lines]  # every line of the log, uvicorn's too
+    assert {"triominos.server", "uvicorn.error"} <= {record["logger"] for record in records}
+    for record in records:
+        assert set(record) >= {"time", "level", "logger", "message"}
+        assert datetime.datetime.fromisoformat(record["time"]).tzinfo is not None
