@@ -491,3 +491,14 @@ def test_an_unreachable_owner_is_said_once_in_the_log_and_each_failed_hop_counte
     said = [record for record in caplog.records if "unreachable" in record.getMessage()]
     assert len(said) == 1, [record.getMessage() for record in said]
     assert "triominos_relay_errors_total 3" in served.http.get("/metrics").text
+
+
+def test_a_single_node_keeps_the_waiting_table_it_holds_past_its_lease(sqlite_url: str) -> None:
+    """SQLite's one node renews its lease only when it needs it: the sweep of abandoned
+    waiting tables took a watched one for nobody's once a lease had passed."""
+    with serve_app(sqlite_url, waiting_seconds=3600) as served:
+        watched = served.create()["code"]
+        with served.viewer(watched):
+            time.sleep(served.service.leases.lease_seconds + 0.5)  # the lease ran out
+            served.later(3601)
+            assert served.run(served.service.sweep()) == []

@@ -877,6 +877,8 @@ class Service:
         ]
         for table in idle:
             self._drop(table, close=None)
+        if self.single_node:  # its lease is renewed only here: what it holds is its own
+            await self.renew()
         released = {table.info.id: table.epoch for table in idle if table.epoch is not None}
         if released:
             await asyncio.to_thread(self.leases.release, released)
