@@ -43,6 +43,8 @@ def main() -> None:
             str(port),
             "--database",
             f"sqlite:///{Path(folder) / 'fairness.db'}",
+            "--trusted-proxy",  # each family plays from its own X-Forwarded-For
+            "127.0.0.1",
         ]
         with server_process(command, f"{base}/healthz", Path(folder) / "server.log"):
             http = httpx.Client(base_url=base, timeout=30)

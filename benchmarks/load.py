@@ -175,7 +175,8 @@ def best_action(legal: Sequence[Json]) -> Json:
 @dataclass(frozen=True)
 class TablePlan:
     """A table the clients play: its code, one token per seat, and the address its
-    family plays from (``X-Forwarded-For``, which the server trusts from loopback): the
+    family plays from (``X-Forwarded-For``, which the server started here trusts from
+    loopback, ``--trusted-proxy``): the
     service limits each address as it would a household, never the whole benchmark."""
 
     code: str
@@ -651,6 +652,8 @@ def run(arguments: argparse.Namespace) -> int:
                 str(port),
                 "--database",
                 database,
+                "--trusted-proxy",  # each family plays from its own X-Forwarded-For
+                HOST,
             ]
             log = Path(scratch) / f"serve{number}.log"
             servers.append(

@@ -95,6 +95,7 @@ def serve_app(database_url: str, **options: Any) -> Iterator[Served]:
         host="127.0.0.1",
         port=0,
         ws_max_size=4 * MAX_MESSAGE_BYTES,
+        proxy_headers=False,  # as triominos serve: the guard reads X-Forwarded-For
         log_level="warning",
         timeout_graceful_shutdown=2,
     )

@@ -79,7 +79,7 @@ def behind_nginx(live_server: LiveServerFactory, tmp_path: Path) -> Iterator[str
     """A live server behind nginx; the URL people reach it at."""
     port = free_port()
     public = f"http://127.0.0.1:{port}"
-    server = live_server(TRIOMINOS_ALLOWED_ORIGIN=public)
+    server = live_server(TRIOMINOS_ALLOWED_ORIGIN=public, TRIOMINOS_TRUSTED_PROXY="127.0.0.1")
     with nginx_in_front(tmp_path / "nginx", port, [server.port]) as url:
         yield url
 

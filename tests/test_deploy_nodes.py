@@ -178,6 +178,7 @@ def nodes(cluster: Cluster, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     public = f"http://127.0.0.1:{port}"
     env = {
         "TRIOMINOS_ALLOWED_ORIGIN": public,
+        "TRIOMINOS_TRUSTED_PROXY": "127.0.0.1",
         "TRIOMINOS_BOT_WORKERS": "1",
         "TRIOMINOS_BOT_DELAY": "0",
     }

@@ -240,8 +240,22 @@ def test_parse_reads_the_command_line_words() -> None:
     assert OPTIONS["open_racks"].parse("True") is True
     assert OPTIONS["rack_sizes"].parse("2:9, 3:7") == {2: 9, 3: 7}
     assert OPTIONS["match_end"].parse("gong") == "gong"
-    with pytest.raises(RuleOptionError, match="at least 1"):
+    with pytest.raises(RuleOptionError, match="from 1 to 10000"):
         OPTIONS["target_score"].parse("0")
+
+
+def test_a_match_cannot_be_made_endless() -> None:
+    """A target of 10**12 made a table of bots play for ever: targets and hands are
+    bounded where they are declared, so every door refuses the same."""
+    with pytest.raises(RuleOptionError) as target:
+        CLASSIC.replace(target_score=10**12)
+    assert str(target.value) == (
+        "target_score: must be a whole number from 1 to 10000, or none, not 1000000000000"
+    )
+    with pytest.raises(RuleOptionError, match="hand_limit: must be a whole number from 1 to 100"):
+        CLASSIC.replace(hand_limit=101)
+    assert CLASSIC.replace(target_score=10_000, hand_limit=100).hand_limit == 100
+    assert OPTIONS["target_score"].to_json()["maximum"] == 10_000
 
 
 NEW_OPTIONS = ("draw_when", "blocked_difference", "blocked_tie", "last_round_ends", "match_end")

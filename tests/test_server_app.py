@@ -204,7 +204,7 @@ def test_a_seat_whose_person_left_can_be_given_to_a_bot(served: Served) -> None:
     [
         ({"preset": None}, "preset", "expected `str`"),
         ({"preset": "chess"}, "preset", "must be one of"),
-        ({"options": {"target_score": 0}}, "options.target_score", "at least 1"),
+        ({"options": {"target_score": 0}}, "options.target_score", "from 1 to 10000"),
         ({"options": {"opening": "never"}}, "options.opening", "must be one of"),
         ({"options": {"colour": "red"}}, "options.colour", "not a rule option"),
         ({"preset": "junior", "players": 5}, "players", "2 to 4"),

@@ -24,7 +24,7 @@ from triominos.server.store import Store
 def test_serve_has_help() -> None:
     result = CliRunner().invoke(main, ["serve", "--help"])
     assert result.exit_code == 0
-    for option in ("--host", "--port", "--database", "--allowed-origin"):
+    for option in ("--host", "--port", "--database", "--allowed-origin", "--trusted-proxy"):
         assert option in result.output
 
 
@@ -78,6 +78,13 @@ def test_an_allowed_origin_that_is_not_one_is_one_line_and_status_2(
     result = CliRunner().invoke(main, ["serve", "--database", database, "--allowed-origin", origin])
     assert result.exit_code == 2 and "--allowed-origin: not an origin" in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_serve_refuses_a_trusted_proxy_that_is_no_address(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'games.db'}"
+    result = CliRunner().invoke(main, ["serve", "--database", database, "--trusted-proxy", "nginx"])
+    assert result.exit_code == 2
+    assert "--trusted-proxy: not an address or a network: 'nginx'" in result.output
 
 
 @pytest.mark.parametrize(

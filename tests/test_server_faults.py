@@ -16,10 +16,11 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("starlette")
-from sqlalchemy import text
+from sqlalchemy import event, text
 
-from server_games import WAIT_SECONDS, Served, serve_app, summary_of
-from triominos.server.store import Store
+from server_games import WAIT_SECONDS, Served, Viewer, serve_app, summary_of
+from triominos.rules import preset
+from triominos.server.store import ActionWrite, SeatInfo, Store, StoredAction
 
 TWO_PEOPLE = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}]
 BOTS = [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
@@ -111,6 +112,78 @@ def test_a_locked_database_answers_503_soon_and_reads_do_not_wait(sqlite_url: st
             holder.close()
         assert served.http.get(f"/api/tables/{code}").status_code == 200
         assert served.http.get("/readyz").json() == {"ready": True}
+
+
+def mover_of(served: Served, created: dict[str, object]) -> Viewer:
+    """A viewer of the seat whose turn it is at a table of two people."""
+    code = str(created["code"])
+    for seat in created["seats"]:  # type: ignore[attr-defined]
+        viewer = served.viewer(code, seat["token"])
+        if viewer.view["legal"]:
+            return viewer
+        viewer.close()
+    raise AssertionError(f"nobody may move at {code}")
+
+
+def test_actions_at_a_locked_database_are_refused_saying_so_and_change_nothing(
+    sqlite_url: str,
+) -> None:
+    """An action waited out the lock twice (10 s for one table, 24.7 s for three) where
+    PROTOCOL.md says 5 s: now the refusal says the database is locked, and nothing moved."""
+    with serve_app(sqlite_url) as served:
+        tables = [served.create(seats=TWO_PEOPLE, take=[0, 1]) for _ in range(3)]
+        movers = [mover_of(served, created) for created in tables]
+        holder = sqlite3.connect(sqlite_url.removeprefix("sqlite:///"), timeout=0)
+        try:
+            holder.execute("BEGIN EXCLUSIVE")
+            for number, mover in enumerate(movers):
+                mover.act(mover.view["legal"][0]["action"], f"held{number}")
+            answers = [mover.answer(f"held{number}") for number, mover in enumerate(movers)]
+        finally:
+            holder.rollback()
+            holder.close()
+        for answer in answers:
+            assert answer["type"] == "error" and answer["code"] == "unavailable", answer
+            assert "locked" in answer["message"]
+        for created, mover in zip(tables, movers, strict=True):
+            assert version(served, str(created["code"])) == 0
+            mover.close()
+
+
+def test_a_locked_sqlite_file_is_waited_for_once_for_all_the_actions(sqlite_url: str) -> None:
+    """The one commit of several tables' actions failed on the lock, then each action was
+    tried alone and waited out the lock again: on SQLite the whole file is locked, so
+    every action hears of the one fault."""
+    store = Store(sqlite_url)
+    store.upgrade()
+    infos = [
+        store.create_table(
+            preset="classic",
+            rules=preset("classic").rules,
+            players=2,
+            seed=7,
+            turn_seconds=None,
+            seats=[SeatInfo(0, "bot", "greedy", "greedy"), SeatInfo(1, "bot", "greedy", "greedy")],
+        )
+        for _ in range(3)
+    ]
+    writes = [
+        ActionWrite(info.id, StoredAction(1, 0, None, {"action": "draw"}, 1.0), finished=False)
+        for info in infos
+    ]
+    transactions: list[object] = []
+    event.listen(store.engine, "begin", transactions.append)
+    holder = sqlite3.connect(sqlite_url.removeprefix("sqlite:///"), timeout=0)
+    try:
+        holder.execute("BEGIN EXCLUSIVE")
+        errors = store.append_actions(writes)
+    finally:
+        holder.rollback()
+        holder.close()
+    assert [getattr(error, "kind", None) for error in errors] == ["locked"] * 3
+    assert len(transactions) == 1
+    assert all(store.actions(info.id) == [] for info in infos)
+    store.dispose()
 
 
 def test_a_read_during_a_slow_write_shows_what_is_stored_without_waiting(

@@ -252,7 +252,7 @@ def test_a_node_alone_on_its_database_takes_every_table_over(store: Store) -> No
 def test_expired_waiting_tables_keep_those_a_node_holds(store: Store) -> None:
     held, free = new_table(store), new_table(store)
     node(store, "ann").claim(held.id)
-    assert store.expire_waiting(float("inf")) == [free.code]
+    assert store.expire_waiting(float("inf"), float("inf")) == [free.code]
 
 
 def test_the_migration_adds_the_nodes_and_goes_back(database_url: str) -> None:

@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 
 from triominos.rules import preset
 from triominos.server.nodes import Leases, Node
+from triominos.server.protocol import CHAT_STORED
 from triominos.server.store import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -390,10 +391,37 @@ def test_old_waiting_tables_expire_but_those_held_and_those_played(store: Store)
     playing = new_table(store, people=1, hashes=True)
     cutoff = time.time()
     young = new_table(store)
-    assert store.expire_waiting(cutoff) == [old.code]
+    assert store.expire_waiting(cutoff, cutoff) == [old.code]
     assert store.table(old.code) is None
     for table in (kept, playing, young):
         assert store.table(table.code) is not None
+
+
+def test_a_waiting_table_someone_joined_keeps_longer(store: Store) -> None:
+    lonely, joined = new_table(store, people=2), new_table(store, people=3)
+    assert store.take_seat(joined.id, None, "Bob", "1" * 64) is not None
+    cutoff = time.time()
+    assert store.expire_waiting(cutoff, 0.0) == [lonely.code]
+    assert store.expire_waiting(cutoff, cutoff) == [joined.code]
+
+
+def test_eviction_takes_the_oldest_unjoined_table_of_the_biggest_holder(store: Store) -> None:
+    here = Node.new("http://here.invalid")
+    flood = [new_table(store, created_by="flood") for _ in range(3)]
+    other = [new_table(store, created_by="other") for _ in range(3)]
+    assert store.take_seat(other[0].id, None, "Bob", "1" * 64) is not None  # now playing
+    watched = new_table(store, created_by="watched")
+    elsewhere = Leases(store, Node.new("http://there.invalid"))
+    elsewhere.heartbeat()
+    assert elsewhere.claim(flood[2].id) == 1  # another node holds it
+    # Evictable: two of the flood's (one is held elsewhere), two of the other's (one was
+    # joined): on a tie the older goes, else the bigger holder's oldest.
+    assert store.evict_waiting(here.id, keep=[watched.id]) == flood[0].code
+    assert store.evict_waiting(here.id, keep=[watched.id]) == other[1].code
+    assert store.evict_waiting(here.id, keep=[watched.id]) == flood[1].code
+    assert store.evict_waiting(here.id, keep=[watched.id]) == other[2].code
+    assert store.evict_waiting(here.id, keep=[watched.id]) is None
+    assert store.table(watched.code) is not None and store.table(flood[2].code) is not None
 
 
 def test_a_writable_database_passes_the_write_check(store: Store) -> None:
@@ -486,3 +514,22 @@ def test_a_read_only_postgresql_database_fails_the_write_check(postgres_url: str
 )
 def test_storage_faults_are_told_apart_by_kind(message: str, kind: str) -> None:
     assert storage_fault(OperationalError("SQL", {}, Exception(message))).kind == kind
+
+
+def test_a_chat_keeps_its_last_messages_and_a_long_finished_table_none(store: Store) -> None:
+    """1,675 chat rows a minute from one address were kept for ever."""
+    played, finished = new_table(store, people=1, hashes=True), new_table(store, people=1)
+    for number in range(CHAT_STORED + 5):
+        store.add_chat(played.id, "players", 0, "P0", f"line {number}")
+    store.add_chat(played.id, "spectators", None, "", "hello")
+    kept = store.chats(played.id, "players", 10 * CHAT_STORED)
+    assert [said["text"] for said in kept] == [f"line {n}" for n in range(5, CHAT_STORED + 5)]
+    assert len(store.chats(played.id, "spectators", 10)) == 1  # each chat its own count
+    store.add_chat(finished.id, "players", 0, "P0", "gg")
+    store.append_action(
+        finished.id, StoredAction(1, 0, None, {"action": "pass"}, 100.0), finished=True
+    )
+    assert store.forget_chat(finished_before=50.0) == 0
+    assert store.forget_chat(finished_before=150.0) == 1
+    assert store.chats(finished.id, "players", 10) == []
+    assert len(store.chats(played.id, "players", 10)) == 10

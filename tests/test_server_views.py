@@ -81,10 +81,12 @@ def test_taking_the_joker_back_names_the_joker_cell_and_parses_back() -> None:
     assert error.value.field == "action.cell"
 
 
-def test_simple_actions_parse_and_buy_is_a_draw() -> None:
+def test_simple_actions_parse_and_buy_is_a_draw_with_a_bank() -> None:
     rules, board = PRESETS["classic"].rules, Match().hand.board
     assert parse_action({"action": "draw"}, rules, board) == Draw()
-    assert parse_action({"action": "buy"}, rules, board) == Draw()
+    assert parse_action({"action": "buy"}, PRESETS["junior"].rules, board) == Draw()
+    with pytest.raises(ActionFieldError, match=r"needs a bank \(rule bank\)"):
+        parse_action({"action": "buy"}, rules, board)
     assert parse_action({"action": "pass"}, rules, board) == Pass()
     assert parse_action({"action": "starter_draw"}, rules, board) == StarterDraw()
     placement = parse_action(
@@ -224,7 +226,7 @@ def test_the_board_is_in_placement_order() -> None:
 
 
 def test_finished_hands_are_listed_with_their_end_and_history() -> None:
-    match = Match(preset("classic").rules.replace(target_score=10**6, hand_limit=2), 2, seed=5)
+    match = Match(preset("classic").rules.replace(target_score=10_000, hand_limit=2), 2, seed=5)
     while len(match.hands) < 2:
         match.apply(match.legal_actions()[0].action)
     first = match.hands[0]

@@ -19,6 +19,7 @@ from websockets.typing import Origin
 from server_games import Message, Served, Viewer, my_turn, serve_app
 from triominos.server.protocol import (
     CHAT_PER_CONNECTION,
+    CHAT_PER_SEAT,
     MAX_CHAT_CHARS,
     MAX_MESSAGE_BYTES,
     MESSAGES_PER_SECOND,
@@ -558,3 +559,36 @@ def test_the_turn_clock_starts_when_the_last_seat_is_taken(served_sqlite: Served
         deadline = started["view"]["turn_deadline"]
         assert deadline is not None and joining + 0.5 <= deadline <= joined + 0.5
         assert started["view"]["version"] == 0
+
+
+def test_spectators_cannot_silence_the_players(served: Served) -> None:
+    """Four spectators spent the table's one chat budget and the players got 0 of 20
+    lines through: the spectators' chat has a budget of its own."""
+    code, tokens = two_people(served)
+    crowd = [served.viewer(code) for _ in range(4)]
+    try:
+        count, _ = CHAT_PER_CONNECTION
+        for spectator in crowd:
+            for number in range(count):
+                spectator.send({"type": "chat", "text": f"noise {number}"})
+            spectator.send({"type": "ping"})
+            spectator.until(lambda message: message["type"] == "pong")
+        with served.viewer(code, tokens[0]) as ann, served.viewer(code, tokens[1]) as bob:
+            ann.send({"type": "chat", "text": "your move"})
+            said = bob.until(lambda message: message["type"] == "chat")
+            assert said["messages"][0]["text"] == "your move"
+    finally:
+        for spectator in crowd:
+            spectator.close()
+
+
+def test_a_seat_has_one_chat_budget_over_all_its_connections(served: Served) -> None:
+    code, tokens = two_people(served)
+    count, _ = CHAT_PER_SEAT
+    with served.viewer(code, tokens[0]) as phone, served.viewer(code, tokens[0]) as laptop:
+        for number in range(count):
+            phone.send({"type": "chat", "text": f"hi {number}"})
+        phone.send({"type": "ping"})
+        phone.until(lambda message: message["type"] == "pong")
+        laptop.send({"type": "chat", "text": "one more"})
+        assert laptop.until(lambda message: message["type"] == "error")["code"] == "rate_limited"

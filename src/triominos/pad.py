@@ -845,7 +845,9 @@ class Pad:
         """One row an entry, then each hand's total: for a spreadsheet. Every text cell
         is written so that a spreadsheet shows it as text (:func:`spreadsheet_text`)."""
         buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
+        # RFC 4180's line end: a cell with a CR or an LF in it is quoted (with "\n"
+        # alone, a bare CR in a note went out unquoted and started a row).
+        writer = csv.writer(buffer, lineterminator="\r\n")
         writer.writerow(["hand", "entry", "player", "detail", *map(spreadsheet_text, self.players)])
         for hand in self.hands:
             for number, scored in enumerate(hand.entries, start=1):
@@ -870,9 +872,12 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 def spreadsheet_text(text: str) -> str:
     """``text`` as a spreadsheet will not run it: a cell that starts like a formula
-    (``=HYPERLINK(...)``, ``+``, ``-``, ``@``, a tab or a carriage return) gets a leading
-    apostrophe, which spreadsheets read as "this is text" (OWASP's CSV injection)."""
-    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+    (``=HYPERLINK(...)``, ``+``, ``-``, ``@``, a tab or a carriage return), even after
+    spaces and line breaks that a spreadsheet skips, gets a leading apostrophe, which
+    spreadsheets read as "this is text" (OWASP's CSV injection)."""
+    unpadded = text.lstrip()
+    risky = text.startswith(FORMULA_STARTS) or unpadded.startswith(FORMULA_STARTS)
+    return f"'{text}" if risky else text
 
 
 def _describe(scored: Scored) -> str:

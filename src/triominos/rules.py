@@ -37,6 +37,13 @@ ADULT_SEEDS = (SEED_EXTENDED_NL_DE, SEED_CLASSIC_NL, SEED_CLASSIC_FR, SEED_EXTEN
 ALL_SEEDS = (SEED_JUNIOR, *ADULT_SEEDS)
 
 
+MAX_TARGET_SCORE = 10_000
+MAX_HANDS = 100
+"""The bounds of target_score and hand_limit: twenty times the rulebooks' targets (400,
+500) and hands, and a match that cannot last for ever (a target of 10**12 made a table
+of bots play on without end)."""
+
+
 class RuleOptionError(ValueError):
     """A rule option, preset or player count that is not allowed; names the option."""
 
@@ -61,6 +68,9 @@ class RuleOption:
     seeds: tuple[str, ...]
     choices: tuple[str, ...] = ()
     minimum: int = 0
+    maximum: int | None = None
+    """The largest whole number allowed, where a larger one would let a match go on
+    without end (None: no bound)."""
     optional: bool = False
     """Whether None is allowed ("none": no limit, no target, no bank)."""
 
@@ -82,6 +92,8 @@ class RuleOption:
             words = f"one of {_names(self.choices)}"
         elif self.kind == "flag":
             words = "true or false"
+        elif self.kind == "whole" and self.maximum is not None:
+            words = f"a whole number from {self.minimum} to {self.maximum}"
         elif self.kind == "whole":
             words = f"a whole number of at least {self.minimum}"
         else:
@@ -97,7 +109,12 @@ class RuleOption:
         elif self.kind == "flag":
             fits = isinstance(value, bool)
         elif self.kind == "whole":
-            fits = isinstance(value, int) and not isinstance(value, bool) and value >= self.minimum
+            fits = (
+                isinstance(value, int)
+                and not isinstance(value, bool)
+                and value >= self.minimum
+                and (self.maximum is None or value <= self.maximum)
+            )
         else:  # rack_sizes: checked against the player counts by Rules
             fits = True
         if not fits:
@@ -129,6 +146,7 @@ class RuleOption:
             "kind": self.kind,
             "choices": list(self.choices),
             "minimum": self.minimum if self.kind == "whole" else None,
+            "maximum": self.maximum if self.kind == "whole" else None,
             "optional": self.optional,
             "default": Rules().to_dict()[self.name],
             "allowed": self.allowed,
@@ -551,6 +569,7 @@ OPTIONS: dict[str, RuleOption] = _declare(
         "The score that ends the match, as match_end says (none: no target).",
         ADULT_SEEDS,
         minimum=1,
+        maximum=MAX_TARGET_SCORE,
         optional=True,
     ),
     RuleOption(
@@ -569,6 +588,7 @@ OPTIONS: dict[str, RuleOption] = _declare(
         "The match ends after this many hands (none: no limit).",
         (SEED_EXTENDED_NL_DE, SEED_EXTENDED_ES_PT, SEED_JUNIOR),
         minimum=1,
+        maximum=MAX_HANDS,
         optional=True,
     ),
 )

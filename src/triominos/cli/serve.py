@@ -44,6 +44,16 @@ FULL_COLLECTION_EVERY = 1000
     "it is served on, as IP addresses, are always allowed.",
 )
 @click.option(
+    "--trusted-proxy",
+    "trusted_proxies",
+    multiple=True,
+    metavar="ADDR/CIDR",
+    envvar="TRIOMINOS_TRUSTED_PROXY",
+    help="A proxy in front of the service whose X-Forwarded-For names the client, e.g. "
+    "127.0.0.1 for nginx on this machine (repeatable; or env TRIOMINOS_TRUSTED_PROXY, "
+    "separated by spaces). Without one the header is ignored.",
+)
+@click.option(
     "--node-url",
     default=None,
     metavar="URL",
@@ -67,6 +77,7 @@ def serve(
     port: int,
     database: str | None,
     allowed_origins: tuple[str, ...],
+    trusted_proxies: tuple[str, ...],
     node_url: str | None,
     log_format: str,
 ) -> None:
@@ -81,7 +92,7 @@ def serve(
 
         from triominos.server.app import create_app
         from triominos.server.drain import DrainingServer
-        from triominos.server.guard import OriginError
+        from triominos.server.guard import OriginError, ProxyError
         from triominos.server.protocol import MAX_MESSAGE_BYTES
         from triominos.server.store import (
             StorageFault,
@@ -100,11 +111,18 @@ def serve(
         store.upgrade()
         store.check_writable()  # a read-only disk is found now, not at the first move
         store.dispose()
-        app = create_app(url, allowed_origins=allowed_origins, node_url=node_url)
+        app = create_app(
+            url,
+            allowed_origins=allowed_origins,
+            trusted_proxies=trusted_proxies,
+            node_url=node_url,
+        )
     except click.BadParameter as error:
         stop(context, f"--node-url: {error.message}")
     except OriginError as error:
         stop(context, f"--allowed-origin: {error}")
+    except ProxyError as error:
+        stop(context, f"--trusted-proxy: {error}")
     except StoreError as error:
         stop(context, f"--database: {error}")
     except StorageFault as error:
@@ -123,6 +141,9 @@ def serve(
         host=host,
         port=port,
         ws_max_size=MAX_MESSAGE_BYTES,
+        # The guard reads X-Forwarded-For, from the --trusted-proxy only (uvicorn's
+        # own reading believes anything 127.0.0.1 sends).
+        proxy_headers=False,
         # Compressing every message (each a whole view) cost the server more time than
         # it saved: p99 94 ms instead of 14 at 500 clients (benchmarks/load.py).
         ws_per_message_deflate=False,

@@ -27,7 +27,7 @@ from starlette.staticfiles import StaticFiles
 from triominos.analysis import DEFAULT_SIMULATIONS
 from triominos.server import routes
 from triominos.server.bots import BotWorker, pool_size, process_pool
-from triominos.server.guard import Guard, Origins, RateLimiter
+from triominos.server.guard import Guard, Origins, RateLimiter, TrustedProxies
 from triominos.server.nodes import Node
 from triominos.server.pad_api import pad_routes
 from triominos.server.protocol import CONNECTIONS_PER_ADDRESS, ApiError
@@ -42,8 +42,10 @@ __all__ = ["STATIC", "create_app"]
 WAITING_PER_ADDRESS = 10
 WAITING_IN_ALL = 1000
 WAITING_SECONDS = 24 * 3600.0
+UNJOINED_SECONDS = 20 * 60.0
 """The caps on tables waiting for players (PROTOCOL.md, "Limits"): per creator's address,
-in all, and how long one may wait before it is deleted."""
+in all, and how long one may wait before it is deleted: a day once someone joined it,
+20 minutes while nobody did (a link sent to friends is opened in minutes)."""
 
 
 async def api_error(request: Request, error: Exception) -> Response:
@@ -76,10 +78,12 @@ def create_app(
     bot_delay: float | None = None,
     bot_slots: int | None = None,
     allowed_origins: Sequence[str] = (),
+    trusted_proxies: Sequence[str] = (),
     rate_limits: bool = True,
     waiting_per_address: int = WAITING_PER_ADDRESS,
     waiting_in_all: int = WAITING_IN_ALL,
     waiting_seconds: float = WAITING_SECONDS,
+    unjoined_seconds: float = UNJOINED_SECONDS,
     connections_per_address: int = CONNECTIONS_PER_ADDRESS,
     analysis_simulations: int | None = None,
     clock: Callable[[], float] = time.time,
@@ -92,7 +96,8 @@ def create_app(
     ``TRIOMINOS_BOT_DELAY``, else 0.4 s); ``bot_slots``: the jobs the executor runs at
     once (default: env ``TRIOMINOS_BOT_WORKERS``, else 2). ``allowed_origins``: the
     origins a browser may reach the service from beside its own addresses
-    (``--allowed-origin``).
+    (``--allowed-origin``). ``trusted_proxies``: the addresses or networks of the
+    proxies whose ``X-Forwarded-For`` names the client (``--trusted-proxy``).
     ``rate_limits``: off only for a benchmark that plays every client from one address.
     ``waiting_*`` and ``connections_per_address``: limits of PROTOCOL.md.
     ``clock``: this machine's clock (a test gives a node a slow one).
@@ -102,6 +107,7 @@ def create_app(
     store = Store(database_url)
     node = Node.new(node_url)
     origins = Origins.parse(allowed_origins)
+    proxies = TrustedProxies.parse(trusted_proxies)
     if bot_delay is None:
         bot_delay = float(os.environ.get("TRIOMINOS_BOT_DELAY", "0.4"))
     if analysis_simulations is None:
@@ -124,6 +130,7 @@ def create_app(
             waiting_per_address=waiting_per_address,
             waiting_in_all=waiting_in_all,
             waiting_seconds=waiting_seconds,
+            unjoined_seconds=unjoined_seconds,
             connections_per_address=connections_per_address,
             analysis_simulations=analysis_simulations,
             clock=clock,
@@ -170,6 +177,7 @@ def create_app(
                 origins=origins,
                 limiter=RateLimiter() if rate_limits else None,
                 node_secret=node.secret,
+                proxies=proxies,
             )
         ],
         exception_handlers={

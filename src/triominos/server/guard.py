@@ -14,6 +14,11 @@ Each check answers an attack (PROTOCOL.md, "Limits"):
   "another site" is refused.
 - **Huge bodies.** The body's size is checked against ``Content-Length`` before it is
   read, and counted while it is read (a client may lie or stream without a length).
+- **Forged addresses.** A client may send ``X-Forwarded-For`` with any address in it,
+  a new one each time, to escape the limits. The header is believed only from a proxy
+  the operator named (``--trusted-proxy``), and then only its right-most address that
+  is not such a proxy (what the last trusted proxy saw); a header that is not a list
+  of addresses is refused.
 - **Floods.** Each client address (an IPv6 client by its /64, which one host owns) has a
   token bucket per kind of route (:data:`LIMITS`); past it, 429 with ``Retry-After``.
 
@@ -150,6 +155,86 @@ def _headers(scope: Scope) -> dict[str, str]:
     return {name.decode("latin-1"): value.decode("latin-1") for name, value in scope["headers"]}
 
 
+# --- forwarded addresses ----------------------------------------------------------------
+
+
+class ProxyError(ValueError):
+    """A ``--trusted-proxy`` that is not an address or a network."""
+
+
+IpNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+@dataclass(frozen=True)
+class TrustedProxies:
+    """The proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed
+    (``--trusted-proxy``): none unless the operator names them."""
+
+    networks: tuple[IpNetwork, ...] = ()
+
+    @classmethod
+    def parse(cls, proxies: Iterable[str]) -> TrustedProxies:
+        networks = []
+        for proxy in proxies:
+            try:
+                networks.append(ipaddress.ip_network(proxy.strip(), strict=False))
+            except ValueError:
+                raise ProxyError(
+                    f"not an address or a network: {proxy!r}; write e.g. 127.0.0.1 or 10.0.0.0/8"
+                ) from None
+        return cls(tuple(networks))
+
+    def trusts(self, address: str) -> bool:
+        try:
+            parsed = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        if isinstance(parsed, ipaddress.IPv6Address) and parsed.ipv4_mapped is not None:
+            parsed = parsed.ipv4_mapped
+        return any(parsed in network for network in self.networks)
+
+    def client(self, scope: Scope) -> str | ApiError | None:
+        """The address a request came from when a trusted proxy sent it on (the
+        right-most address of ``X-Forwarded-For`` that is no trusted proxy), None when
+        the connection's own address is the client's, or why the header is refused."""
+        peer = scope.get("client")
+        if not peer or not self.trusts(peer[0]):
+            return None
+        values = [
+            value.decode("latin-1")
+            for name, value in scope["headers"]
+            if name.lower() == b"x-forwarded-for"
+        ]
+        if not values:
+            return None
+        hops = [hop.strip() for value in values for hop in value.split(",")]
+        for hop in reversed(hops):
+            try:
+                address = str(ipaddress.ip_address(hop))
+            except ValueError:
+                return ApiError(
+                    400, "bad_forwarded", "X-Forwarded-For is not a list of IP addresses"
+                )
+            if not self.trusts(address):
+                return address
+        return str(ipaddress.ip_address(hops[0]))
+
+    def scheme(self, scope: Scope) -> str | None:
+        """The scheme the client used by a trusted proxy's ``X-Forwarded-Proto``."""
+        peer = scope.get("client")
+        if not peer or not self.trusts(peer[0]):
+            return None
+        for name, value in scope["headers"]:
+            if name.lower() == b"x-forwarded-proto":
+                proto: str = value.decode("latin-1").split(",")[-1].strip().lower()
+                if proto in ("http", "https"):
+                    secure = proto == "https"
+                    if scope["type"] == "websocket":
+                        return "wss" if secure else "ws"
+                    return proto
+        return None
+
+
 # --- rates ------------------------------------------------------------------------------
 
 
@@ -226,6 +311,11 @@ def client_key(scope: Scope) -> str:
     return str(parsed)
 
 
+BOT_TABLES_PER_ADDRESS = 3
+"""Tables of bots only one address may have being played at once (PROTOCOL.md,
+"Limits"): they play on with nobody there, so each costs the server until it ends."""
+
+
 class RateLimiter:
     """Token buckets per (limit, client), forgotten once full again: memory stays in
     proportion to the clients of the last few minutes."""
@@ -291,10 +381,12 @@ class Guard:
         origins: Origins,
         limiter: RateLimiter | None,
         node_secret: str,
+        proxies: TrustedProxies = TrustedProxies(),
         max_body: int = MAX_BODY_BYTES,
     ) -> None:
         self.app = app
         self.origins = origins
+        self.proxies = proxies
         self.limiter = limiter
         self.node_secret = node_secret.encode()
         self.max_body = max_body
@@ -309,6 +401,15 @@ class Guard:
             scope[HOP] = True
             await self.app(scope, receive, send)
             return
+        forwarded = self.proxies.client(scope)
+        if isinstance(forwarded, ApiError):
+            await refuse(scope, receive, send, forwarded)
+            return
+        scheme = self.proxies.scheme(scope)
+        if forwarded is not None:
+            scope["client"] = (forwarded, 0)
+        if scheme is not None:
+            scope["scheme"] = scheme
         refusal = self.refusal(scope)
         if refusal is not None:
             await refuse(scope, receive, send, refusal)

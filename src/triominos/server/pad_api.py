@@ -26,7 +26,6 @@ malformed body), ``bad_entry`` (the pad refused it; ``field`` names the entry's 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -37,7 +36,7 @@ from starlette.routing import BaseRoute, Route
 
 from triominos.pad import Pad, PadError, entry_from_json, entry_to_json, pad_rules
 from triominos.server.pad_store import PadGame, PadStore
-from triominos.server.protocol import ApiError, answers
+from triominos.server.protocol import ApiError, BadMessageError, answers, decode
 from triominos.server.store import Store
 
 answering = answers(
@@ -53,12 +52,9 @@ async def json_body(request: Request) -> dict[str, Any]:
     if not body.strip():
         return {}
     try:
-        data = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        raise ApiError(400, "bad_request", "the body is not JSON") from None
-    if not isinstance(data, dict):
-        raise ApiError(400, "bad_request", "the body is one JSON object")
-    return data
+        return decode(body, dict[str, Any])
+    except BadMessageError as error:
+        raise ApiError(400, "bad_request", f"the body is one JSON object: {error}") from None
 
 
 def game_json(request: Request, game: PadGame) -> dict[str, Any]:

@@ -29,11 +29,23 @@ each with a few seats, stay far below)."""
 MAX_CHAT_CHARS = 200
 """A chat message is at most this many characters: a short word across the table."""
 CHAT_PER_CONNECTION = (5, 10.0)
-"""At most 5 chat messages in 10 seconds from one connection..."""
+"""At most 5 chat messages in 10 seconds from one connection (a seat's connections
+together: :data:`CHAT_PER_SEAT`)..."""
+CHAT_PER_SEAT = (5, 10.0)
 CHAT_PER_TABLE = (20, 10.0)
-"""...and 20 in 10 seconds at one table, players' and spectators' chats together."""
+"""...and 20 in 10 seconds in the players' chat of one table..."""
+CHAT_SPECTATORS = (10, 10.0)
+"""...and 10 in the spectators' chat, a budget of its own: a crowd of spectators can
+neither flood the table nor silence its players."""
 CHAT_KEPT = 50
 """A viewer who arrives gets the last 50 messages of its chat."""
+CHAT_STORED = 200
+"""The messages of a chat the database keeps; older ones are deleted as new ones come."""
+CHAT_FINISHED_DAYS = 7
+"""The chat of a table finished more than 7 days ago is deleted."""
+BOT_TABLE_IDLE_SECONDS = 600.0
+"""A table of bots only that nobody has watched for 10 minutes is suspended: its bots
+wait until someone opens it again."""
 TAKEBACKS_PER_SEAT = (3, 300.0)
 """A seat asks for at most 3 takebacks in 5 minutes, and for one at a time: asking is
 asking the others to wait, so it may not become pestering."""
@@ -260,8 +272,29 @@ _MISSING = re.compile(
 )
 
 
+MAX_JSON_DEPTH = 32
+"""The deepest nesting of arrays and objects a body or a message may have: the deepest
+the protocol uses is 5; 10,000 nested objects in 64 KiB made the decoder recurse until
+Python's limit (a 500 with a traceback, a dropped WebSocket)."""
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_JSON_NESTING = re.compile(rb"[\[\]{}]")
+
+
+def nesting_depth(data: bytes) -> int:
+    """How deep arrays and objects nest in JSON text (brackets in strings not counted)."""
+    depth = deepest = 0
+    for bracket in _JSON_NESTING.findall(_JSON_STRING.sub(b"", data)):
+        depth += 1 if bracket in (b"[", b"{") else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
 def decode(data: str | bytes, kind: type[Decoded]) -> Decoded:
-    """``data`` as a ``kind``, or a BadMessageError naming the field that is wrong."""
+    """``data`` as a ``kind``, or a BadMessageError naming the field that is wrong: the
+    one JSON decoding of every route and of the WebSocket."""
+    raw = data.encode() if isinstance(data, str) else data
+    if nesting_depth(raw) > MAX_JSON_DEPTH:
+        raise BadMessageError(f"arrays and objects nest at most {MAX_JSON_DEPTH} deep")
     try:
         return msgspec.json.decode(data, type=kind)
     except msgspec.ValidationError as error:

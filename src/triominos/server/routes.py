@@ -29,7 +29,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from triominos.bots import BOTS
 from triominos.rules import PRESETS, RuleOptionError
 from triominos.server.bots import THINKING_BOTS
-from triominos.server.guard import client_key
+from triominos.server.guard import BOT_TABLES_PER_ADDRESS, client_key
 from triominos.server.metrics import render as render_metrics
 from triominos.server.presets import presets_payload
 from triominos.server.protocol import (
@@ -43,7 +43,7 @@ from triominos.server.protocol import (
     decode,
 )
 from triominos.server.proxy import Unreachable, forward_request, is_hop
-from triominos.server.service import Service
+from triominos.server.service import Service, address_hash
 from triominos.server.store import SeatInfo, TableInfo
 from triominos.server.table import LiveTable, token_hash
 from triominos.server.timers import TIMEOUT_ACTIONS
@@ -197,7 +197,13 @@ async def create_table(request: Request) -> JSONResponse:
     waits = any(seat.kind == "person" and seat.token_hash is None for seat in seats)
     people = sum(seat.kind == "person" for seat in seats)
     hints = body.hints if body.hints is not None else people <= 1
-    creator = await service.may_create(client_key(request.scope)) if waits else None
+    client = client_key(request.scope)
+    if waits:
+        creator: str | None = await service.may_create(client)
+    elif people == 0:
+        creator = await bots_may_play(service, client)
+    else:
+        creator = None
     info = await asyncio.to_thread(
         lambda: service.store.create_table(
             preset=body.preset,
@@ -224,6 +230,22 @@ async def create_table(request: Request) -> JSONResponse:
         },
         status_code=201,
     )
+
+
+async def bots_may_play(service: Service, client: str) -> str:
+    """Refuse a table of bots only past the address's cap on those being played (they
+    need nobody to go on); the creator's hash."""
+    creator = address_hash(client)
+    playing = await asyncio.to_thread(service.store.bot_tables_playing, creator)
+    if playing >= BOT_TABLES_PER_ADDRESS:
+        raise ApiError(
+            429,
+            "too_many_tables",
+            f"this address has {playing} tables of bots only being played, the most it may "
+            "have; watch one to its end first",
+            retry_after=60,
+        )
+    return creator
 
 
 async def list_tables(request: Request) -> JSONResponse:

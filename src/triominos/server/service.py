@@ -40,6 +40,7 @@ from triominos.server.bots import BotWorker, bot_seed
 from triominos.server.metrics import ActionMetrics, NodeMetrics
 from triominos.server.nodes import RENEW_SECONDS, SCAN_SECONDS, Leases, Node
 from triominos.server.protocol import (
+    CHAT_FINISHED_DAYS,
     CODE_PATTERN,
     CONNECTIONS_PER_ADDRESS,
     MAX_THINK_SECONDS,
@@ -153,7 +154,8 @@ class Service:
     """The live tables of one node, their database, bots and timers.
 
     ``node``: this process as the other nodes see it. ``waiting_per_address``,
-    ``waiting_in_all``, ``waiting_seconds`` and ``connections_per_address`` are limits
+    ``waiting_in_all``, ``waiting_seconds`` (a waiting table someone joined),
+    ``unjoined_seconds`` (one nobody joined) and ``connections_per_address`` are limits
     of PROTOCOL.md; ``clock`` is this machine's time (Unix seconds), which the service
     corrects to the database's (:meth:`Leases.database_now`) and counts them by.
     ``analysis_simulations``: what a finished match's analysis spends a decision
@@ -170,6 +172,7 @@ class Service:
         waiting_per_address: int,
         waiting_in_all: int,
         waiting_seconds: float,
+        unjoined_seconds: float,
         connections_per_address: int = CONNECTIONS_PER_ADDRESS,
         analysis_simulations: int = DEFAULT_SIMULATIONS,
         clock: Callable[[], float] = time.time,
@@ -185,6 +188,7 @@ class Service:
         self.waiting_per_address = waiting_per_address
         self.waiting_in_all = waiting_in_all
         self.waiting_seconds = waiting_seconds
+        self.unjoined_seconds = unjoined_seconds
         self.clock: Callable[[], float] = self.leases.database_now
         """The database's clock, which every node times turns and limits by."""
         self.tables: dict[str, LiveTable] = {}
@@ -559,8 +563,8 @@ class Service:
             if sender is not None:
                 sender.send(refusal.to_message(client_id))
             outcome = "refused"
-        except StorageFault:
-            self._refuse_unavailable(sender, client_id)
+        except StorageFault as fault:
+            self._refuse_unavailable(sender, client_id, fault)
         except Moved:
             pass  # the viewers are sent on to the table's new owner
         self.metrics.record(outcome, time.monotonic() - arrived)
@@ -582,8 +586,8 @@ class Service:
                 sender.send(refusal.to_message(client_id))
         except Moved:
             pass  # the viewers are sent on to the table's new owner
-        except StorageFault:
-            self._refuse_unavailable(sender, client_id)
+        except StorageFault as fault:
+            self._refuse_unavailable(sender, client_id, fault)
         return None
 
     async def _store(
@@ -603,10 +607,10 @@ class Service:
         except LeaseLost:
             raise
         except Exception as error:
-            self.faults.failed(error)
+            fault = self.faults.failed(error)
             table.stale = True  # memory is ahead of the database: replay it
             await self.replayed(table)
-            self._refuse_unavailable(sender, client_id)
+            self._refuse_unavailable(sender, client_id, fault)
             self._retry_later(table)
             return "unavailable"
         self.faults.recovered()
@@ -678,9 +682,12 @@ class Service:
         )
 
     @staticmethod
-    def _refuse_unavailable(sender: Viewer | None, client_id: str | None) -> None:
+    def _refuse_unavailable(
+        sender: Viewer | None, client_id: str | None, fault: StorageFault | None = None
+    ) -> None:
         if sender is not None:
-            refusal = Refused("unavailable", "the action could not be saved; nothing changed")
+            why = "" if fault is None else f" (storage: {fault.kind})"  # never its detail
+            refusal = Refused("unavailable", f"the action could not be saved{why}; nothing changed")
             sender.send(refusal.to_message(client_id))
 
     def _retry_later(self, table: LiveTable) -> None:
@@ -758,7 +765,12 @@ class Service:
     # --- bots ---------------------------------------------------------------------
 
     def _schedule_bot(self, table: LiveTable) -> None:
-        if table.bot_task is None and table.retry_task is None and table.to_move_is_bot():
+        if (
+            table.bot_task is None
+            and table.retry_task is None
+            and table.to_move_is_bot()
+            and not table.suspended(self.clock())
+        ):
             table.bot_task = asyncio.create_task(self._bot_turn(table))
 
     async def _bot_turn(self, table: LiveTable) -> None:
@@ -858,18 +870,26 @@ class Service:
                 retry_after=60,
             )
         if every >= self.waiting_in_all:
-            raise ApiError(
-                503,
-                "busy",
-                "the server has as many tables waiting for players as it takes",
-                retry_after=60,
-            )
+            watched = [table.info.id for table in self.tables.values() if table.viewers]
+            evicted = await asyncio.to_thread(self.store.evict_waiting, self.node.id, watched)
+            if evicted is None:
+                raise ApiError(
+                    503,
+                    "busy",
+                    "the server has as many tables waiting for players as it takes",
+                    retry_after=60,
+                )
+            table = self.tables.get(evicted)
+            if table is not None:
+                self._drop(table, close=None)
+            log.info("table %s: evicted, the server is full of waiting tables", evicted)
         return creator
 
     async def sweep(self) -> list[str]:
         """Forget the waiting tables nobody watches here (the database keeps them) and
-        give their leases up, then delete the waiting tables older than
-        ``waiting_seconds`` that no node holds (nobody watches them anywhere)."""
+        give their leases up, then delete the waiting tables that no node holds (nobody
+        watches them anywhere) older than ``unjoined_seconds`` that nobody joined, or
+        older than ``waiting_seconds``; and the chat of tables finished long ago."""
         idle = [
             table
             for table in self.tables.values()
@@ -883,9 +903,11 @@ class Service:
         if released:
             await asyncio.to_thread(self.leases.release, released)
             self.node_metrics.released += len(released)
+        now = self.clock()
         codes = await asyncio.to_thread(
-            self.store.expire_waiting, self.clock() - self.waiting_seconds
+            self.store.expire_waiting, now - self.unjoined_seconds, now - self.waiting_seconds
         )
         for code in codes:
             log.info("table %s: expired, nobody came to play", code)
+        await asyncio.to_thread(self.store.forget_chat, now - CHAT_FINISHED_DAYS * 86400)
         return codes

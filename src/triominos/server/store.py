@@ -20,7 +20,7 @@ import asyncio
 import functools
 import secrets
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,6 +62,7 @@ from sqlalchemy.orm import (
 from sqlalchemy.sql.expression import ColumnElement, FunctionElement
 
 from triominos.rules import Rules
+from triominos.server.protocol import CHAT_STORED
 from triominos.server.timers import DEFAULT_TIMEOUT_ACTION, TimeoutAction
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -225,6 +226,8 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     created_at: Mapped[float] = mapped_column(Float)
     started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    joined_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When a person first took a seat after the table was made (None: nobody did)."""
     finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     rematch_of: Mapped[int | None] = mapped_column(
         ForeignKey("tables.id"), nullable=True, index=True
@@ -332,7 +335,8 @@ class TableInfo:
     waiting, and for a table that began before this was stored (migration 0003).
     ``grace_seconds``: how long a person is away before another player may give their
     seat to a bot. ``listed``: shown among the open tables. ``created_by``: a hash of
-    the creator's address, which caps how many tables one address keeps waiting.
+    the creator's address, which caps how many tables one address keeps waiting, and
+    how many tables of bots only it has played at once.
     ``timeout_action``: what the turn timer plays (timers.TimeoutAction). ``hints``:
     whether the players may ask for hints.
     """
@@ -676,14 +680,71 @@ class Store:
             every = session.scalar(waiting) or 0
         return mine, every
 
-    def expire_waiting(self, created_before: float) -> list[str]:
-        """Delete the tables still waiting for players that were made before the time
-        given, but those a node holds live (someone may be watching them there), and
-        return their codes: nobody played at them (a waiting table has no actions), and
-        nothing of them is lost but the code."""
-        old = (TableRow.status == "waiting") & (TableRow.created_at < created_before) & unowned()
+    def bot_tables_playing(self, created_by: str) -> int:
+        """Tables of bots only that ``created_by`` made and that are still played."""
+        person = select(SeatRow.id).where(SeatRow.table_id == TableRow.id, SeatRow.kind == "person")
+        query = (
+            select(func.count())
+            .select_from(TableRow)
+            .where(
+                TableRow.status == "playing",
+                TableRow.created_by == created_by,
+                ~person.exists(),
+            )
+        )
         with self.session() as session:
-            rows = session.execute(select(TableRow.id, TableRow.code).where(old)).all()
+            return session.scalar(query) or 0
+
+    def expire_waiting(self, unjoined_before: float, joined_before: float) -> list[str]:
+        """Delete the tables still waiting for players that were made before
+        ``unjoined_before`` and nobody joined, or before ``joined_before``, but those a
+        node holds live (someone may be watching them there), and return their codes:
+        nobody played at them (a waiting table has no actions), and nothing of them is
+        lost but the code."""
+        made = TableRow.created_at
+        old = (made < joined_before) | (TableRow.joined_at.is_(None) & (made < unjoined_before))
+        return self._delete_waiting((TableRow.status == "waiting") & old & unowned())
+
+    def evict_waiting(self, node: str, keep: Collection[int]) -> str | None:
+        """Make room for a new waiting table when the server holds as many as it takes:
+        delete the oldest table nobody joined of the creator who holds the most of them
+        (on a tie, the one whose table is oldest), but tables another node holds and the
+        tables ``keep`` (watched here); its code, or None when no table may go.
+
+        A flood of waiting tables from many addresses then costs its own oldest tables,
+        and a new creator is never refused for what others hold."""
+        mine = (TableRow.owner == node) | unowned()
+        evictable = (
+            (TableRow.status == "waiting")
+            & TableRow.joined_at.is_(None)
+            & TableRow.created_by.is_not(None)
+            & mine
+        )
+        if keep:
+            evictable &= TableRow.id.not_in(keep)
+        with self.session() as session:
+            holder = session.scalar(
+                select(TableRow.created_by)
+                .where(evictable)
+                .group_by(TableRow.created_by)
+                .order_by(func.count().desc(), func.min(TableRow.created_at))
+                .limit(1)
+            )
+            if holder is None:
+                return None
+            oldest = session.scalar(
+                select(TableRow.id)
+                .where(evictable & (TableRow.created_by == holder))
+                .order_by(TableRow.created_at, TableRow.id)
+                .limit(1)
+            )
+        codes = self._delete_waiting(evictable & (TableRow.id == oldest))
+        return codes[0] if codes else None
+
+    def _delete_waiting(self, which: ColumnElement[bool]) -> list[str]:
+        """Delete the waiting tables ``which`` selects, their seats and chat; their codes."""
+        with self.session() as session:
+            rows = session.execute(select(TableRow.id, TableRow.code).where(which)).all()
             ids = [row.id for row in rows]
             if ids:
                 session.execute(
@@ -720,7 +781,29 @@ class Store:
             fence(session, {table_id: epoch})
             session.add(row)
             session.flush()
+            kept = (
+                select(ChatRow.id)
+                .where(ChatRow.table_id == table_id, ChatRow.channel == channel)
+                .order_by(ChatRow.id.desc())
+                .offset(CHAT_STORED)
+                .limit(1)
+                .scalar_subquery()
+            )
+            session.execute(
+                delete(ChatRow).where(
+                    ChatRow.table_id == table_id, ChatRow.channel == channel, ChatRow.id <= kept
+                )
+            )
             return _chat_json(row)
+
+    def forget_chat(self, finished_before: float) -> int:
+        """Delete the chat of the tables finished before that time; how many messages."""
+        old = select(TableRow.id).where(
+            TableRow.status == "finished", TableRow.finished_at < finished_before
+        )
+        with self.session() as session:
+            deleted = session.execute(delete(ChatRow).where(ChatRow.table_id.in_(old)))
+            return int(deleted.rowcount)  # type: ignore[attr-defined]
 
     def chats(self, table_id: int, channel: ChatChannel, last: int) -> list[dict[str, Any]]:
         """The ``last`` messages of a table's chat, oldest first."""
@@ -776,6 +859,11 @@ class Store:
                     .values(name=name, token_hash=token_hash)
                 )
                 if taken.rowcount == 1:  # type: ignore[attr-defined]
+                    session.execute(
+                        update(TableRow)
+                        .where(TableRow.id == table_id, TableRow.joined_at.is_(None))
+                        .values(joined_at=time.time())
+                    )
                     self._refresh_status(session, table_id)
                     return candidate, self._info(session, table_id)
         return None
@@ -872,11 +960,18 @@ class Store:
 
         Returns, for each write, None once it is committed or the error that kept it
         out. When the one transaction fails, each write is tried alone, so that a write
-        that cannot be made fails only its own action.
+        that cannot be made fails only its own action; but not on SQLite when storage
+        itself failed (a lock held elsewhere, a full or read-only disk): the whole file
+        is at fault, and trying each write again only made every sender wait out the
+        lock once more (10 s for one table, 25 s for three, where PROTOCOL.md says 5).
         """
         try:
             with self.session() as session:
                 _add_actions(session, writes)
+        except StorageFault as fault:
+            if self.url.get_backend_name() == "sqlite":
+                return [fault] * len(writes)
+            return [self._append_alone(write) for write in writes]
         except Exception:
             return [self._append_alone(write) for write in writes]
         return [None] * len(writes)

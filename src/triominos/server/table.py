@@ -27,7 +27,15 @@ import msgspec
 
 from triominos.game import Action, IllegalActionError, LegalAction, Match, Resign, action_json
 from triominos.record import PlayerInfo, match_record
-from triominos.server.protocol import CHAT_PER_CONNECTION, CHAT_PER_TABLE, TAKEBACKS_PER_SEAT
+from triominos.server.outbox import Outbox
+from triominos.server.protocol import (
+    BOT_TABLE_IDLE_SECONDS,
+    CHAT_PER_CONNECTION,
+    CHAT_PER_SEAT,
+    CHAT_PER_TABLE,
+    CHAT_SPECTATORS,
+    TAKEBACKS_PER_SEAT,
+)
 from triominos.server.store import SeatInfo, StoredAction, TableInfo
 from triominos.server.views import (
     ActionFieldError,
@@ -84,24 +92,24 @@ class Viewer:
     each connection gets its messages in the order the table made them. Being text, a
     queued message is what the table was when it was made, and one text serves every
     viewer of a seat. A close code in the outbox ends the connection after what was
-    queued before it.
+    queued before it; an outbox that overflows closes it (:mod:`triominos.server.outbox`).
     """
 
     def __init__(self, seat: int | None = None) -> None:
         self.seat = seat
-        self.outbox: asyncio.Queue[str | int] = asyncio.Queue()
+        self.outbox = Outbox()
         self.chat_limit = RateLimit(*CHAT_PER_CONNECTION)
 
     def send(self, message: JsonObject) -> None:
-        self.outbox.put_nowait(encode(message))
+        self.outbox.put_text(encode(message))
 
     def send_text(self, text: str) -> None:
         """Queue a message already encoded (:func:`encode`)."""
-        self.outbox.put_nowait(text)
+        self.outbox.put_text(text)
 
     def close(self, code: int = 1000) -> None:
         """Close the connection with this WebSocket close code once the outbox is sent."""
-        self.outbox.put_nowait(code)
+        self.outbox.put_close(code)
 
 
 class RateLimit:
@@ -118,6 +126,23 @@ class RateLimit:
             return False
         self.times.append(moment)
         return True
+
+
+class ChatBudgets:
+    """Who may chat at a table now: a seat within its own budget (however many
+    connections it has) and the players' chat within the table's; a spectator within its
+    connection's and the spectators' chat's, which never spend the players' budgets."""
+
+    def __init__(self) -> None:
+        self.players = RateLimit(*CHAT_PER_TABLE)
+        self.spectators = RateLimit(*CHAT_SPECTATORS)
+        self.seats: dict[int, RateLimit] = {}
+
+    def allow(self, viewer: Viewer) -> bool:
+        if viewer.seat is None:
+            return viewer.chat_limit.allow() and self.spectators.allow()
+        seat = self.seats.setdefault(viewer.seat, RateLimit(*CHAT_PER_SEAT))
+        return seat.allow() and self.players.allow()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -158,8 +183,7 @@ class LiveTable:
         self.stale = False
         """The match in memory is ahead of the database (a write failed and the table
         could not be replayed since): nothing is shown or accepted until it is."""
-        self.chat_limit = RateLimit(*CHAT_PER_TABLE)
-        """The table's chats together: a crowd of spectators cannot flood it."""
+        self.chat = ChatBudgets()
         self.reclaims: set[int] = set()
         """Seats whose person came back while their bot thought: theirs at its move."""
         self.bot_choice: tuple[int, Action] | None = None
@@ -180,6 +204,9 @@ class LiveTable:
         self.away_since: dict[int, float] = {
             seat.seat: moment for seat in info.seats if seat.token_hash is not None
         }
+        self.unwatched_since = moment
+        """When its last viewer left (or it was loaded): a table of bots only that
+        nobody watches for long is suspended (:meth:`suspended`)."""
         self.replay(info, actions)
 
     def replay(self, info: TableInfo, actions: Sequence[StoredAction]) -> None:
@@ -263,6 +290,8 @@ class LiveTable:
     def leave(self, viewer: Viewer, now: float) -> bool:
         """Remove a viewer; whether its seat's person is away from now on."""
         self.viewers.discard(viewer)
+        if not self.viewers:
+            self.unwatched_since = now
         if viewer.seat is None or viewer.seat in self.connected:
             return False
         self.away_since[viewer.seat] = now
@@ -314,6 +343,16 @@ class LiveTable:
 
     def to_move_is_bot(self) -> bool:
         return self.playing and self.seat(self.match.to_move).kind == "bot"
+
+    def suspended(self, now: float) -> bool:
+        """Whether this is a table of bots only that nobody has watched for
+        BOT_TABLE_IDLE_SECONDS: its bots wait for a viewer (they would play on for
+        nobody, at the server's cost)."""
+        return (
+            not self.viewers
+            and all(seat.kind == "bot" for seat in self.info.seats)
+            and now - self.unwatched_since >= BOT_TABLE_IDLE_SECONDS
+        )
 
     # --- actions --------------------------------------------------------------------
 

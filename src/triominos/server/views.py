@@ -82,6 +82,12 @@ def parse_action(value: Mapping[str, Any], rules: Rules, board: Board) -> Action
     if kind not in ACTION_KINDS:
         names = ", ".join(repr(name) for name in ACTION_KINDS)
         raise ActionFieldError("action.action", f"must be one of {names}, not {kind!r}")
+    if kind == "buy" and rules.bank is None:
+        raise ActionFieldError(
+            "action.action",
+            "'buy' is a draw paid with a counter, which needs a bank (rule bank); "
+            "these rules have none: 'draw'",
+        )
     if kind in ("draw", "buy"):
         return Draw()
     if kind == "pass":

@@ -204,6 +204,7 @@ async def hello(service: Service, table: LiveTable, viewer: Viewer, message: Hel
             table.broadcast_presence(skip=viewer)
 
     try:
+        # Then a reclaimed seat's turn, or a suspended table of bots woken by its viewer.
         await service.perform(table, greet)
     except (Moved, StorageFault):
         viewer.send(Refused("unavailable", "storage is unavailable; try again soon").to_message())
@@ -275,7 +276,7 @@ async def chat(service: Service, table: LiveTable, viewer: Viewer, text: str) ->
     """Keep a chat message with the table, then give it to the viewers of its chat: the
     players' (sent from a seat) or the spectators' (sent by a spectator); neither sees
     the other's. The text is the sender's words only, so it holds nothing hidden."""
-    if not (viewer.chat_limit.allow() and table.chat_limit.allow()):
+    if not table.chat.allow(viewer):
         viewer.send(Refused("rate_limited", "too many chat messages; wait a moment").to_message())
         return
     channel = chat_channel(viewer.seat)

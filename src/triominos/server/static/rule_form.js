@@ -77,11 +77,13 @@ function ruleField(option, changes, players) {
   return h("fieldset", { class: "field rule", dataset: { option: option.name } }, h("legend", {}, label), ...inputs, help);
 }
 
-/** A whole number at least the option's minimum; empty is none (no limit, no target). */
+/** A whole number from the option's minimum to its maximum (if any); empty is none (no
+ * limit, no target). */
 function wholeInput(option, value, set, testid) {
   return h("input", {
     type: "number",
     min: option.minimum,
+    max: option.maximum ?? null,
     step: 1,
     inputmode: "numeric",
     value: value ?? "",
