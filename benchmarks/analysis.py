@@ -39,7 +39,7 @@ def main() -> None:
     losses: dict[str, list[float]] = defaultdict(list)
     for number in range(options.matches):
         seed = options.seed + number
-        match = Match(PRESETS["classic"].rules, 2, seed)
+        match = Match(PRESETS["classic-house"].rules, 2, seed)
         bots = [make_bot(name, seed * 8 + seat) for seat, name in enumerate(names)]
         while not match.is_over:
             match.apply(bots[match.to_move].act(match.observe(match.to_move)))

@@ -40,7 +40,7 @@ def main() -> None:
     budget = Budget(simulations=options.sims)
     try:  # the arena's single hands: each deal once with the first bot at every seat
         config = ArenaConfig(
-            PRESETS["classic"].rules, bots, budget, options.deals, options.seed, hands=True
+            PRESETS["classic-house"].rules, bots, budget, options.deals, options.seed, hands=True
         )
     except BotSpecError as wrong:
         parser.error(str(wrong))

@@ -24,7 +24,7 @@ from triominos.bots.endgame import solvable, solve
 from triominos.game import Match, Observation
 from triominos.rules import PRESETS
 
-HAND = PRESETS["classic"].rules.replace(target_score=None, hand_limit=1)
+HAND = PRESETS["classic-house"].rules.replace(target_score=None, hand_limit=1)
 """One hand, far from any target: the endgame is the points difference alone."""
 
 

@@ -50,7 +50,7 @@ def play_hand(rules_name: str, players: int, rng: random.Random) -> Hand:
 
 def sample_hands(count: int, seed: int) -> list[Hand]:
     """Classic 2-player greedy hands stopped in the middle, 5 to 30 tiles on the table."""
-    rules = PRESETS["classic"].rules
+    rules = PRESETS["classic-house"].rules
     rng = random.Random(seed)
     bot = GreedyBot()
     hands: list[Hand] = []
@@ -71,7 +71,7 @@ def sample_positions(count: int, seed: int) -> list[tuple[Board, int]]:
 
 def middle_of_a_match(seed: int) -> Match:
     """A classic 2-player match of greedy players in the middle of its second hand."""
-    match = Match(PRESETS["classic"].rules, 2, seed)
+    match = Match(PRESETS["classic-house"].rules, 2, seed)
     bot = GreedyBot()
     while len(match.hands) < 2 or len(match.hand.events) < 20:
         match.apply(bot.act(match.observe(match.to_move)))
@@ -108,11 +108,11 @@ def main() -> None:
         f"on {platform.python_implementation()} {platform.python_version()}, {interpreter}",
         file=sys.stderr,
     )
-    play_hand("classic", 2, random.Random(0))  # untimed: builds the fit table
+    play_hand("classic-house", 2, random.Random(0))  # untimed: builds the fit table
     rng = random.Random(1)
 
     def one_hand() -> int:
-        play_hand("classic", 2, rng)
+        play_hand("classic-house", 2, rng)
         return 1
 
     hands = median_rate(one_hand, args.runs, args.seconds, args.hands)
@@ -150,8 +150,8 @@ def main() -> None:
     print(f"legal placements generated/s: {calls * per_call:.0f} ({per_call:.1f} a call)")
 
     observations = [hand.observe(hand.to_move) for hand in sample_hands(500, seed=3)]
-    space = ActionSpace(PRESETS["classic"].rules)
-    encoder = ObservationEncoder(PRESETS["classic"].rules, 2)
+    space = ActionSpace(PRESETS["classic-house"].rules)
+    encoder = ObservationEncoder(PRESETS["classic-house"].rules, 2)
     legal = [option.action for seen in observations for option in seen.legal_actions()]
 
     def encode_actions() -> int:
@@ -174,7 +174,7 @@ def main() -> None:
     print(f"observation tensors built/s: {median_rate(build_tensors, args.runs, args.seconds):.0f}")
 
     def one_match() -> int:
-        match = Match(PRESETS["classic"].rules, 2, rng.randrange(2**32))
+        match = Match(PRESETS["classic-house"].rules, 2, rng.randrange(2**32))
         bot = GreedyBot()
         while not match.is_over:
             match.apply(bot.act(match.observe(match.to_move)))

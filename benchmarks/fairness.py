@@ -52,7 +52,7 @@ def main() -> None:
             hogs = [
                 http.post(
                     "/api/tables",
-                    json={"preset": "classic", "players": 6, "seats": seats},
+                    json={"preset": "classic-house", "players": 6, "seats": seats},
                     headers={"X-Forwarded-For": family_address(number)},
                 ).json()["code"]
                 for number in range(arguments.hogs)
@@ -61,7 +61,7 @@ def main() -> None:
             bystander = http.post(
                 "/api/tables",
                 json={
-                    "preset": "classic",
+                    "preset": "classic-house",
                     "players": 2,
                     "seats": [{"kind": "bot", "bot": "greedy"}] * 2,
                 },

@@ -30,7 +30,7 @@ from triominos.bots.expert import Evaluator, ExpertBot, choices, understood
 from triominos.game import Action, Draw, Match, Observation
 from triominos.rules import PRESETS
 
-HAND = PRESETS["classic"].rules.replace(hand_limit=1)
+HAND = PRESETS["classic-house"].rules.replace(hand_limit=1)
 
 
 class CappedExpert(ExpertBot):

@@ -69,7 +69,7 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=1000, help="Monte Carlo matches each")
     parser.add_argument("--seed", type=int, default=20000)
     options = parser.parse_args()
-    rules = PRESETS["classic"].rules.replace(target_score=TARGET)
+    rules = PRESETS["classic-house"].rules.replace(target_score=TARGET)
     for players in map(int, options.players.split(",")):
         hands = played_hands(rules, players, options.matches, options.seed)
         points = [seat_points for hand in hands for seat_points in hand]

@@ -82,7 +82,7 @@ def decisions(
     """Each of seat 0's simulated moves over ``hands`` expert hands, measured."""
     sim = SimBot(seed, horizon=horizon, closing=None)
     reader = SimBot(seed, horizon=horizon, closing=None, read_choices=3)
-    rules = PRESETS["classic"].rules
+    rules = PRESETS["classic-house"].rules
     for hand, observation, plan in simulated_moves(rules, players, hands, seed, sim):
         yield measured(plan, observation, hand.racks, reader, budget, truth)
 

@@ -69,7 +69,7 @@ def report(opponent: str, margins: list[float], seconds: float) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--preset", default="classic")
+    parser.add_argument("--preset", default="classic-house")
     parser.add_argument("--hands", type=int, default=200, help="hands against each opponent")
     parser.add_argument("--simulations", type=int, default=30, help="ISMCTS simulations a move")
     parser.add_argument("--uct-c", type=float, default=2.0)

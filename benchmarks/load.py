@@ -621,7 +621,7 @@ def main() -> None:
     parser.add_argument(
         "--nodes", type=positive(int), default=1, help="serve processes on the one database"
     )
-    parser.add_argument("--preset", default="classic")
+    parser.add_argument("--preset", default="classic-house")
     parser.add_argument("--processes", type=positive(int), default=2, help="client processes")
     arguments = parser.parse_args()
     try:

@@ -187,7 +187,7 @@ def main() -> None:
         "--budgets", type=simulations, default="600,1200,2400", help="simulations a move"
     )
     options = parser.parse_args()
-    rules = PRESETS["classic"].rules
+    rules = PRESETS["classic-house"].rules
     measured = some_moves(
         list(
             decisions(

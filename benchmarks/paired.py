@@ -57,7 +57,7 @@ def main() -> None:
     parser.add_argument("--reuse", type=Path, help="take a version's results from this file")
     parser.add_argument("--verify", type=int, default=2, help="groups replayed from --reuse")
     options = parser.parse_args()
-    rules = PRESETS["classic"].rules.replace(target_score=options.target)
+    rules = PRESETS["classic-house"].rules.replace(target_score=options.target)
     others = (options.others,) * (options.players - 1)
     budget = Budget(simulations=options.sims)
     matches = {  # what a saved file must have played for its results to be reused

@@ -25,7 +25,7 @@ from triominos.rl.gymnasium import TriominosEnv
 from triominos.rl.pettingzoo import env
 from triominos.rules import PRESETS
 
-RULES = PRESETS["classic"].rules
+RULES = PRESETS["classic-house"].rules
 
 
 def library(rng: random.Random) -> None:
@@ -79,8 +79,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     args = parser.parse_args()
     rng = random.Random(1)
-    game = pyspiel.load_game("triominos", {"preset": "classic", "players": 2})
-    aec, single = env(preset="classic", players=2), TriominosEnv("classic", ["random"])
+    game = pyspiel.load_game("triominos", {"preset": "classic-house", "players": 2})
+    aec, single = env(preset="classic-house", players=2), TriominosEnv("classic-house", ["random"])
     ways: dict[str, Callable[[], None]] = {
         "library": lambda: library(rng),
         "OpenSpiel": lambda: openspiel(game, rng),

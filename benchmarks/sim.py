@@ -33,7 +33,7 @@ def positions(count: int, seed: int) -> Iterator[Observation]:
     bot = GreedyBot()
     found = 0
     while found < count:
-        match = Match(PRESETS["classic"].rules, 2, rng.randrange(2**32))
+        match = Match(PRESETS["classic-house"].rules, 2, rng.randrange(2**32))
         stop = rng.randrange(6, 30)
         while not match.is_over and len(match.hand.board) < stop:
             match.apply(bot.act(match.observe(match.to_move)))

@@ -11,7 +11,7 @@ from triominos.board import Board, Placement
 from triominos.bots import GreedyBot
 from triominos.game import Hand, Match, Observation, observe
 from triominos.notation import move_from_text, tile_from_text
-from triominos.puzzles import Puzzle, explain, obvious_move, scores_less
+from triominos.puzzles import PRESET, Puzzle, explain, obvious_move, scores_less
 from triominos.rules import preset
 
 
@@ -20,8 +20,9 @@ def position(
     other: Sequence[str],
     board: Sequence[str] = ("555@0,0^", "545@0,0v"),
 ) -> Observation:
-    """Seat 0 of a classic two-player hand to move: ``board`` laid, ``rack`` its tiles,
-    ``other`` the opponent's (hidden from seat 0), every other tile in the pool."""
+    """Seat 0 of a two-player hand of the puzzles' rules (PRESET) to move: ``board`` laid,
+    ``rack`` its tiles, ``other`` the opponent's (hidden from seat 0), every other tile in
+    the pool."""
     laid = Board(CLASSIC)
     for move in board:
         laid.push(move_from_text(move, laid))  # type: ignore[arg-type]
@@ -29,7 +30,7 @@ def position(
     theirs = CLASSIC.mask(tile_from_text(name) for name in other)
     used = mine | theirs | CLASSIC.mask(placement.tile for placement in laid)
     pool = [index for index in range(len(CLASSIC.tiles)) if not used >> index & 1]
-    hand = Hand.resume(preset("classic").rules, laid, [mine, theirs], pool, to_move=0, starter=0)
+    hand = Hand.resume(preset(PRESET).rules, laid, [mine, theirs], pool, to_move=0, starter=0)
     return observe(hand, 0)
 
 
@@ -39,7 +40,7 @@ def made_puzzles(count: int, seed: int = 1) -> list[Puzzle]:
     puzzles: list[Puzzle] = []
     bot = GreedyBot()
     while len(puzzles) < count:
-        match = Match.from_preset("classic", players=2, seed=seed)
+        match = Match.from_preset(PRESET, players=2, seed=seed)
         seed += 1
         for _ in range(12):  # the early turns, where there is room to choose
             if match.is_over:

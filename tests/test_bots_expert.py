@@ -29,7 +29,7 @@ from triominos.rules import PRESETS
 
 def play_positions(seed: int, players: int = 2) -> Iterator[Observation]:
     """The observations of the seat to move, in play, through a greedy match."""
-    match = Match(PRESETS["classic"].rules.replace(target_score=150), players, seed)
+    match = Match(PRESETS["classic-house"].rules.replace(target_score=150), players, seed)
     bot = GreedyBot()
     while not match.is_over:
         observation = match.observe(match.to_move)
@@ -128,16 +128,16 @@ def test_each_table_size_has_its_tuned_weights() -> None:
     assert tuned_weights(2) == TUNED
     assert tuned_weights(3) == TUNED_THREE
     assert tuned_weights(4) == tuned_weights(6) == TUNED_MANY
-    match = Match.from_preset("classic", players=4, seed=1)
+    match = Match.from_preset("classic-house", players=4, seed=1)
     assert Evaluator(match.observe(match.to_move)).weights == TUNED_MANY
 
 
 def test_the_tuned_weights_beat_greedy() -> None:
-    assert duplicate_margin(TUNED, PRESETS["classic"].rules, 2, deals=8, seed=3) > 0
+    assert duplicate_margin(TUNED, PRESETS["classic-house"].rules, 2, deals=8, seed=3) > 0
 
 
 def test_tuning_is_deterministic_and_keeps_only_improvements() -> None:
-    rules = PRESETS["classic"].rules
+    rules = PRESETS["classic-house"].rules
     logged: list[str] = []
     start = Weights()
     tuned = tune(rules, deals=2, rounds=1, seed=4, start=start, names=["draw"], log=logged.append)

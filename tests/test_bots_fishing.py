@@ -2,7 +2,7 @@
 
 With the two-player weights a draw on purpose costs nothing in the evaluation: its
 5-point penalty is offset by the ``draw`` weight (+3) and the ``tiles`` weight (+2) of the
-tile it adds, and the draw keeps today's best placement open (classic rules let a player
+tile it adds, and the draw keeps today's best placement open (`classic-house` lets a player
 draw, then place in the same turn). So a draw is worth at least that placement, less
 only the ``stuck`` weight for the drawn tiles that would fit nowhere, plus the chance
 that the fresh tile does better; expert fishes up to the three draws a turn allows unless
@@ -21,7 +21,7 @@ from triominos.game import Draw, Match, Observation
 from triominos.rules import PRESETS
 from triominos.tiles import indices
 
-CLASSIC = PRESETS["classic"].rules
+CLASSIC = PRESETS["classic-house"].rules
 
 
 def fitting_positions(seed: int) -> Iterator[Observation]:

@@ -14,7 +14,7 @@ from triominos.game import Draw, Match, Observation
 SMALL = Budget(simulations=60)
 
 
-def in_play(seed: int, moves: int = 6, preset: str = "classic", players: int = 2) -> Match:
+def in_play(seed: int, moves: int = 6, preset: str = "classic-house", players: int = 2) -> Match:
     """A match a few greedy moves into play."""
     match = Match.from_preset(preset, players=players, seed=seed)
     bot = GreedyBot()

@@ -15,7 +15,7 @@ from triominos.bots.sim import SimBot
 from triominos.game import Match, Observation
 from triominos.rules import PRESETS, RuleOptionError
 
-CLASSIC = PRESETS["classic"].rules
+CLASSIC = PRESETS["classic-house"].rules
 
 
 def positions(players: int, seeds: range) -> Iterator[Observation]:

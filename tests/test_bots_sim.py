@@ -27,7 +27,7 @@ from triominos.bots.sim import (
 from triominos.game import Action, Draw, Hand, LegalAction, Match, Observation, TakeJoker
 from triominos.rules import PRESETS, Rules
 
-LONG_MATCH = PRESETS["classic"].rules.replace(target_score=10_000)
+LONG_MATCH = PRESETS["classic-house"].rules.replace(target_score=10_000)
 """No hand ends the match: a playout's value is its margin alone."""
 
 
@@ -95,7 +95,7 @@ def test_a_playout_to_the_end_of_the_hand_is_a_greedy_game() -> None:
 
 
 def test_a_hand_that_ends_the_match_is_worth_the_win_or_the_loss() -> None:
-    rules = PRESETS["classic"].rules.replace(target_score=1)  # any hand ends the match
+    rules = PRESETS["classic-house"].rules.replace(target_score=1)  # any hand ends the match
     rng = random.Random(4)
     outcomes = set()
     for _, observation in islice(positions(rules, 2, 5), 10):
@@ -138,7 +138,7 @@ def test_without_fishing_sim_draws_exactly_when_the_static_evaluation_says_so() 
         (4, SimBot(1, Budget(simulations=30)), False),
     ):
         draws = placements = 0
-        for _, observation in islice(positions(PRESETS["classic"].rules, players, 7), 60):
+        for _, observation in islice(positions(PRESETS["classic-house"].rules, players, 7), 60):
             move = sim.act(observation)
             assert isinstance(move, Draw) == isinstance(expert.act(observation), Draw)
             draws += isinstance(move, Draw)
@@ -158,7 +158,7 @@ def test_at_two_and_three_players_sim_fishes_whenever_it_may_and_goes_out_when_i
     sim = SimBot(1, Budget(simulations=30))
     fished = went_out = placed = 0
     for players, seed in ((2, 0), (2, 1), (2, 2), (3, 0), (3, 1)):
-        for _, observation in positions(PRESETS["classic"].rules, players, seed):
+        for _, observation in positions(PRESETS["classic-house"].rules, players, seed):
             may_draw, may_place = may_draw_and_place(observation)
             move = sim.act(observation)
             if may_draw and may_place and (observation.rack or 0).bit_count() == 1:
@@ -173,7 +173,7 @@ def test_at_two_and_three_players_sim_fishes_whenever_it_may_and_goes_out_when_i
 
 
 def test_sim_does_not_fish_where_a_draw_ends_the_turn() -> None:
-    rules = PRESETS["classic"].rules.replace(draw_ends_turn=True)
+    rules = PRESETS["classic-house"].rules.replace(draw_ends_turn=True)
     fishing, evaluated = (
         SimBot(2, Budget(simulations=30)),
         SimBot(2, Budget(simulations=30), fishing=0),
@@ -205,7 +205,7 @@ def test_the_plan_simulates_only_where_there_is_a_choice_and_act_follows_it() ->
     candidates at least (a lone placement beside draws is played without a playout)."""
     bot = SimBot(3, Budget(simulations=40))
     lone = simulated = 0
-    for _, observation in islice(positions(PRESETS["classic"].rules, 4, 11), 80):
+    for _, observation in islice(positions(PRESETS["classic-house"].rules, 4, 11), 80):
         plan = bot.plan(observation)
         placements = [
             option.action
@@ -228,7 +228,7 @@ def test_the_plan_simulates_only_where_there_is_a_choice_and_act_follows_it() ->
 
 def test_a_time_budget_is_kept() -> None:
     bot = SimBot(6, Budget(seconds=0.02))
-    for _, observation in islice(positions(PRESETS["classic"].rules, 2, 8), 5):
+    for _, observation in islice(positions(PRESETS["classic-house"].rules, 2, 8), 5):
         start = time.perf_counter()
         bot.act(observation)
         assert time.perf_counter() - start < 0.5
@@ -363,7 +363,7 @@ def test_the_same_seed_and_budget_make_the_same_junior_move() -> None:
 
 
 def test_a_bot_without_a_turn_says_so() -> None:
-    match = Match.from_preset("classic", players=2, seed=1)
+    match = Match.from_preset("classic-house", players=2, seed=1)
     waiting = 1 - match.to_move
     with pytest.raises(ValueError, match="not this seat's turn"):
         SimBot(1).act(match.observe(waiting))
@@ -447,7 +447,7 @@ def test_a_budget_in_simulations_plays_every_candidate_in_every_world() -> None:
 def few_worlds_position() -> Observation:
     """A 3-player position with an empty pool and 5 to 9 tiles hidden: a few worlds."""
     for seed in range(40):
-        for _, observation in positions(PRESETS["classic"].rules, 3, seed):
+        for _, observation in positions(PRESETS["classic-house"].rules, 3, seed):
             hidden = sum(observation.rack_sizes) - observation.rack_sizes[observation.seat or 0]
             if observation.pool_size == 0 and 5 <= hidden <= 9:
                 return observation

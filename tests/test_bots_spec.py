@@ -13,7 +13,7 @@ from triominos.cli import main
 from triominos.game import Match
 from triominos.rules import PRESETS
 
-CLASSIC = PRESETS["classic"].rules
+CLASSIC = PRESETS["classic-house"].rules
 
 
 def sim_v1_as_settings() -> str:

@@ -64,8 +64,12 @@ def test_a_whole_match_is_played_to_the_end(arguments: list[str], hands: int) ->
     assert "Traceback" not in output
 
 
+# The house reading offers a draw beside the placements (seed 002, the default, does not).
+HOUSE = ["--preset", "classic-house"]
+
+
 def test_each_turn_shows_the_board_rack_scores_and_the_scored_choices() -> None:
-    result = play(["--seed", "3"], "q\ny\n")
+    result = play(["--seed", "3", *HOUSE], "q\ny\n")
     assert result.exit_code == 0, result.output
     turn = result.output[result.output.index("--- Hand 1: your turn ---") :]
     assert "0,0^" in turn  # the board, with its cell labels
@@ -86,7 +90,7 @@ def test_bonuses_are_named_in_the_choices() -> None:
 
 
 def test_a_wrong_answer_is_answered_and_asked_again() -> None:
-    result = play(["--seed", "3"], "hello\n0\n99\nP\n35@0,0v\n135@7,7v\nq\ny\n")
+    result = play(["--seed", "3", *HOUSE], "hello\n0\n99\nP\n35@0,0v\n135@7,7v\nq\ny\n")
     assert result.exit_code == 0, result.output
     output = result.output
     assert output.count("not a choice: type a number from 1 to 6, d or q") == 4

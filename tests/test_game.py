@@ -35,7 +35,8 @@ from triominos.lattice import ORIGIN, Cell
 from triominos.rules import RuleOptionError, Rules, preset
 from triominos.tiles import Corners, Tile, indices
 
-CLASSIC_RULES = preset("classic").rules
+CLASSIC_RULES = preset("classic-house").rules
+"""The house reading that these positions were built for (draw whenever draws remain)."""
 EXTENDED_RULES = preset("extended").rules
 SMALL_RACKS = {str(players): 2 for players in range(2, 7)}
 """Racks of two tiles: a player goes out in two placements."""

@@ -7,6 +7,8 @@ import csv
 import io
 import json
 import random
+import re
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +16,7 @@ from junior_games import play_by, table_bots
 from triominos.game import Hand, Match
 from triominos.pad import (
     FIGURE_NAMES,
+    REFUSALS,
     Blocked,
     Correction,
     DrawTiles,
@@ -30,6 +33,8 @@ from triominos.pad import (
     pad_rules,
 )
 from triominos.rules import PRESETS, Rules, preset
+
+PAD_LOCALES = Path(__file__).resolve().parent.parent / "src/triominos/server/static/pad/locales"
 
 
 def pad(name: str = "classic", players: int = 2, **options: object) -> Pad:
@@ -223,7 +228,7 @@ def test_the_hand_after_a_total_reaches_the_target_is_not_dealt() -> None:
 
 
 def test_a_total_that_falls_back_below_the_target_plays_on() -> None:
-    sheet = pad(target_score=30, max_draws=None)
+    sheet = pad("classic-house", target_score=30, max_draws=None)  # the match ends after a hand
     enter(sheet, Lay(0, "5-5-5"), DrawTiles(1), Lay(1, "4-5-5", figure="bridge"))
     assert sheet.running_totals == [25, 49] and sheet.final_hand
     enter(sheet, Correction(1, -30, "no bridge after all"))
@@ -274,7 +279,7 @@ def test_results_count_hands_and_bonuses() -> None:
 
 
 def test_impossible_entries_are_refused_naming_the_field() -> None:
-    sheet = pad()
+    sheet = pad("classic-house")  # no bonus for two sides
     refused(sheet, Lay(0, "6-6-6"), "tile", "not a tile of the classic set")
     refused(sheet, Lay(0, "5-5"), "tile", "three numbers")
     refused(sheet, Lay(0, value=7), "tile", "name the opening tile")
@@ -581,3 +586,74 @@ def test_junior_last_round_before_the_taker_replayed_into_the_pad() -> None:
         end = match.hands[0].end
         assert end is not None and end.reason == "last_round"
         replay_into_pad(match, "junior", random.Random(seed))
+
+
+# --- issue 36: the bell round, the dry pool; issue 32: refusals in every language -------
+
+
+def test_going_out_with_the_bell_is_settled_only_when_the_round_is_played_out() -> None:
+    """Seed 001: "Gebeurt dit midden in een ronde, dan moet deze ronde wel uitgespeeld
+    worden, zodat alle spelers een gelijk aantal beurten hebben kunnen spelen!"."""
+    sheet = pad("extended", players=3, rack_sizes={str(n): 1 for n in range(2, 7)})
+    enter(sheet, Lay(1, "5-5-5"))  # Bob opens and goes out: Cas and Ann still play
+    refused(sheet, GoOut(1, (5, 0, 5)), "kind", "Cas is still to play")
+    enter(sheet, Lay(2, "4-5-5"))
+    refused(sheet, GoOut(1, (5, 0, 0)), "kind", "Ann is still to play")
+    with pytest.raises(PadError) as raised:
+        sheet.add(GoOut(1, (5, 0, 0)))
+    assert (raised.value.key, raised.value.params) == (
+        "round_not_over",
+        {"name": "Bob", "next": "Ann"},
+    )
+    enter(sheet, DrawTiles(0, 3), PassTurn(0))
+    assert sheet.hand.awaiting == "out"
+    assert enter(sheet, GoOut(1, (5, 0, 0))) == [(0, 30, 0)]
+
+
+def test_the_extended_pad_spares_a_pass_when_the_pool_ran_dry() -> None:
+    """Seed 001: "de pot is leeg? Uw beurt is voorbij ... (geen min score)"; seed 002
+    keeps its -10: "Legt de speler geen steen aan dan krijgt hij nog 10 eens punten
+    aftrek"."""
+    for name, penalty in (("extended", 0), ("classic-002", 10)):
+        racks = (len(preset(name).rules.box) - 4) // 2  # four tiles in the pool
+        sheet = pad(name, max_players=2, rack_sizes={"2": racks})
+        enter(sheet, Lay(0, "5-5-5"), DrawTiles(1, 2), Lay(1, value=7), Lay(0, value=8))
+        enter(sheet, DrawTiles(1, 2))  # the pool runs dry at the second draw
+        assert sheet.hand.pool == 0
+        assert enter(sheet, PassTurn(1)) == [(0, -penalty)]
+
+
+def placeholders(text: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", text))
+
+
+@pytest.mark.parametrize("language", ["en", "nl", "fr", "de", "es", "pt"])
+def test_every_refusal_has_its_text_in_every_language(language: str) -> None:
+    texts = json.loads((PAD_LOCALES / f"{language}.json").read_text(encoding="utf-8"))
+    english = json.loads((PAD_LOCALES / "en.json").read_text(encoding="utf-8"))
+    for key in REFUSALS:
+        text = texts[f"refusal.{key}"]
+        assert text.strip() and placeholders(text) == placeholders(english[f"refusal.{key}"])
+
+
+def test_a_refusal_names_its_reason_and_the_params_its_text_needs() -> None:
+    english = json.loads((PAD_LOCALES / "en.json").read_text(encoding="utf-8"))
+    sheet = pad()
+    for entry in (Lay(0, value=7), DrawTiles(1), Lay(0, "6-6-6"), Blocked((1, 2))):
+        with pytest.raises(PadError) as raised:
+            sheet.add(entry)
+        key = raised.value.key
+        assert key in REFUSALS
+        assert placeholders(english[f"refusal.{key}"]) == set(raised.value.params)
+
+
+def test_a_saved_pad_keeps_its_rules_when_an_option_is_added_later() -> None:
+    """An extended pad saved before ``dry_pool_no_penalty`` existed charged -10 for the
+    pass after a draw that emptied the pool; replayed, its rules (not the preset's
+    value now) decide, as in a record."""
+    racks = (len(preset("extended").rules.box) - 2) // 2  # two tiles in the pool
+    sheet = pad("extended", max_players=2, rack_sizes={"2": racks}, dry_pool_no_penalty=False)
+    enter(sheet, Lay(0, "5-5-5"), DrawTiles(1, 2), PassTurn(1))
+    document = sheet.to_json()
+    del document["rules"]["dry_pool_no_penalty"]
+    assert Pad.from_json(document).running_totals == sheet.running_totals == [15, -20]

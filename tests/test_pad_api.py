@@ -144,11 +144,17 @@ def test_bad_entries_are_refused_with_a_message(client: TestClient) -> None:
     for entry, field, words in [
         ({"kind": "draw", "player": 1, "count": -1}, "entry.count", "at least 1"),
         ({"kind": "lay", "player": 1, "tile": "5-5-5"}, "entry.tile", "already on the table"),
-        ({"kind": "lay", "player": 1, "value": 3, "figure": "two_sides"}, "entry.figure", "no"),
+        ({"kind": "lay", "player": 1, "value": 3, "figure": "star"}, "entry.figure", "one of"),
     ]:
         error = error_of(client.post(url, json={"entry": entry}), 400)
         assert (error["code"], error["field"]) == ("bad_entry", field)
         assert words in error["message"]
+    # The pad's reason, for the page to say in any language (issue 32).
+    laid_twice = {"kind": "lay", "player": 1, "tile": "5-5-5"}
+    error = error_of(client.post(url, json={"entry": laid_twice}), 400)
+    assert error["reason"] == {"key": "already_laid", "params": {"tile": "5-5-5"}}
+    shapeless = error_of(client.post(url, json={"entry": {"kind": "fly", "player": 0}}), 400)
+    assert "reason" not in shapeless
     assert error_of(client.post(url, content=b"{nope"), 400)["code"] == "bad_request"
     stale = client.post(url, json={"entry": {"kind": "pass", "player": 1}, "version": 0})
     assert error_of(stale, 409)["code"] == "stale_version"

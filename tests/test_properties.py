@@ -12,12 +12,12 @@ from triominos.board import Placement
 from triominos.bots import Bot, GreedyBot, RandomBot
 from triominos.game import Deal, Event, Hand, Match
 from triominos.lattice import ORIGIN
-from triominos.rules import Rules, preset
+from triominos.rules import PRESETS, Rules, preset
 from triominos.tiles import Tile
 
-PRESET_NAMES = ("classic", "extended", "classic-002", "classic-003")
-"""The presets whose matches run to a target (the others are one hand: test_pad,
-test_junior, test_children)."""
+PRESET_NAMES = tuple(name for name, known in PRESETS.items() if known.rules.target_score)
+"""The presets whose matches run to a target, every one added later too (the others are
+one hand: test_pad, test_junior, test_children)."""
 examples = settings(
     max_examples=40,
     deadline=None,

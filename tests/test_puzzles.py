@@ -97,9 +97,10 @@ def test_a_move_that_scores_as_much_now_as_the_obvious_one_is_no_solution() -> N
     assert data["solution"] == "524@0,1^"
 
 
-# Two positions from greedy games (seeds 1 to 400, the fewest tiles on the board).
+# Two positions from greedy games (seeds 1 to 400, the fewest tiles on the board), under
+# the house reading they were played by.
 SETS_UP = (
-    "rules=classic;seat=0;players=2;hand=1;phase=play;to_move=0;starter=1;"
+    "rules=classic-house;seat=0;players=2;hand=1;phase=play;to_move=0;starter=1;"
     "board=222@0,0^ 322@-1,0v 352@-1,1^ 502@-1,1v;"
     "rack=0-0-2 0-2-2 0-1-4 0-2-3 1-2-4 1-2-5 3-3-5;rack_sizes=7,13;pool=32;draws=0;"
     "points=17,-17;totals=17,-17;end=-;history=1:place:16:2-2-2:0,0^:2.2.2:opening_triple=10 "
@@ -108,7 +109,7 @@ SETS_UP = (
     "open_racks=-;gong=-"
 )
 DENIES = (
-    "rules=classic;seat=1;players=2;hand=1;phase=play;to_move=1;starter=1;"
+    "rules=classic-house;seat=1;players=2;hand=1;phase=play;to_move=1;starter=1;"
     "board=444@0,0^ 344@-1,0v 445@0,-1v 145@0,-1^;"
     "rack=0-1-2 1-1-2 1-2-2 0-4-4 1-2-5 2-3-3 3-3-4;rack_sizes=10,7;pool=35;draws=0;"
     "points=6,35;totals=6,35;end=-;history=1:place:22:4-4-4:0,0^:4.4.4:opening_triple=10 "

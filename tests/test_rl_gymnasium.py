@@ -56,7 +56,7 @@ def test_the_same_seed_plays_the_same_hand() -> None:
 
 
 def test_an_illegal_action_ends_the_episode() -> None:
-    environment = TriominosEnv("classic", ["greedy"], illegal_reward=-7.0)
+    environment = TriominosEnv("classic-house", ["greedy"], illegal_reward=-7.0)
     environment.reset(seed=1)
     _, reward, terminated, _, info = environment.step(PASS)  # with a draw left to take
     assert (reward, terminated) == (-7.0, True)

@@ -19,15 +19,17 @@ from test_game import (
     check_points_add_up,
     five_opening,
     make_deal,
+    placed,
     play,
     quick_rules,
     rule_of,
 )
 from test_junior import junior_hand
-from triominos.bots import GreedyBot
+from triominos.bots import GreedyBot, RandomBot
 from triominos.explain import describe_end
-from triominos.game import Draw, Hand, Match, Pass, settle
-from triominos.record import match_record, verify
+from triominos.game import Deal, Draw, Hand, Match, Pass, settle
+from triominos.lattice import ORIGIN
+from triominos.record import VerificationError, match_record, verify
 from triominos.rules import (
     OPTION_NAMES,
     OPTIONS,
@@ -39,7 +41,7 @@ from triominos.rules import (
     preset,
 )
 
-CLASSIC = preset("classic").rules
+CLASSIC = preset("classic-house").rules
 
 
 def actions_of(hand: Hand) -> set[str]:
@@ -292,6 +294,8 @@ def test_the_seed_presets_follow_their_one_rulebook() -> None:
     assert CLASSIC.differences(fr.rules) == {
         "max_players": (6, 4),
         "rack_sizes": (CLASSIC.rack_sizes, ((2, 9), (3, 7), (4, 7))),
+        # "ouvre la manche en posant cette tuile sur la table": the highest triple.
+        "opening_zero_swap": (True, False),
         "draw_when": ("always", "drawn_unfit"),
         "match_end": ("after_hand", "first_to_target"),
     }
@@ -302,3 +306,141 @@ def test_a_fitting_drawn_tile_must_be_laid_not_passed() -> None:
     hand = five_opening(pool="3-5-5", rules=rules)
     hand.apply(Draw())
     assert rule_of(hand, Pass()) == "place_if_able"
+
+
+# --- opening_zero_swap (issue 36) -------------------------------------------------------
+
+
+def test_without_the_zero_swap_the_highest_triple_opens_itself() -> None:
+    """Seed 003: "Le joueur qui possède le triple le plus élevé … ouvre la manche en
+    posant cette tuile sur la table"; 0-0-0 over a higher triple is seed 002's rule
+    ("mag de 3x0 neerleggen"), not 003's."""
+    rules = preset("classic-003").rules
+    assert not rules.opening_zero_swap
+    hand = Hand(rules, make_deal(rules, ["3-3-3", "0-0-0 5-5-5"]))
+    assert hand.starter == 1
+    offered = {placed(option).tile.name for option in hand.legal_actions()}
+    assert offered == {"5-5-5"}
+    assert observed_actions(hand) == {"Placement"}
+    assert rule_of(hand, P("0-0-0", ORIGIN, (0, 0, 0))) == "opening_tile"
+    # 0-0-0 as the only triple dealt still opens, with its bonus: "Drievoudige nul".
+    hand = Hand(rules, make_deal(rules, ["0-0-0", ""]))
+    assert hand.apply(P("0-0-0", ORIGIN, (0, 0, 0))).points == 40
+
+
+def test_with_the_zero_swap_0_0_0_may_open_over_the_highest_triple() -> None:
+    """Seed 002: "Heeft een speler de hoogste 3x en de 3x0, dan moet die die hoogste
+    steen wel laten zien, maar mag de 3x0 neerleggen"."""
+    rules = preset("classic").rules
+    hand = Hand(rules, make_deal(rules, ["3-3-3", "0-0-0 5-5-5"]))
+    assert hand.apply(P("0-0-0", ORIGIN, (0, 0, 0))).points == 40
+
+
+# --- dry_pool_no_penalty (issue 36) -----------------------------------------------------
+
+
+def dry_pool_hand(rules: Rules, pool: str) -> Hand:
+    """Seat 0 has opened 5-5-5 and holds every tile with two fives; seat 1 holds none,
+    and the pool is ``pool`` alone: what seat 1 draws fits nowhere."""
+    tiles = rules.tiles
+    drawn = [tiles.parse(name) for name in pool.split()]
+    fives = [tile for tile in tiles if tile.numbers.count(5) >= 2]
+    others = [tile for tile in tiles if tile not in fives and tile not in drawn]
+    size = (len(tiles) - len(drawn)) // 2
+    rules = rules.replace(max_players=2, rack_sizes={"2": size})
+    seat1 = others[:size]
+    seat0 = fives + others[size:]
+    hand = Hand(rules, Deal((tuple(seat0), tuple(seat1)), tuple(drawn)))
+    hand.apply(P("5-5-5", ORIGIN, (5, 5, 5)))
+    return hand
+
+
+def pass_points(hand: Hand) -> int:
+    (option,) = [o for o in hand.legal_actions() if isinstance(o.action, Pass)]
+    (seen,) = [o for o in hand.observe(1).legal_actions() if isinstance(o.action, Pass)]
+    assert seen.points == option.points
+    return hand.apply(Pass()).points
+
+
+@pytest.mark.parametrize("name", ["extended", "extended-children"])
+def test_the_extended_presets_spare_a_pass_when_the_pool_ran_dry(name: str) -> None:
+    assert preset(name).rules.dry_pool_no_penalty
+
+
+def test_no_penalty_for_a_pass_when_the_pool_ran_dry_before_the_third_draw() -> None:
+    """Seed 001: "U kunt geen Triomino aanleggen en de pot is leeg? Uw beurt is voorbij
+    en u wacht op de volgende beurt (geen min score)"; seed 004: "(sin puntuación
+    negativa)". The -10 comes "Heeft u 3 keer stenen 'gekocht' en nog niet aangelegd"."""
+    rules = CLASSIC.replace(dry_pool_no_penalty=True)
+    hand = dry_pool_hand(rules, "0-1-2 0-1-3")
+    hand.apply(Draw())
+    hand.apply(Draw())  # the pool is empty after two draws
+    assert (hand.pool_size, hand.draws) == (0, 2)
+    assert pass_points(hand) == 0
+    assert hand.points[1] == -10
+
+
+def test_the_pass_after_the_last_draw_allowed_is_penalised_even_when_it_emptied_the_pool() -> None:
+    # Two draws allowed, the second empties the pool: the pass comes after all the draws.
+    rules = CLASSIC.replace(dry_pool_no_penalty=True, max_draws=2)
+    hand = dry_pool_hand(rules, "0-1-2 0-1-3")
+    play(hand, "draw draw")
+    assert (hand.pool_size, hand.draws) == (0, 2)
+    assert pass_points(hand) == -10  # "in dit geval moeten nog 10 extra punten"
+
+
+def test_seed_002_charges_the_pass_after_a_draw_however_the_pool_ran_dry() -> None:
+    """Seed 002: "Legt de speler geen steen aan dan krijgt hij nog 10 eens punten
+    aftrek" (after any draw)."""
+    rules = preset("classic-002").rules
+    assert not rules.dry_pool_no_penalty
+    hand = dry_pool_hand(rules, "0-1-2 0-1-3")
+    play(hand, "draw draw")
+    assert pass_points(hand) == -10
+
+
+# --- a player range set alone (issue 36) -----------------------------------------------
+
+
+def test_a_player_range_alone_takes_its_rack_sizes() -> None:
+    assert CLASSIC.replace(max_players=4).rack_sizes == ((2, 9), (3, 7), (4, 7))
+    assert CLASSIC.replace(min_players=3).rack_sizes == ((3, 7), (4, 7), (5, 6), (6, 6))
+    # Seed 003's 2 to 4 players opened up to 6: seed 002's "bij 5-6 spelers 6".
+    assert preset("classic-003").rules.replace(max_players=6).rack_size(6) == 6
+
+
+def test_a_conflict_is_named_after_the_option_set_and_says_with_what() -> None:
+    with pytest.raises(RuleOptionError) as caught:
+        CLASSIC.replace(max_players=7)
+    assert caught.value.option == "max_players"
+    assert str(caught.value).startswith("max_players: max_players=7 conflicts with rack_sizes:")
+    with pytest.raises(RuleOptionError) as caught:
+        CLASSIC.replace(tile_set="junior")
+    assert caught.value.option == "tile_set"
+    assert "tile_set=junior conflicts with rack_sizes: 6 racks of 6 need 36" in str(caught.value)
+
+
+# --- old classic records (issue 36) ----------------------------------------------------
+
+
+def test_an_old_classic_record_replays_as_it_was_played() -> None:
+    """A record made before ``classic`` became seed 002 says ``"preset": "classic"`` and
+    holds the house reading in its rules, without issue 36's options: its rules decide.
+    Its random players drew beside fitting tiles, which seed 002 forbids."""
+    house = preset("classic-house").rules.replace(target_score=150)
+    match = Match(house, players=2, seed=3)
+    bot = RandomBot(3)
+    while not match.is_over:
+        match.apply(bot.act(match.observe(match.to_move)))
+    record = match_record(match, preset="classic")
+    for name in ("opening_zero_swap", "dry_pool_no_penalty"):
+        del record["rules"][name]
+    replayed = verify(record)
+    assert replayed.rules == house and replayed.totals == match.totals
+    assert match_record(Match(preset("classic-house").rules, 2, seed=3))["preset"] == (
+        "classic-house"
+    )
+    # Played under seed 002's rules the same record is refused: its rules are the house's.
+    record["rules"] = preset("classic").rules.replace(target_score=150).to_dict()
+    with pytest.raises(VerificationError, match="rule draw_when"):
+        verify(record)

@@ -16,7 +16,9 @@ def test_classic_preset() -> None:
     classic = preset("classic")
     rules = classic.rules
     assert classic.name == "classic"
-    assert classic.seeds == ("002_de32dbffb4f2dbcb.txt", "003_e03a3318ce0c58e6.txt")
+    # The default is one rulebook, seed 002, and every rule of it (RULES.md section 1).
+    assert classic.seeds == ("002_de32dbffb4f2dbcb.txt",)
+    assert [source for source, _ in classic.sources] == ["002_de32dbffb4f2dbcb.txt"]
     assert rules.tiles is CLASSIC and len(rules.tiles) == 56
     assert (rules.min_players, rules.max_players) == (2, 6)
     assert [rules.rack_size(n) for n in range(2, 7)] == [9, 7, 7, 6, 6]
@@ -30,13 +32,27 @@ def test_classic_preset() -> None:
         60,
         70,
     )
-    assert rules.two_sides_bonus == 0
+    assert rules.opening_zero_swap  # "mag de 3x0 neerleggen"
+    assert rules.draw_when == "unable"  # "Kan een speler niet dan moet die een steen pakken"
+    assert rules.two_sides_bonus == 40  # "Aanleggen van een steen aan twee zijkanten (B)"
     assert rules.going_out_bonus == 25
     assert rules.going_out == "ends_hand"
     assert rules.blocked == "lowest_scores_difference"
     assert rules.target_score == 400
+    assert rules.match_end == "gong"  # "dan betekend dat de 'gong' voor de laatste ronde"
     assert rules.hand_limit is None
-    assert rules == Rules()
+    assert rules == preset("classic-002").rules
+
+
+def test_classic_house_preset_is_the_old_classic() -> None:
+    """Today's reading before the default followed seed 002: what ``Rules()`` still is, so
+    that a record or a stored table whose rules leave an option out plays on as it was."""
+    house = preset("classic-house")
+    assert house.rules == Rules()
+    assert (house.rules.draw_when, house.rules.two_sides_bonus) == ("always", 0)
+    assert house.rules.match_end == "after_hand"
+    assert house.rules.opening_zero_swap and not house.rules.dry_pool_no_penalty
+    assert [source for source, _ in house.sources][-1] == "house"
 
 
 def test_extended_preset() -> None:
@@ -56,6 +72,8 @@ def test_extended_preset() -> None:
         "tile_set": ("classic", "extended"),
         "opening": ("highest_triple", "starter_draw"),
         "going_out": ("ends_hand", "finish_round"),
+        # Seed 001: "de pot is leeg? Uw beurt is voorbij ... (geen min score)".
+        "dry_pool_no_penalty": (False, True),
     }
 
 
@@ -113,8 +131,8 @@ def test_unknown_option() -> None:
         ({"hand_limit": 0}, "hand_limit"),
         ({"target_score": None, "hand_limit": None}, "target_score"),
         ({"min_players": 1}, "min_players"),
-        ({"max_players": 7}, "rack_sizes"),
-        ({"min_players": 3}, "rack_sizes"),
+        ({"max_players": 7}, "max_players"),
+        ({"min_players": 3, "rack_sizes": {"2": 9, "3": 7}}, "rack_sizes"),
         ({"rack_sizes": {"2": 9, "3": 7}}, "rack_sizes"),
         ({"rack_sizes": {"2": 0, "3": 7, "4": 7, "5": 6, "6": 6}}, "rack_sizes"),
         ({"rack_sizes": "nine"}, "rack_sizes"),

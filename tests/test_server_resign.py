@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -12,11 +13,22 @@ pytest.importorskip("starlette")
 from server_games import Message, Served, Viewer, serve_app
 from test_server_ws import refusal, to_move_and_other, two_people
 from triominos.record import verify
-from triominos.server.protocol import TAKEBACKS_PER_SEAT
+from triominos.server.protocol import TAKEBACK_PAUSE, TAKEBACKS_PER_SEAT
 
 
 def takeback_said(viewer: Viewer, state: str) -> Message:
     return viewer.until(lambda m: m["type"] == "takeback" and m["state"] == state)
+
+
+@contextmanager
+def opened_by_one_of_two(served: Served) -> Iterator[tuple[Viewer, Viewer]]:
+    """Ann and Bob's table, its opening played: the opener's connection and the other's."""
+    code, tokens = two_people(served)
+    mover, other = to_move_and_other(served, code, tokens)
+    with mover, other:
+        mover.play_first_legal("open")
+        other.until(lambda m: m["type"] == "event")
+        yield mover, other
 
 
 def event_of(viewer: Viewer, action: str) -> Message:
@@ -53,6 +65,52 @@ def test_a_player_who_resigns_loses_at_once_and_the_record_says_so(served: Serve
     verify(document)
 
 
+def three_at_table(served: Served) -> tuple[str, list[str]]:
+    """Ann, Bob and a bot at three seats: the code and the people's tokens."""
+    people = [{"kind": "person", "name": name} for name in ("Ann", "Bob")]
+    created = served.create(
+        players=3, seats=[*people, {"kind": "bot", "bot": "greedy"}], take=[0, 1]
+    )
+    return created["code"], [seat["token"] for seat in created["seats"]]
+
+
+def test_among_three_a_resignation_waits_until_everyone_asks(served: Served) -> None:
+    """At three players a resignation would end the match for two who did not ask: Ann's
+    asks the others, and the match ends, as her resignation, once Bob asks too (the bot
+    agrees)."""
+    code, (ann_token, bob_token) = three_at_table(served)
+    with served.viewer(code, ann_token) as ann, served.viewer(code, bob_token) as bob:
+        assert not ann.view["may_resign"] and ann.view["ending"] == []
+        ann.send({"type": "resign", "id": "r"})
+        asked = bob.until(lambda m: m["type"] == "ending")
+        assert asked["seats"] == [0] and asked["view"]["may_resign"]
+        assert not ann.until(lambda m: m["type"] == "ending")["view"]["may_resign"]
+        assert not bob.view["match_over"]
+        bob.send({"type": "resign", "id": "b"})
+        ended = bob.answer("b")
+        assert ended["event"]["action"] == "resign" and ended["event"]["player"] == 0
+        assert ended["view"]["match_over"] and 0 not in ended["view"]["winners"]
+        assert event_of(ann, "resign")["event"]["player"] == 0
+
+
+def test_among_three_a_player_leaves_to_a_bot_and_the_others_play_on(served: Served) -> None:
+    """The way out of a table of three: the player gives the seat to a bot; the match goes
+    on, and the last person among bots may resign alone."""
+    code, (ann_token, bob_token) = three_at_table(served)
+    with served.viewer(code, bob_token) as bob:
+        left = served.http.post(
+            f"/api/tables/{code}/seats/0/bot", json={"token": ann_token, "bot": "greedy"}
+        )
+        assert left.status_code == 200, left.text
+        view = bob.until(
+            lambda m: m["type"] == "presence" and m["view"]["seats"][0]["kind"] == "bot"
+        )["view"]
+        assert view["may_resign"] and not view["match_over"]
+        bob.send({"type": "resign", "id": "b"})
+        resigned = event_of(bob, "resign")
+        assert resigned["event"]["player"] == 1 and resigned["view"]["match_over"]
+
+
 def test_a_takeback_between_people_needs_the_others_yes(served: Served) -> None:
     code, tokens = two_people(served)
     mover, other = to_move_and_other(served, code, tokens)
@@ -77,6 +135,7 @@ def test_a_takeback_between_people_needs_the_others_yes(served: Served) -> None:
         other.send({"type": "takeback_answer", "accept": False})
         assert takeback_said(mover, "declined")["view"]["takeback"] is None
         assert mover.view["version"] == 1 and mover.view["board"]
+        served.later(TAKEBACK_PAUSE)  # (asking again at once is refused: below)
         mover.send({"type": "takeback", "id": "t2"})
         takeback_said(other, "asked")
         other.send({"type": "takeback_answer", "accept": True})
@@ -94,12 +153,26 @@ def test_a_takeback_between_people_needs_the_others_yes(served: Served) -> None:
         assert replayed.view["version"] == 2 and replayed.view["board"] == []
 
 
+def test_a_declined_takeback_is_asked_again_only_after_a_pause(served: Served) -> None:
+    with opened_by_one_of_two(served) as (mover, other):
+        mover.send({"type": "takeback", "id": "t1"})
+        takeback_said(other, "asked")
+        other.send({"type": "takeback_answer", "accept": False})
+        takeback_said(mover, "declined")
+        mover.send({"type": "takeback", "id": "at-once"})
+        refused = refusal(mover, "no_takeback")
+        assert refused["id"] == "at-once"
+        assert f"declined: ask again in {TAKEBACK_PAUSE:.0f} s" in refused["message"]
+        served.later(TAKEBACK_PAUSE - 1)
+        mover.send({"type": "takeback", "id": "still"})
+        assert "ask again in 1 s" in refusal(mover, "no_takeback")["message"]
+        served.later(1)
+        mover.send({"type": "takeback", "id": "t2"})
+        assert takeback_said(other, "asked")["seat"] == mover.greeting["seat"]
+
+
 def test_a_takeback_lapses_when_the_game_moves_on(served: Served) -> None:
-    code, tokens = two_people(served)
-    mover, other = to_move_and_other(served, code, tokens)
-    with mover, other:
-        mover.play_first_legal("open")
-        other.until(lambda m: m["type"] == "event")
+    with opened_by_one_of_two(served) as (mover, other):
         mover.send({"type": "takeback", "id": "t"})
         takeback_said(other, "asked")
         other.play_first_legal("mine")
@@ -109,7 +182,7 @@ def test_a_takeback_lapses_when_the_game_moves_on(served: Served) -> None:
 
 
 def test_a_drawn_tile_is_never_taken_back(served: Served) -> None:
-    code, tokens = two_people(served)
+    code, tokens = two_people(served, preset="classic-house")  # a draw beside fitting tiles
     mover, other = to_move_and_other(served, code, tokens)
     with mover, other:
         mover.play_first_legal("open")
@@ -122,17 +195,15 @@ def test_a_drawn_tile_is_never_taken_back(served: Served) -> None:
 
 
 def test_takebacks_asked_are_rate_limited(served: Served) -> None:
-    code, tokens = two_people(served)
-    mover, other = to_move_and_other(served, code, tokens)
-    with mover, other:
-        mover.play_first_legal("open")
-        other.until(lambda m: m["type"] == "event")
+    with opened_by_one_of_two(served) as (mover, other):
         count, _ = TAKEBACKS_PER_SEAT
         for number in range(count):
+            served.later(TAKEBACK_PAUSE)  # past the pause after the last one declined
             mover.send({"type": "takeback", "id": f"t{number}"})
             takeback_said(other, "asked")
             other.send({"type": "takeback_answer", "accept": False})
             takeback_said(mover, "declined")
+        served.later(TAKEBACK_PAUSE)
         mover.send({"type": "takeback", "id": "once-more"})
         assert refusal(mover, "rate_limited")["id"] == "once-more"
 

@@ -276,7 +276,7 @@ def test_a_custom_rule_set_is_written_as_its_preset_and_the_differences() -> Non
     rules = CLASSIC_RULES.replace(max_draws=1, going_out_bonus=30)
     match = Match(rules, 2, seed=1)
     text = match.to_text()
-    assert text.startswith('rules=classic{"going_out_bonus":30,"max_draws":1};')
+    assert text.startswith('rules=classic-house{"going_out_bonus":30,"max_draws":1};')
     assert Match.from_text(text).rules == rules
 
 

@@ -73,7 +73,11 @@ def test_a_friend_joins_by_code_and_each_sees_the_others_move(
     expect(bob.get_by_test_id("away-countdown")).to_contain_text("A bot may play in")
     expect(bob.get_by_test_id("give-to-bot")).to_be_visible(timeout=30_000)
     # "Let a bot play" asks which level: the beginner plays Bob's seat, under his name.
+    expect(bob.get_by_test_id("bot-level-strength")).to_have_text(
+        "Beats the Beginner bot about 4 games in 5."
+    )
     bob.get_by_test_id("bot-level").select_option("random")
+    expect(bob.get_by_test_id("bot-level-strength")).to_have_text("Plays any tile that fits.")
     bob.get_by_test_id("give-to-bot").click()
     expect(bob.get_by_test_id("bot-badge")).to_have_text("bot · level 1 · beginner")
     expect(bob.locator(".presence")).to_have_class("presence here")

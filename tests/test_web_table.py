@@ -255,9 +255,10 @@ def test_a_hint_lights_up_the_bots_placements(live_server: LiveServerFactory, pa
 
 def test_a_hint_to_draw_on_purpose_says_why(live_server: LiveServerFactory, page: Page) -> None:
     """Two-player bots fish often: within a few turns with a tile that fits, the hint
-    says to draw anyway, and why, in words."""
+    says to draw anyway, and why, in words (the house reading: seed 002 draws only when no
+    tile fits)."""
     server = live_server(**FAST_BOTS)
-    create_game(page, server)
+    create_game(page, server, preset="classic-house")
     for _ in range(30):
         play_until_a_tile_fits(page)
         page.get_by_test_id("hint").click()

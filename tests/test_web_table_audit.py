@@ -185,7 +185,7 @@ def test_a_button_pressed_from_the_keyboard_keeps_the_focus(
     live_server: LiveServerFactory, page: Page
 ) -> None:
     server = live_server(**FAST_BOTS)
-    create_game(page, server)
+    create_game(page, server, preset="classic-house")  # a draw beside fitting tiles
     draw = page.get_by_test_id("draw")
     for _ in range(20):  # past the opening, where a draw is no choice
         assert table_state(page) == "turn"

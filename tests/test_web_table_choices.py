@@ -91,13 +91,6 @@ def test_a_takeback_is_asked_in_one_browser_and_answered_in_the_other(
         expect(mover.get_by_test_id("takeback-waiting")).to_be_visible()
         asked = other.get_by_test_id("takeback-asked")
         expect(asked).to_contain_text("asks to take back their last move")
-        other.get_by_test_id("takeback-decline").click()
-        expect(asked).to_be_hidden()
-        expect(mover.locator("#toasts")).to_contain_text("Your takeback was declined.")
-        expect(mover.get_by_test_id("takeback-waiting")).to_be_hidden()
-        expect(mover.get_by_test_id("board-tile")).to_have_count(1)
-
-        mover.get_by_test_id("takeback").click()
         other.get_by_test_id("takeback-accept").click()
         for each in pages:
             expect(each.get_by_test_id("board-tile")).to_have_count(0)
@@ -106,6 +99,18 @@ def test_a_takeback_is_asked_in_one_browser_and_answered_in_the_other(
         expect(mover.get_by_test_id("table")).to_have_attribute("data-my-turn", "true")
         expect(mover.locator(".rack-tile")).to_have_count(rack)
         expect(mover.get_by_test_id("takeback")).to_have_count(0)
+
+        # Played again and asked again, declined: not asked once more at once (PROTOCOL.md).
+        assert play_turn(mover) == "place"
+        mover.get_by_test_id("takeback").click()
+        other.get_by_test_id("takeback-decline").click()
+        expect(asked).to_be_hidden()
+        expect(mover.locator("#toasts")).to_contain_text("Your takeback was declined.")
+        expect(mover.get_by_test_id("takeback-waiting")).to_be_hidden()
+        expect(mover.get_by_test_id("board-tile")).to_have_count(1)
+        mover.get_by_test_id("takeback").click()
+        expect(mover.locator("#toasts")).to_contain_text("No takeback is possible now")
+        expect(other.get_by_test_id("takeback-asked")).to_have_count(0)
 
 
 def test_the_personal_link_comes_with_its_qr_code(

@@ -242,9 +242,16 @@ def test_the_target_reached_during_a_hand_is_told(
     server = live_server()
     answer = ann_and_bob(server)
     open_in(page, f"{server.base_url}/t/{answer['code']}")
+    # The totals hold this hand's points: Ann is at 378 with the 40 of this hand.
     table_with_view(
         page,
-        "view.status = 'playing'; view.totals = [380, 100]; view.hand_points = [25, 3];",
+        "view.status = 'playing'; view.totals = [378, 100]; view.hand_points = [40, 3];",
+    )
+    expect(page.get_by_test_id("turn")).to_be_visible()
+    expect(page.get_by_test_id("target-notice")).to_have_count(0)
+    table_with_view(
+        page,
+        "view.status = 'playing'; view.totals = [405, 100]; view.hand_points = [25, 3];",
     )
     expect(page.get_by_test_id("target-notice")).to_have_text(
         "Ann reached 400 with this hand: the match ends after it."

@@ -50,6 +50,22 @@ def open_in(page: Page, url: str, language: str = "en") -> None:
     page.reload()
 
 
+def open_seats(page: Page, server: LiveServer, table: dict[str, Any], language: str = "en") -> None:
+    """Open ``table`` (an answer of :func:`post_table`) on a device that holds every seat of
+    its answer (the creator's ``take``), as the home page leaves a device that made it, in
+    ``language`` and with reduced motion."""
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(f"{server.base_url}/")
+    page.evaluate(
+        """([code, seats, language]) => {
+            localStorage.setItem('triominos.seats', JSON.stringify({ [code]: seats }));
+            localStorage.setItem('triominos.lang', language);
+        }""",
+        [table["code"], table["seats"], language],
+    )
+    page.goto(f"{server.base_url}/t/{table['code']}")
+
+
 def watch_texts(page: Page) -> list[str]:
     """Collect the page's warnings about missing translations (i18n.js warns, never errs)."""
     missing: list[str] = []

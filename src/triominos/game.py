@@ -307,16 +307,18 @@ def opening_tiles(rules: Rules, rack: int, tile_set: TileSet) -> int:
 
     With ``opening="highest_triple"`` the opener is the holder of the highest triple
     (tile indices ascend by value, so the highest triple is the highest index among the
-    triples) and opens with it, or with 0-0-0 when holding both. Without any triple in
-    play the opener holds the most valuable tile and opens with it. Called for the
-    opener's rack, this needs nothing but that rack.
+    triples) and opens with it, or with 0-0-0 when holding both and ``opening_zero_swap``
+    (seed 002's "mag de 3x0 neerleggen"; seed 003 opens "en posant cette tuile"). Without
+    any triple in play the opener holds the most valuable tile and opens with it. Called
+    for the opener's rack, this needs nothing but that rack.
     """
     if rules.opening == "starter_draw":
         return rack
     triples = rack & tile_set.triples
     if triples:
         # The lowest triple of the set is 0-0-0 (value 0, index 0).
-        return (1 << (triples.bit_length() - 1)) | (triples & 1)
+        zero = triples & 1 if rules.opening_zero_swap else 0
+        return (1 << (triples.bit_length() - 1)) | zero
     return 1 << (rack.bit_length() - 1)
 
 
@@ -380,7 +382,7 @@ def legal_actions(
     if may_draw(rules, draws, pool_size, balance, fit_forbids_draw(rules, board, rack, drawn)):
         found.append(LegalAction(Draw(), -rules.draw_penalty, {}))
     elif not any(isinstance(option.action, Placement) for option in found):
-        found.append(LegalAction(Pass(), -pass_penalty(rules, draws), {}))
+        found.append(LegalAction(Pass(), -pass_penalty(rules, draws, pool_size), {}))
     return found
 
 
@@ -437,8 +439,15 @@ def opening_points(rules: Rules, tile: Tile) -> tuple[int, dict[str, int]]:
     return value + sum(bonuses.values()), bonuses
 
 
-def pass_penalty(rules: Rules, draws: int) -> int:
-    return rules.failed_draw_penalty if draws else rules.empty_pool_pass_penalty
+def pass_penalty(rules: Rules, draws: int, pool_size: int) -> int:
+    """What passing costs after ``draws`` draws this turn, ``pool_size`` tiles left:
+    ``failed_draw_penalty`` after drawing, unless the pool ran dry before the last draw
+    allowed and ``dry_pool_no_penalty`` (seeds 001 and 004: "geen min score"), and
+    ``empty_pool_pass_penalty`` without drawing."""
+    if not draws:
+        return rules.empty_pool_pass_penalty
+    ran_dry = not pool_size and (rules.max_draws is None or draws < rules.max_draws)
+    return 0 if ran_dry and rules.dry_pool_no_penalty else rules.failed_draw_penalty
 
 
 # --- observations -------------------------------------------------------------------
@@ -1233,7 +1242,7 @@ class Hand:
             raise IllegalActionError(
                 "place_if_able", "a tile of the rack fits: a player who can place may not pass"
             )
-        penalty = pass_penalty(rules, self.draws)
+        penalty = pass_penalty(rules, self.draws, self.pool_size)
         self._score(player, -penalty)
         event = Event(player, "pass", -penalty)
         self._record(event)

@@ -45,15 +45,69 @@ MAX_NOTE = 200
 MAX_CORRECTION = 10_000
 
 
+REFUSALS: tuple[str, ...] = (
+    "match_over",
+    "match_stopped",
+    "nothing_to_undo",
+    "already_stopped",
+    "awaiting_out",
+    "awaiting_last_round",
+    "no_such_player",
+    "can_still_draw",
+    "opening_first",
+    "no_tile_left",
+    "no_such_figure",
+    "no_figure_bonus",
+    "opening_no_figure",
+    "wrong_value",
+    "no_such_value",
+    "tile_or_value",
+    "already_laid",
+    "name_the_opening",
+    "not_a_tile",
+    "not_in_set",
+    "draw_at_least_one",
+    "max_draws",
+    "pool_short",
+    "buy_cost",
+    "no_joker",
+    "joker_not_laid",
+    "going_out_ends_nothing",
+    "still_holds",
+    "out_first",
+    "round_not_over",
+    "settle_going_out",
+    "last_round_begun",
+    "pool_not_empty",
+    "last_round_not_begun",
+    "racks_needed",
+    "racks_count",
+    "rack_negative",
+    "rack_too_high",
+    "correction_range",
+    "note_too_long",
+    "bank_counters",
+)
+"""Every reason the pad gives for refusing an entry: the page shows it in the player's
+language from ``refusal.<key>`` of the pad's six locales, with the error's ``params``."""
+
+
 class PadError(ValueError):
     """An entry, a player list or a pad document the pad refuses; ``field`` names the
     offending field (``"tile"``, ``"count"``, ``"player"``, ``"kind"`` for an entry that
-    is not allowed now, ...)."""
+    is not allowed now, ...). A refusal of an entry at the table also has a ``key`` of
+    :data:`REFUSALS` and its ``params`` (names, numbers), so that the page says why in
+    every language; the message is the English of the API."""
 
-    def __init__(self, field: str, message: str) -> None:
+    def __init__(
+        self, field: str, message: str, key: str | None = None, **params: str | int
+    ) -> None:
         super().__init__(f"{field}: {message}")
+        assert key is None or key in REFUSALS, key
         self.field = field
         self.reason = message
+        self.key = key
+        self.params = params
 
 
 # --- entries ------------------------------------------------------------------------
@@ -387,7 +441,7 @@ class Pad:
     def add(self, entry: Entry) -> Scored:
         """Score ``entry`` and write it on the sheet; a PadError leaves the pad as it was."""
         if self.is_over:
-            raise PadError("kind", "the match is over: no more entries")
+            raise PadError("kind", "the match is over: no more entries", "match_over")
         if isinstance(entry, Lay) and entry.tile is not None:
             # Kept by the tile's own name ("1-2-3"), however the numbers were read out.
             entry = replace(entry, tile=str(self._parse_tile(entry.tile)))
@@ -402,9 +456,9 @@ class Pad:
     def undo(self) -> Entry:
         """Take back the last entry (the sheet is rebuilt from the others)."""
         if self.stopped:
-            raise PadError("kind", "the match was stopped: its sheet is final")
+            raise PadError("kind", "the match was stopped: its sheet is final", "match_stopped")
         if not self._entries:
-            raise PadError("kind", "there is no entry to undo")
+            raise PadError("kind", "there is no entry to undo", "nothing_to_undo")
         entry = self._entries.pop()
         self._replay()
         return entry
@@ -412,7 +466,7 @@ class Pad:
     def stop(self) -> None:
         """End the match where it stands: the highest running total wins."""
         if self.stopped:
-            raise PadError("kind", "the match was already stopped")
+            raise PadError("kind", "the match was already stopped", "already_stopped")
         self.stopped = True
 
     def _replay(self) -> None:
@@ -448,7 +502,7 @@ class Pad:
             points = self._end_hand(entry)
         else:
             if hand.awaiting is not None:
-                raise PadError("kind", self._awaiting_message(hand.awaiting))
+                raise self._awaiting_refusal(hand.awaiting)
             player = self._check_player(entry.player)
             change, bonuses = self._turn(entry, hand)
             points = tuple(change if seat == player else 0 for seat in range(len(self.players)))
@@ -479,16 +533,25 @@ class Pad:
         hand.gong = totals.index(max(totals))
         return True
 
-    def _awaiting_message(self, awaiting: Awaiting) -> str:
+    def _awaiting_refusal(self, awaiting: Awaiting) -> PadError:
         if awaiting == "out":
             name = self.players[self.hand.out[0]]
-            return f"{name} went out and the hand is over: enter the settlement (go_out)"
-        return "the last round is over: end the hand (last_round)"
+            return PadError(
+                "kind",
+                f"{name} went out and the hand is over: enter the settlement (go_out)",
+                "awaiting_out",
+                name=name,
+            )
+        return PadError(
+            "kind", "the last round is over: end the hand (last_round)", "awaiting_last_round"
+        )
 
     def _check_player(self, player: int) -> int:
         if not 0 <= player < len(self.players):
             raise PadError(
-                "player", f"must be a seat from 0 to {len(self.players) - 1}, not {player}"
+                "player",
+                f"must be a seat from 0 to {len(self.players) - 1}, not {player}",
+                "no_such_player",
             )
         return player
 
@@ -502,7 +565,9 @@ class Pad:
         if isinstance(entry, Lay):
             return self._lay(entry, hand)
         if hand.starter is None:
-            raise PadError("kind", "the hand begins with the opening tile: enter it first")
+            raise PadError(
+                "kind", "the hand begins with the opening tile: enter it first", "opening_first"
+            )
         if isinstance(entry, DrawTiles):
             return self._draw(entry, hand), {}
         if isinstance(entry, PassTurn):
@@ -512,8 +577,10 @@ class Pad:
                     "kind",
                     f"{self.players[player]} can still draw: a player who does not lay "
                     "draws, and passes only after the last draw allowed or with an empty pool",
+                    "can_still_draw",
+                    name=self.players[player],
                 )
-            penalty = pass_penalty(self.rules, hand.draws)
+            penalty = pass_penalty(self.rules, hand.draws, hand.pool)
             self._end_turn(hand, player)
             return -penalty, {}
         return self._take_joker(entry, hand), {}
@@ -521,20 +588,27 @@ class Pad:
     def _lay(self, entry: Lay, hand: HandSheet) -> tuple[int, dict[str, int]]:
         rules, player = self.rules, entry.player
         if not hand.racks[player]:
-            raise PadError("player", f"{self.players[player]} has no tile left by the pad's count")
+            name = self.players[player]
+            raise PadError(
+                "player", f"{name} has no tile left by the pad's count", "no_tile_left", name=name
+            )
         tile, known = self._tile_laid(entry, hand)
         figure = 0
         if entry.figure is not None:
             if entry.figure not in FIGURE_NAMES:
                 raise PadError(
-                    "figure", f"must be one of {', '.join(FIGURE_NAMES)}, not {entry.figure!r}"
+                    "figure",
+                    f"must be one of {', '.join(FIGURE_NAMES)}, not {entry.figure!r}",
+                    "no_such_figure",
                 )
             figure = FIGURES.index(entry.figure)
             if not rules.figure_points[figure]:
-                raise PadError("figure", f"these rules give no bonus for {entry.figure}")
+                raise PadError(
+                    "figure", f"these rules give no bonus for {entry.figure}", "no_figure_bonus"
+                )
         if hand.starter is None:
             if figure:
-                raise PadError("figure", "the opening tile makes no figure")
+                raise PadError("figure", "the opening tile makes no figure", "opening_no_figure")
             points, bonuses = opening_points(rules, tile)
             hand.starter = player
         else:
@@ -558,7 +632,14 @@ class Pad:
         if entry.tile is not None:
             tile = self._parse_tile(entry.tile)
             if entry.value is not None and entry.value != tile.value:
-                raise PadError("value", f"{tile} is worth {tile.value}, not {entry.value}")
+                raise PadError(
+                    "value",
+                    f"{tile} is worth {tile.value}, not {entry.value}",
+                    "wrong_value",
+                    tile=str(tile),
+                    value=tile.value,
+                    given=entry.value,
+                )
             known = True
         elif entry.value is not None:
             of_value = [tile for tile in box if tile.value == entry.value]
@@ -568,14 +649,20 @@ class Pad:
                     "value",
                     f"no tile of the {rules.tile_set} set is worth {entry.value}; "
                     f"values go from {values[0]} to {values[-1]}",
+                    "no_such_value",
+                    value=entry.value,
+                    low=values[0],
+                    high=values[-1],
                 )
             tile, known = of_value[0], len(of_value) == 1
         elif rules.tile_points == "one":
             tile, known = box[-1], False  # every tile scores one point: any will do
         else:
-            raise PadError("tile", "name the tile laid or give its value")
+            raise PadError("tile", "name the tile laid or give its value", "tile_or_value")
         if known and tile in hand.laid:
-            raise PadError("tile", f"{tile} is already on the table this hand")
+            raise PadError(
+                "tile", f"{tile} is already on the table this hand", "already_laid", tile=str(tile)
+            )
         opening_bonus = rules.opening_triple_bonus or rules.opening_zero_bonus
         if (
             not known
@@ -583,7 +670,9 @@ class Pad:
             and rules.opening == "highest_triple"
             and opening_bonus
         ):
-            raise PadError("tile", "name the opening tile: a triple earns an opening bonus")
+            raise PadError(
+                "tile", "name the opening tile: a triple earns an opening bonus", "name_the_opening"
+            )
         return tile, known
 
     def _parse_tile(self, name: str) -> Tile:
@@ -591,23 +680,28 @@ class Pad:
         try:
             tile = Tile.from_name(name)
         except TileError as error:
-            raise PadError("tile", str(error)) from None
+            raise PadError("tile", str(error), "not_a_tile", tile=name) from None
         # Without mirror tiles a tile's numbers may be read in any order.
         if tile not in rules.box and tile.mirror() in rules.box:
             tile = tile.mirror()
         if tile not in rules.box:
-            raise PadError("tile", f"{name} is not a tile of the {rules.tile_set} set in play")
+            raise PadError(
+                "tile",
+                f"{name} is not a tile of the {rules.tile_set} set in play",
+                "not_in_set",
+                tile=name,
+            )
         return tile
 
     def _draw(self, entry: DrawTiles, hand: HandSheet) -> int:
         rules, player = self.rules, entry.player
         if entry.count < 1:
-            raise PadError("count", f"must be at least 1, not {entry.count}")
+            raise PadError("count", f"must be at least 1, not {entry.count}", "draw_at_least_one")
         balance = self.running_totals[player]
         for drawn in range(entry.count):
             paid = drawn * rules.draw_penalty
             if not may_draw(rules, hand.draws + drawn, hand.pool - drawn, balance - paid):
-                raise PadError("count", self._no_draw_reason(entry.count, hand, balance))
+                raise self._no_draw_refusal(entry.count, hand, balance)
         hand.pool -= entry.count
         hand.racks[player] += entry.count
         hand.draws += entry.count
@@ -617,26 +711,48 @@ class Pad:
             self._end_turn(hand, player)
         return -rules.draw_penalty * entry.count
 
-    def _no_draw_reason(self, count: int, hand: HandSheet, balance: int) -> str:
+    def _no_draw_refusal(self, count: int, hand: HandSheet, balance: int) -> PadError:
         rules = self.rules
         if rules.max_draws is not None and hand.draws + count > rules.max_draws:
-            return (
+            return PadError(
+                "count",
                 f"a player draws at most {rules.max_draws} tile(s) a turn; "
-                f"{hand.draws} drawn already this turn"
+                f"{hand.draws} drawn already this turn",
+                "max_draws",
+                most=rules.max_draws,
+                drawn=hand.draws,
             )
         if hand.pool < count:
-            return f"the pool holds {hand.pool} tile(s) by the pad's count"
-        return f"buying costs {rules.draw_penalty} counter(s) a card; the player holds {balance}"
+            return PadError(
+                "count",
+                f"the pool holds {hand.pool} tile(s) by the pad's count",
+                "pool_short",
+                pool=hand.pool,
+            )
+        return PadError(
+            "count",
+            f"buying costs {rules.draw_penalty} counter(s) a card; the player holds {balance}",
+            "buy_cost",
+            cost=rules.draw_penalty,
+            balance=balance,
+        )
 
     def _take_joker(self, entry: TakeJoker, hand: HandSheet) -> int:
         if not self.rules.joker:
-            raise PadError("kind", "these rules play without the joker")
+            raise PadError("kind", "these rules play without the joker", "no_joker")
         if JOKER not in hand.laid:
-            raise PadError("kind", "the joker is not on the table by this hand's lays")
+            raise PadError(
+                "kind", "the joker is not on the table by this hand's lays", "joker_not_laid"
+            )
         if entry.tile is not None:
             tile = self._parse_tile(entry.tile)
             if tile in hand.laid:
-                raise PadError("tile", f"{tile} is already on the table this hand")
+                raise PadError(
+                    "tile",
+                    f"{tile} is already on the table this hand",
+                    "already_laid",
+                    tile=str(tile),
+                )
             hand.laid.add(tile)
         hand.laid.discard(JOKER)
         self._end_turn(hand, entry.player)
@@ -669,35 +785,68 @@ class Pad:
             reason = "out"
             player = self._check_player(entry.player)
             if rules.going_out == "plays_on":
-                raise PadError("kind", "going out ends nothing in these rules")
+                raise PadError(
+                    "kind", "going out ends nothing in these rules", "going_out_ends_nothing"
+                )
             if not hand.out:
                 raise PadError(
                     "player",
                     f"{self.players[player]} still holds {hand.racks[player]} tile(s) by the "
                     "pad's count: enter the lay of the last tile first",
+                    "still_holds",
+                    name=self.players[player],
+                    count=hand.racks[player],
                 )
+            first = self.players[hand.out[0]]
             if player != hand.out[0]:
                 raise PadError(
                     "player",
-                    f"{self.players[hand.out[0]]} went out first, not {self.players[player]}",
+                    f"{first} went out first, not {self.players[player]}",
+                    "out_first",
+                    first=first,
+                    name=self.players[player],
+                )
+            if hand.awaiting != "out":
+                # Seed 001: "dan moet deze ronde wel uitgespeeld worden, zodat alle
+                # spelers een gelijk aantal beurten hebben kunnen spelen!"
+                following = self.players[hand.to_move or 0]
+                raise PadError(
+                    "kind",
+                    f"{first} went out, and the round is played out first: {following} is "
+                    "still to play",
+                    "round_not_over",
+                    name=first,
+                    next=following,
                 )
             out = hand.out
         elif isinstance(entry, Blocked):
             reason = "blocked"
             if hand.out:
-                raise PadError("kind", "a player went out: settle the hand with go_out")
+                raise PadError(
+                    "kind", "a player went out: settle the hand with go_out", "settle_going_out"
+                )
             if hand.last_round_by is not None:
-                raise PadError("kind", "the last round has begun: end the hand with last_round")
+                raise PadError(
+                    "kind",
+                    "the last round has begun: end the hand with last_round",
+                    "last_round_begun",
+                )
             if hand.pool and rules.bank is None and rules.max_draws != 0:
                 raise PadError(
                     "kind",
                     f"the pool still holds {hand.pool} tile(s): a hand is blocked only when "
                     "nobody can lay or draw",
+                    "pool_not_empty",
+                    pool=hand.pool,
                 )
         else:
             reason = "last_round"
             if hand.last_round_by is None:
-                raise PadError("kind", "the last round begins when the pool's last card is taken")
+                raise PadError(
+                    "kind",
+                    "the last round begins when the pool's last card is taken",
+                    "last_round_not_begun",
+                )
         remaining = () if isinstance(entry, LastRound) else entry.remaining
         left = self._rack_totals(reason, remaining)
         settlement, player_named = settle(rules, reason, left, out)
@@ -716,22 +865,37 @@ class Pad:
         )
         if not remaining:
             if needed:
-                raise PadError("remaining", "give every player's rack total, one a player")
+                raise PadError(
+                    "remaining", "give every player's rack total, one a player", "racks_needed"
+                )
             return [0] * players
         if len(remaining) != players:
             raise PadError(
-                "remaining", f"give {players} rack totals, one a player, not {len(remaining)}"
+                "remaining",
+                f"give {players} rack totals, one a player, not {len(remaining)}",
+                "racks_count",
+                players=players,
             )
         highest = max(tile.value for tile in rules.box)
         for seat, total in enumerate(remaining):
             name, count = self.players[seat], hand.racks[seat]
             if total < 0:
-                raise PadError("remaining", f"{name}'s rack total cannot be negative ({total})")
+                raise PadError(
+                    "remaining",
+                    f"{name}'s rack total cannot be negative ({total})",
+                    "rack_negative",
+                    name=name,
+                )
             if total > count * highest:
                 raise PadError(
                     "remaining",
                     f"{name} holds {count} tile(s) by the pad's count, worth at most "
                     f"{count * highest}, not {total}",
+                    "rack_too_high",
+                    name=name,
+                    count=count,
+                    most=count * highest,
+                    total=total,
                 )
         return list(remaining)
 
@@ -741,9 +905,12 @@ class Pad:
             raise PadError(
                 "points",
                 f"must be a non-zero whole number from {-MAX_CORRECTION} to {MAX_CORRECTION}",
+                "correction_range",
+                low=-MAX_CORRECTION,
+                high=MAX_CORRECTION,
             )
         if len(entry.note) > MAX_NOTE:
-            raise PadError("note", f"at most {MAX_NOTE} characters")
+            raise PadError("note", f"at most {MAX_NOTE} characters", "note_too_long", most=MAX_NOTE)
         if self.rules.bank is not None:
             bank = self.bank or 0
             if self.running_totals[player] + entry.points < 0 or entry.points > bank:
@@ -751,6 +918,8 @@ class Pad:
                     "points",
                     f"counters come from the bank ({bank} left) and a player cannot hold "
                     "fewer than none",
+                    "bank_counters",
+                    bank=bank,
                 )
         return tuple(entry.points if seat == player else 0 for seat in range(len(self.players)))
 
@@ -801,10 +970,15 @@ class Pad:
         if not isinstance(entries, list):
             raise PadError("entries", "must be a list of entries")
         name = document.get("preset")
+        preset_name = name if isinstance(name, str) else None
+        # The rules written decide, as in a record: an option added since the pad was
+        # saved takes its default, which scores as before, not the preset's value now.
+        options = document.get("rules")
+        rules = pad_rules(preset_name) if options is None else pad_rules(None, options)
         pad = cls(
-            pad_rules(name if isinstance(name, str) else None, document.get("rules")),
+            rules,
             document.get("players"),  # type: ignore[arg-type]  # checked by the pad
-            name if isinstance(name, str) else None,
+            preset_name,
         )
         for number, data in enumerate(entries):
             try:

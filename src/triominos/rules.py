@@ -50,6 +50,7 @@ class RuleOptionError(ValueError):
     def __init__(self, option: str, message: str) -> None:
         super().__init__(f"{option}: {message}")
         self.option = option
+        self.reason = message
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +159,11 @@ class RuleOption:
         }
 
 
+DEFAULT_RACK_SIZES: tuple[tuple[int, int], ...] = ((2, 9), (3, 7), (4, 7), (5, 6), (6, 6))
+"""Tiles dealt by player count, seeds 001, 002 and 004: "Bij 2 spelers pakt elke speler 9
+stenen, bij 3-4 spelers 7 en bij 5-6 spelers 6" (002)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """One immutable set of rule values; each field is declared in :data:`OPTIONS`."""
@@ -166,15 +172,17 @@ class Rules:
     joker: bool = False
     min_players: int = 2
     max_players: int = 6
-    rack_sizes: tuple[tuple[int, int], ...] = ((2, 9), (3, 7), (4, 7), (5, 6), (6, 6))
+    rack_sizes: tuple[tuple[int, int], ...] = DEFAULT_RACK_SIZES
     opening: Opening = "highest_triple"
     opening_triple_bonus: int = 10
     opening_zero_bonus: int = 30
+    opening_zero_swap: bool = True
     max_draws: int | None = 3
     draw_when: DrawWhen = "always"
     draw_penalty: int = 5
     failed_draw_penalty: int = 10
     empty_pool_pass_penalty: int = 0
+    dry_pool_no_penalty: bool = False
     bridge_bonus: int = 40
     hexagon_bonus: int = 50
     double_hexagon_bonus: int = 60
@@ -301,13 +309,42 @@ class Rules:
     # --- conversions --------------------------------------------------------------
 
     def replace(self, **changes: Any) -> Rules:
-        """A copy with some options changed; an unknown option is an error."""
+        """A copy with some options changed; an unknown option is an error.
+
+        A player range changed without ``rack_sizes`` keeps the rack sizes it still
+        needs and takes the default ones (seed 002's 9, 7, 6) for new player counts, so
+        that ``max_players=4`` alone is valid. An option made invalid by the change of
+        another is refused in the name of the option changed, saying what it conflicts
+        with: the user set the one, never the other.
+        """
         unknown = sorted(set(changes) - set(OPTION_NAMES))
         if unknown:
             raise RuleOptionError(unknown[0], f"is not a rule option; options are {OPTION_NAMES}")
+        given = list(changes)
         if "rack_sizes" in changes:
             changes["rack_sizes"] = _rack_sizes(changes["rack_sizes"])
-        return dataclasses.replace(self, **changes)
+        elif {"min_players", "max_players"} & set(changes):
+            low = changes.get("min_players", self.min_players)
+            high = changes.get("max_players", self.max_players)
+            if isinstance(low, int) and isinstance(high, int):
+                changes["rack_sizes"] = self._rack_sizes_for(range(low, high + 1))
+        try:
+            return dataclasses.replace(self, **changes)
+        except RuleOptionError as error:
+            others = [name for name in given if name != error.option]
+            if error.option in given or not others:
+                raise
+            settings = ", ".join(f"{name}={_shown(changes[name])}" for name in others)
+            raise RuleOptionError(
+                others[0], f"{settings} conflicts with {error.option}: {error.reason}"
+            ) from None
+
+    def _rack_sizes_for(self, counts: range) -> tuple[tuple[int, int], ...]:
+        """This rule set's rack sizes for the player counts ``counts``, the default ones
+        for counts it has none for (a count neither has is left out: the validation
+        names it)."""
+        sizes = {**dict(DEFAULT_RACK_SIZES), **dict(self.rack_sizes)}
+        return tuple((players, sizes[players]) for players in counts if players in sizes)
 
     def to_dict(self) -> dict[str, Any]:
         """Every option and its value, as the record's ``rules`` object holds them."""
@@ -391,6 +428,13 @@ OPTIONS: dict[str, RuleOption] = _declare(
         (SEED_CLASSIC_NL, SEED_CLASSIC_FR),
     ),
     RuleOption(
+        "opening_zero_swap",
+        "flag",
+        "Whether the holder of the highest triple who also holds 0-0-0 may open with "
+        "0-0-0 instead, for its bonus (only when the highest triple opens).",
+        (SEED_CLASSIC_NL, SEED_CLASSIC_FR),
+    ),
+    RuleOption(
         "max_draws",
         "whole",
         "The most tiles a player draws in one turn before passing (none: as long as the "
@@ -424,6 +468,13 @@ OPTIONS: dict[str, RuleOption] = _declare(
         "whole",
         "Points lost for passing without drawing, the pool being empty.",
         (SEED_CLASSIC_NL, *_CHILDREN),
+    ),
+    RuleOption(
+        "dry_pool_no_penalty",
+        "flag",
+        "Whether a pass is free of failed_draw_penalty when the pool ran dry before the "
+        "last draw allowed (max_draws): the penalty comes only after all the draws.",
+        ADULT_SEEDS,
     ),
     RuleOption(
         "bridge_bonus",
@@ -608,6 +659,15 @@ def _whole(option: str, value: object, *, minimum: int) -> None:
         )
 
 
+def _shown(value: object) -> str:
+    """An option's value as ``--rule`` writes it."""
+    if isinstance(value, tuple):
+        return ",".join(f"{players}:{size}" for players, size in value)
+    if value is None:
+        return "none"
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def _rack_sizes(value: object) -> tuple[tuple[int, int], ...]:
     """Rack sizes from a mapping (record form, keys may be strings) or pairs."""
     try:
@@ -621,12 +681,17 @@ def _rack_sizes(value: object) -> tuple[tuple[int, int], ...]:
 
 @dataclass(frozen=True, slots=True)
 class Preset:
-    """A named set of rule values and the rulebooks (seed files) it follows."""
+    """A named set of rule values and the rulebooks (seed files) it follows.
+
+    ``sources`` says which rules come from where, one line a source: a seed file, or
+    ``"house"`` for the project's own readings (RULES.md section 8).
+    """
 
     name: str
     rules: Rules
     seeds: tuple[str, ...]
     summary: str
+    sources: tuple[tuple[str, str], ...]
 
     def to_json(self) -> dict[str, Any]:
         """The preset with every option's declaration and value: what ``triominos rules
@@ -636,6 +701,7 @@ class Preset:
             "name": self.name,
             "summary": self.summary,
             "seeds": list(self.seeds),
+            "sources": [{"source": source, "rules": rules} for source, rules in self.sources],
             "players": list(range(self.rules.min_players, self.rules.max_players + 1)),
             "rules": values,
             "options": [
@@ -696,60 +762,137 @@ JUNIOR_RULES = Rules(
     hand_limit=1,
 )
 
+SEED_002_RULES = Rules(draw_when="unable", two_sides_bonus=40, match_end="gong")
+"""Seed 002 exactly, every rule from it: the default ``classic`` (RULES.md section 1)."""
+
+EXTENDED_RULES = Rules(
+    tile_set="extended", opening="starter_draw", going_out="finish_round", dry_pool_no_penalty=True
+)
+
+_SEED_002_SOURCE = (
+    SEED_CLASSIC_NL,
+    "every rule: 2 to 6 players dealt 9, 7 or 6; the highest triple opens (0-0-0 may "
+    "open instead; no triple dealt: the most valuable tile), +10 and +30 for 0-0-0; draw "
+    "only when no tile fits, up to 3, -5 each, -10 for passing after; 40 a bridge or a "
+    "tile against two sides, 50, 60, 70 for one, two, three hexagons; going out ends the "
+    "hand, +25 and the others' racks; the gong at 400 makes that hand the last",
+)
+_CHILDREN_SOURCE = (
+    f"{SEED_EXTENDED_NL_DE}, {SEED_EXTENDED_ES_PT}",
+    "the children's scoring: 1 a tile, +1 a bridge or a hexagon, +2 two, +3 three, +5 "
+    "for going out first, no negative points, one hand a game",
+)
+_EXTENDED_SOURCE = (
+    f"{SEED_EXTENDED_NL_DE}, {SEED_EXTENDED_ES_PT}",
+    "every rule: 76 tiles, 2 to 6 players dealt 9, 7 or 6; a drawn tile decides who "
+    "starts; draw at will, up to 3, -5 each, -10 after the third (none when the pool ran "
+    "dry); going out rings the bell and the round is played out",
+)
+
 PRESETS: dict[str, Preset] = {
     preset.name: preset
     for preset in (
         Preset(
             "classic",
+            SEED_002_RULES,
+            (SEED_CLASSIC_NL,),
+            "Seed 002 exactly: draw only when no tile fits, 40 for a tile against two sides, "
+            "the gong at 400 makes that hand the last.",
+            (_SEED_002_SOURCE,),
+        ),
+        Preset(
+            "classic-house",
             Rules(),
             (SEED_CLASSIC_NL, SEED_CLASSIC_FR),
-            "56 tiles; the highest triple opens; a hand ends when a player goes out.",
+            "The classic of older records, seeds 002 and 003 read together: draw while "
+            "draws are left, the match ends after the hand reaching 400.",
+            (
+                (
+                    SEED_CLASSIC_NL,
+                    "2 to 6 players dealt 9, 7 or 6; 0-0-0 may open over the highest triple; "
+                    "no triple dealt: the most valuable tile opens; 60 and 70 for two and "
+                    "three hexagons",
+                ),
+                (
+                    SEED_CLASSIC_FR,
+                    "the highest triple opens, +10 and +30 for 0-0-0; up to 3 draws, -5 "
+                    "each, -10 for passing after; 40 a bridge, 50 a hexagon; going out ends "
+                    "the hand, +25 and the others' racks; 400 points",
+                ),
+                (
+                    "house",
+                    "draw again after a drawn tile that fits; no bonus for a tile against "
+                    "two sides; the match ends after the hand in which a total reaches 400",
+                ),
+            ),
         ),
         Preset(
             "extended",
-            Rules(tile_set="extended", opening="starter_draw", going_out="finish_round"),
+            EXTENDED_RULES,
             (SEED_EXTENDED_NL_DE, SEED_EXTENDED_ES_PT),
             "76 tiles; a draw decides who starts; going out rings the bell for the last "
             "round of turns.",
+            (_EXTENDED_SOURCE,),
         ),
         Preset(
             "junior",
             JUNIOR_RULES,
             (SEED_JUNIOR,),
             "Triominos Junior: 36 cards with a joker, paid in counters from a bank of 60.",
+            ((SEED_JUNIOR, "every rule"),),
         ),
         Preset(
             "classic-children",
-            Rules().replace(**CHILDREN_SCORING),
+            SEED_002_RULES.replace(**CHILDREN_SCORING),
             (SEED_CLASSIC_NL, SEED_EXTENDED_NL_DE, SEED_EXTENDED_ES_PT),
-            "The classic game with the simple children's scoring of seeds 001 and 004.",
+            "The classic game of seed 002 (draw only when no tile fits) with the simple "
+            "children's scoring of seeds 001 and 004.",
+            (
+                (SEED_CLASSIC_NL, "the game: who opens, when to draw, going out ends the hand"),
+                _CHILDREN_SOURCE,
+            ),
         ),
         Preset(
             "extended-children",
-            Rules(tile_set="extended", opening="starter_draw", going_out="finish_round").replace(
-                **CHILDREN_SCORING
-            ),
+            EXTENDED_RULES.replace(**CHILDREN_SCORING),
             (SEED_EXTENDED_NL_DE, SEED_EXTENDED_ES_PT),
             "The extended game with the simple children's scoring of seeds 001 and 004.",
+            (_EXTENDED_SOURCE, _CHILDREN_SOURCE),
         ),
         Preset(
             "classic-002",
-            Rules(draw_when="unable", two_sides_bonus=40, match_end="gong"),
+            SEED_002_RULES,
             (SEED_CLASSIC_NL,),
-            "Seed 002 exactly: draw only when no tile fits, 40 for a tile against two sides, "
-            "the gong at 400 makes that hand the last.",
+            "Seed 002 exactly, the same rules as classic under the name of its rulebook.",
+            (_SEED_002_SOURCE,),
         ),
         Preset(
             "classic-003",
             Rules(
                 max_players=4,
                 rack_sizes=((2, 9), (3, 7), (4, 7)),
+                opening_zero_swap=False,
                 draw_when="drawn_unfit",
                 match_end="first_to_target",
             ),
             (SEED_CLASSIC_FR,),
-            "Seed 003 exactly: 2 to 4 players, draw again only when the drawn tile does not "
-            "fit, the first to reach 400 wins at once.",
+            "Seed 003 where it speaks: 2 to 4 players, draw again only when the drawn tile "
+            "does not fit, the first to reach 400 wins at once.",
+            (
+                (
+                    SEED_CLASSIC_FR,
+                    "2 to 4 players dealt 9 or 7; the holder of the highest triple opens "
+                    "with it, +10 and +30 for 0-0-0; draw at will, again only when the drawn "
+                    "tile does not fit, up to 3, -5 each, -10 for passing after; 40 a "
+                    "bridge, 50 a hexagon; going out ends the hand, +25 and the others' "
+                    "racks; the first to 400 wins at once",
+                ),
+                (
+                    SEED_CLASSIC_NL,
+                    "where 003 is silent: no triple dealt, the most valuable tile opens; 60 "
+                    "and 70 for two and three hexagons",
+                ),
+            ),
         ),
     )
 }

@@ -51,6 +51,8 @@ def presets_table() -> Table:
 def print_preset(console: Console, preset: Preset) -> None:
     console.print(f"[bold]{preset.name}[/bold]: {preset.summary}")
     console.print(f"Rulebooks (seeds): {', '.join(preset.seeds)}", markup=False)
+    for source, rules in preset.sources:
+        console.print(f"From {source}: {rules}", markup=False, soft_wrap=True)
     console.print()
     print_options(console, preset.rules)
     console.print()

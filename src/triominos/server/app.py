@@ -28,11 +28,13 @@ from triominos.analysis import DEFAULT_SIMULATIONS
 from triominos.server import routes
 from triominos.server.bots import BotWorker, pool_size, process_pool
 from triominos.server.guard import Guard, Origins, RateLimiter, TrustedProxies
+from triominos.server.learn_api import learn_routes
 from triominos.server.nodes import Node
 from triominos.server.pad_api import pad_routes
 from triominos.server.protocol import CONNECTIONS_PER_ADDRESS, ApiError
 from triominos.server.puzzle_api import puzzle_routes
 from triominos.server.routes import STATIC, page
+from triominos.server.rules_page import rules_routes
 from triominos.server.service import Service, unavailable
 from triominos.server.store import StorageFault, Store
 from triominos.server.ws import play
@@ -160,6 +162,8 @@ def create_app(
         WebSocketRoute("/ws/{code}", play),
         *pad_routes(store),
         *puzzle_routes(store),
+        *learn_routes(),
+        *rules_routes(),
         Route("/", page("index.html")),
         Route("/t/{code}", page("index.html")),
         Route("/puzzles", page("index.html")),

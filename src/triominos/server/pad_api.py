@@ -20,12 +20,14 @@ stale_version``), so two phones at one table cannot overwrite each other.
 
 Errors are PROTOCOL.md's ``{"error": {"code", "message", "field"}}``: ``bad_request`` (a
 malformed body), ``bad_entry`` (the pad refused it; ``field`` names the entry's field as
-``entry.<name>``, or ``players``, ``preset``, ``options.<name>``), ``not_found``,
-``finished``, ``stale_version``.
+``entry.<name>``, or ``players``, ``preset``, ``options.<name>``; a refused entry also has
+``reason``, ``{"key", "params"}``, the pad's reason for the page to show in any
+language), ``not_found``, ``finished``, ``stale_version``.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -39,9 +41,27 @@ from triominos.server.pad_store import PadGame, PadStore
 from triominos.server.protocol import ApiError, BadMessageError, answers, decode
 from triominos.server.store import Store
 
+
+class PadRefusal(ApiError):
+    """A pad's refusal as the protocol's error answer, with ``reason``: its key of
+    :data:`triominos.pad.REFUSALS` and params, for the page to say why in any language."""
+
+    def __init__(self, error: PadError) -> None:
+        super().__init__(400, "bad_entry", error.reason, error.field)
+        self.key, self.params = error.key, error.params
+
+    def response(self) -> JSONResponse:
+        answer = super().response()
+        if self.key is None:
+            return answer
+        body = json.loads(bytes(answer.body))
+        body["error"]["reason"] = {"key": self.key, "params": self.params}
+        return JSONResponse(body, status_code=self.status)
+
+
 answering = answers(
     {"not_found": 404, "finished": 409, "stale_version": 409},
-    {PadError: lambda error: ApiError(400, "bad_entry", error.reason, error.field)},
+    {PadError: PadRefusal},
 )
 """Every pad route's wrapper: a refused change or entry is the protocol's error answer."""
 
@@ -117,7 +137,9 @@ def pad_routes(store: Store) -> list[BaseRoute]:
             entry = entry_from_json(body.get("entry"))
             game.pad.add(entry)
         except PadError as error:
-            raise PadError(f"entry.{error.field}", error.reason) from None
+            raise PadError(
+                f"entry.{error.field}", error.reason, error.key, **error.params
+            ) from None
         await run_in_threadpool(pads.append, game, entry_to_json(entry))
         return JSONResponse(game_json(request, game), status_code=201)
 

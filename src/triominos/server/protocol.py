@@ -49,6 +49,8 @@ wait until someone opens it again."""
 TAKEBACKS_PER_SEAT = (3, 300.0)
 """A seat asks for at most 3 takebacks in 5 minutes, and for one at a time: asking is
 asking the others to wait, so it may not become pestering."""
+TAKEBACK_PAUSE = 30.0
+"""A seat whose takeback was declined asks again only this many seconds later."""
 MAX_BODY_BYTES = 64 * 1024
 """An HTTP request body larger than this is refused (413) before it is read whole."""
 MAX_THINK_SECONDS = 10.0

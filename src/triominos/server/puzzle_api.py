@@ -51,9 +51,8 @@ from triominos.server.table import token_hash
 from triominos.server.views import (
     ActionFieldError,
     JsonObject,
-    ViewCache,
-    legal_json,
     parse_action,
+    position_json,
 )
 
 BROWSER_HEADER = "x-puzzle-browser"
@@ -75,19 +74,9 @@ def rating_json(rating: Rating) -> JsonObject:
 def puzzle_json(puzzle: Puzzle, rating: Rating, attempt: JsonObject | None) -> JsonObject:
     """What anyone may see of a puzzle: the seat's view, never the solution (that comes
     in ``attempt``, once this browser has answered)."""
-    observation = puzzle.observation
-    seat = observation.seat
     return {
         "id": puzzle.id,
-        "rules": observation.rules.to_dict(),
-        "seat": seat,
-        "players": observation.players,
-        "board": ViewCache().board(observation),
-        "rack": [tile.name for tile in observation.rack_tiles],
-        "rack_sizes": list(observation.rack_sizes),
-        "pool_size": observation.pool_size,
-        "totals": list(observation.totals),
-        "legal": legal_json(observation.legal_actions(), observation.board),
+        **position_json(puzzle.observation),
         "rating": rating_json(rating),
         "attempt": attempt,
     }

@@ -636,7 +636,7 @@ class Service:
         taken back at once when no other person has to agree (bots always do)."""
 
         async def ask() -> None:
-            takeback = table.ask_take_back(seat)
+            takeback = table.ask_take_back(seat, self.clock())
             if takeback.waiting:
                 self._tell_takeback(table, "asked", takeback.seat)
             else:
@@ -652,7 +652,7 @@ class Service:
 
         async def reply() -> None:
             asked = table.takeback
-            takeback = table.answer_take_back(seat, accept)
+            takeback = table.answer_take_back(seat, accept, self.clock())
             assert asked is not None  # answer_take_back refuses otherwise
             if takeback is None:
                 self._tell_takeback(table, "declined", asked.seat)

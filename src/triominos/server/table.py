@@ -18,6 +18,7 @@ import asyncio
 import dataclasses
 import hashlib
 import hmac
+import math
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -34,6 +35,7 @@ from triominos.server.protocol import (
     CHAT_PER_SEAT,
     CHAT_PER_TABLE,
     CHAT_SPECTATORS,
+    TAKEBACK_PAUSE,
     TAKEBACKS_PER_SEAT,
 )
 from triominos.server.store import SeatInfo, StoredAction, TableInfo
@@ -193,6 +195,13 @@ class LiveTable:
         """The takeback asked for now, if any (one at a time)."""
         self.takeback_limits = {seat.seat: RateLimit(*TAKEBACKS_PER_SEAT) for seat in info.seats}
         """Each seat's takeback requests, limited (so they are not forgotten on reload)."""
+        self.ending: list[int] = []
+        """Among three or more players, the person seats that asked to end the match, in
+        the order they asked: it ends, as the first one's resignation, once every person
+        has (RULES.md 16). Kept in memory only, as a takeback asked for is."""
+        self.takeback_declined: dict[int, float] = {}
+        """When each seat's last takeback was declined: it may ask again TAKEBACK_PAUSE
+        seconds later."""
         self.epoch: int | None = None
         """The claim this node holds the table under (:mod:`triominos.server.nodes`);
         None for a copy read from the database that no node claimed."""
@@ -440,6 +449,25 @@ class LiveTable:
                 self.reading = self.reading - {before[1]}
         return logged, StoredAction(logged.version, seat, client_id, stored_form, at)
 
+    def may_resign(self, seat: int | None) -> bool:
+        """Whether ``seat`` may end the match by resigning now (RULES.md 16): at two
+        players, or when every other person asked to end it too (a bot agrees, as it does
+        to a takeback). Among three or more, the others would otherwise lose their match
+        to one player's wish: that player asks them, or leaves, a bot finishing for them."""
+        others = set(self.person_seats()) - {seat}
+        return seat is not None and (self.info.players == 2 or others <= set(self.ending))
+
+    def ask_to_end(self, seat: int) -> int | None:
+        """``seat`` resigns, or asks to end the match where the others must agree: the
+        seat whose resignation ends the match now (the first who asked), or None while
+        some person has not asked yet (``ending`` then holds ``seat`` too)."""
+        if self.may_resign(seat) and not self.ending:
+            return seat
+        if seat not in self.ending:
+            self.ending.append(seat)
+        first = self.ending[0]
+        return first if self.may_resign(first) else None
+
     # --- takebacks ------------------------------------------------------------------
 
     def _takeback_refusal(self, seat: int | None) -> Refused | None:
@@ -463,13 +491,21 @@ class LiveTable:
         """Whether ``seat`` may ask for a takeback now (the view's ``may_take_back``)."""
         return self._takeback_refusal(seat) is None
 
-    def ask_take_back(self, seat: int | None) -> Takeback:
-        """A takeback asked for by ``seat``; Refused saying why it may not be. Every
-        other person must accept it; with none (only bots), it is accepted at once."""
+    def ask_take_back(self, seat: int | None, now: float) -> Takeback:
+        """A takeback asked for by ``seat`` at ``now``; Refused saying why it may not be.
+        Every other person must accept it; with none (only bots), it is accepted at once.
+        A seat whose takeback was declined waits TAKEBACK_PAUSE seconds before asking again:
+        the others said no, and asking again at once would only press them."""
         refusal = self._takeback_refusal(seat)
         if refusal is not None:
             raise refusal
         assert seat is not None  # refused otherwise
+        wait = self.takeback_declined.get(seat, -TAKEBACK_PAUSE) + TAKEBACK_PAUSE - now
+        if wait > 0:
+            raise Refused(
+                "no_takeback",
+                f"your last takeback was declined: ask again in {math.ceil(wait)} s",
+            )
         count, seconds = TAKEBACKS_PER_SEAT
         if not self.takeback_limits[seat].allow():
             raise Refused(
@@ -479,15 +515,16 @@ class LiveTable:
         self.takeback = Takeback(seat, waiting)
         return self.takeback
 
-    def answer_take_back(self, seat: int | None, accept: bool) -> Takeback | None:
-        """``seat`` accepts or declines the takeback asked for; the takeback still
-        waiting for others, or None once it is declined (and gone). Refused when none
-        waits for this seat's answer."""
+    def answer_take_back(self, seat: int | None, accept: bool, now: float) -> Takeback | None:
+        """``seat`` accepts or declines, at ``now``, the takeback asked for; the takeback
+        still waiting for others, or None once it is declined (and gone, its asker
+        paused). Refused when none waits for this seat's answer."""
         takeback = self.takeback
         if takeback is None or seat not in takeback.waiting:
             raise Refused("no_takeback", "no takeback waits for your answer")
         if not accept:
             self.takeback = None
+            self.takeback_declined[takeback.seat] = now
             return None
         self.takeback = dataclasses.replace(takeback, waiting=takeback.waiting - {seat})
         return self.takeback
@@ -549,6 +586,8 @@ class LiveTable:
             turn_deadline=self.turn_deadline,
             takeback=None if self.takeback is None else self.takeback.to_json(),
             may_take_back=self.may_take_back(seat),
+            may_resign=self.may_resign(seat),
+            ending=self.ending,
             reading=seat in self.reading,
             cache=self.views,
         )

@@ -285,6 +285,8 @@ def build_view(
     turn_deadline: float | None,
     takeback: JsonObject | None = None,
     may_take_back: bool = False,
+    may_resign: bool = False,
+    ending: Sequence[int] = (),
     reading: bool = False,
     cache: ViewCache | None = None,
 ) -> JsonObject:
@@ -294,6 +296,8 @@ def build_view(
     seat may not play now even on its turn (a bot plays it, or people are missing), and
     then ``legal`` is empty. ``takeback``: the takeback asked for now (its seat and the
     seats yet to answer), ``may_take_back``: whether this seat may ask for one now.
+    ``may_resign``: whether this seat's resignation ends the match now; ``ending``: the
+    person seats that asked to end it, the first of them resigning, once all have.
     ``reading``: this seat's person has not yet gone on from the last hand's end (a page
     loaded again shows that end again).
     ``cache``: the table's :class:`ViewCache`, so that what
@@ -340,6 +344,8 @@ def build_view(
         "hints": info.hints,
         "takeback": takeback,
         "may_take_back": may_take_back,
+        "may_resign": may_resign,
+        "ending": list(ending),
         "reading": reading,
     }
 
@@ -373,6 +379,22 @@ def hints_json(
             }
         answer.append(entry)
     return answer
+
+
+def position_json(observation: Observation) -> JsonObject:
+    """A position as its seat sees it, with the legal actions: what a puzzle and a lesson
+    step show (no other rack, no pool)."""
+    return {
+        "rules": observation.rules.to_dict(),
+        "seat": observation.seat,
+        "players": observation.players,
+        "board": ViewCache().board(observation),
+        "rack": [tile.name for tile in observation.rack_tiles],
+        "rack_sizes": list(observation.rack_sizes),
+        "pool_size": observation.pool_size,
+        "totals": list(observation.totals),
+        "legal": legal_json(observation.legal_actions(), observation.board),
+    }
 
 
 def table_summary(

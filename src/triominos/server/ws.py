@@ -247,13 +247,25 @@ async def handle(
 
 
 async def resign(service: Service, table: LiveTable, viewer: Viewer, client_id: str) -> None:
-    """The seat gives up the match, at whatever version it is (RULES.md §16)."""
+    """The seat gives up the match, at whatever version it is (RULES.md §16); among three
+    or more players it asks the others first, and the match ends once every person has
+    asked (the first one resigning): until then everyone is told who asked."""
     if viewer.seat is None:
         refusal = Refused("spectator", "a spectator watches; only a seated player resigns")
         viewer.send(refusal.to_message(client_id))
         return
+    async with table.lock:
+        if table.match.is_over or table.info.status != "playing":
+            resigner: int | None = viewer.seat  # refused by the check, saying why
+        else:
+            resigner = table.ask_to_end(viewer.seat)
+        if resigner is None:
+            table.broadcast(
+                lambda seat: {"type": "ending", "seats": table.ending, "view": table.view(seat)}
+            )
+            return
     await service.submit(
-        table, viewer.seat, table.version, Resign(viewer.seat), client_id=client_id, sender=viewer
+        table, resigner, table.version, Resign(resigner), client_id=client_id, sender=viewer
     )
 
 

@@ -1,12 +1,13 @@
 // Talking to the game service (PROTOCOL.md): HTTP for tables, one WebSocket per viewer.
 
-/** An HTTP error answer: `{"error": {"code", "message", "field"}}`. */
+/** An HTTP error answer: `{"error": {"code", "message", "field"}}`, and the score pad's `reason` (`{key, params}`). */
 export class ApiError extends Error {
-  constructor(status, { code = "error", message = "", field = null } = {}) {
+  constructor(status, { code = "error", message = "", field = null, reason = null } = {}) {
     super(message || `HTTP ${status}`);
     this.status = status;
     this.code = code;
     this.field = field;
+    this.reason = reason;
   }
 }
 

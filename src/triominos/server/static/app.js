@@ -3,11 +3,15 @@
 //   /            the home page (start, join, open tables)
 //   /t/{code}    a table: play or watch it; with ?replay=1 the replay of a finished match
 //   /puzzles     puzzles: the next one, /puzzles/daily the puzzle of the day, /puzzles/{id}
+//   /learn       learn to play: the lessons, /learn/{edition} one of them
+//   /rules       the rules: the editions, /rules/{preset} one of them
 
 import { h, speak } from "./dom.js";
 import { HomePage } from "./home.js";
+import { LearnPage } from "./learn.js";
 import { PuzzlePage } from "./puzzle.js";
 import { ReplayPage } from "./replay.js";
+import { RulesPage } from "./rules_page.js";
 import { TablePage } from "./table.js";
 
 const LOCALES = "/static/locales";
@@ -20,6 +24,10 @@ function pageFor(root) {
   }
   const puzzle = location.pathname.match(/^\/puzzles(?:\/([A-Za-z0-9_-]+))?\/?$/);
   if (puzzle) return new PuzzlePage(root, puzzle[1] ? decodeURIComponent(puzzle[1]) : "next");
+  const learn = location.pathname.match(/^\/learn(?:\/([a-z-]+))?\/?$/);
+  if (learn) return new LearnPage(root, learn[1] ?? null);
+  const rules = location.pathname.match(/^\/rules(?:\/([A-Za-z0-9_-]+))?\/?$/);
+  if (rules) return new RulesPage(root, rules[1] ?? null);
   if (location.pathname === "/" || location.pathname === "/index.html") return new HomePage(root);
   root.replaceChildren(h("section", { class: "card narrow" }, h("h1", { i18n: "not_found" }), h("a", { class: "button primary", href: "/", i18n: "back_home" })));
   return null;
@@ -28,7 +36,7 @@ function pageFor(root) {
 /** Refresh what a page draws itself (texts made from messages at drawing time). */
 function redraw(page) {
   if (page instanceof ReplayPage && page.steps) page.go(page.at);
-  else if (page instanceof TablePage || page instanceof PuzzlePage) page.render();
+  else if (page instanceof TablePage || page instanceof PuzzlePage || page instanceof LearnPage || page instanceof RulesPage) page.render();
   else if (page instanceof HomePage && page.presets.length) page.render();
 }
 

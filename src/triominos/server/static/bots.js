@@ -8,16 +8,34 @@
 import { t } from "./dom.js";
 
 /**
- * The levels offered for a seat, weakest first: a bot and its thinking time, each level
- * at least 150 Elo above the one before (README, "Bot levels"). A table made when `sim`
- * also had a 3-second level shows that seat as the strong bot, the nearest level.
+ * The levels offered for a seat, weakest first: a bot, its thinking time and its Elo on
+ * the ladder of README's "Bot levels" (random at 0), each level at least 150 Elo above
+ * the one before. A table made when `sim` also had a 3-second level shows that seat as
+ * the strong bot, the nearest level.
  */
 export const LEVELS = [
-  { id: "random", bot: "random", think: null },
-  { id: "greedy", bot: "greedy", think: null },
-  { id: "expert", bot: "expert", think: null },
-  { id: "sim", bot: "sim", think: 1.0 },
+  { id: "random", bot: "random", think: null, elo: 0 },
+  { id: "greedy", bot: "greedy", think: null, elo: 248 },
+  { id: "expert", bot: "expert", think: null, elo: 472 },
+  { id: "sim", bot: "sim", think: 1.0, elo: 880 },
 ];
+
+/**
+ * A level's strength in words, as a text key and its values: how many games in a few it
+ * wins against the level below, from their Elo gap ("about 4 games in 5"); the lowest
+ * level plays any tile that fits.
+ */
+export function strength(level) {
+  const index = LEVELS.indexOf(level);
+  if (index <= 0) return [`level_strength_${level.id}`, {}];
+  const share = 1 / (1 + 10 ** ((LEVELS[index - 1].elo - level.elo) / 400));
+  // The fewest games that say the share to within two points in a hundred.
+  for (let games = 2; games < 10; games++) {
+    const wins = Math.round(share * games);
+    if (Math.abs(wins / games - share) <= 0.02) return [`level_strength_${level.id}`, { wins, games }];
+  }
+  return [`level_strength_${level.id}`, { wins: Math.round(share * 10), games: 10 }];
+}
 
 /** The level a new bot seat gets unless the player picks another. */
 export const DEFAULT_LEVEL = "greedy";

@@ -5,8 +5,8 @@
 // view's, PROTOCOL.md), and a choice ends in one of its entries, sent back unchanged.
 
 import { JOKER, cellKey, cellPoints, centre, tileNumbers } from "./tiles.js";
-import { bonusText } from "./sheet.js";
-import { signed } from "./dom.js";
+import { h, signed } from "./dom.js";
+import { bonusText, cellText } from "./sheet.js";
 
 /** The numbers of a placement as the tile shows them pointing up (left, apex, right). */
 export function pointingUp(entry) {
@@ -206,4 +206,34 @@ export class TileChoice {
     }
     if (found) this.showAt(found);
   }
+}
+
+/**
+ * The box under the board that confirms the placement shown: the tile, its cell, its
+ * points and bonuses, and Turn (when it fits more ways there), Cancel and `placeKey`'s
+ * button. The puzzle and learning pages show it; `redraw` after Turn or Cancel, `place`
+ * for the last button.
+ */
+export function renderConfirm(box, choice, { placeKey, place, redraw }) {
+  const entry = choice.previewEntry;
+  box.hidden = !entry;
+  if (!entry) return;
+  const option = choice.cells.get(choice.preview.key);
+  box.replaceChildren(
+    h(
+      "div",
+      { class: "confirm-text" },
+      h("strong", {}, entry.action.tile),
+      ` ${cellText(entry.action.cell)} `,
+      h("span", { class: "confirm-points", "data-testid": "confirm-points" }, signed(entry.points)),
+      ...Object.entries(entry.bonuses).map(([name, value]) => h("span", { class: "bonus-chip" }, bonusText(name, value))),
+    ),
+    h(
+      "div",
+      { class: "confirm-buttons" },
+      option.entries.length > 1 ? h("button", { type: "button", "data-testid": "rotate", i18n: "rotate", on: { click: () => (choice.rotate(), redraw()) } }) : null,
+      h("button", { type: "button", "data-testid": "cancel", i18n: "cancel", on: { click: () => (choice.cancel(), redraw()) } }),
+      h("button", { type: "button", class: "primary", "data-testid": "place", i18n: placeKey, on: { click: () => place(choice.previewEntry) } }),
+    ),
+  );
 }

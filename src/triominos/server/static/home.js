@@ -1,7 +1,7 @@
 // The home page: start a game, join one by its code or link, see the open tables.
 
 import { getJson, heldSeats, heldTables, holdSeat, playerName, postJson, rememberName } from "./api.js";
-import { DEFAULT_LEVEL, LEVELS, seatNames } from "./bots.js";
+import { DEFAULT_LEVEL, LEVELS, seatNames, strength } from "./bots.js";
 import { h, keepingFocus, onSubmit, t, toast } from "./dom.js";
 import { describeRefusal, toastRefusal } from "./errors.js";
 import { optionLabels, ruleFields, useRuleTexts } from "./rule_form.js";
@@ -85,6 +85,7 @@ export class HomePage {
             h("section", { class: "card" }, h("h2", { i18n: "open_tables" }), this.openTables),
             h("section", { class: "card links" }, h("a", { href: "/pad", i18n: "score_pad" }), h("p", { class: "muted", i18n: "score_pad_about" })),
             h("section", { class: "card links" }, h("a", { href: "/puzzles", "data-testid": "puzzles-link", i18n: "puzzles_link" }), h("p", { class: "muted", i18n: "puzzles_about" })),
+            h("section", { class: "card links" }, h("a", { href: "/learn", "data-testid": "learn-link", i18n: "learn_link" }), " · ", h("a", { href: "/rules/classic", "data-testid": "rules-link", i18n: "rules_link" })),
           ),
         ),
       ),
@@ -221,7 +222,9 @@ export class HomePage {
             on: { input: (event) => (seat.name = event.target.value) },
           })
         : null;
-    return h("div", { class: "seat-row" }, h("span", { class: `seat-dot seat-${index}` }), select, name);
+    const level = seat.kind === "bot" ? LEVELS.find((each) => each.id === seat.level) : null;
+    const power = level ? h("small", { class: "level-strength muted", "data-testid": `level-strength-${index}`, i18n: strength(level) }) : null;
+    return h("div", { class: "seat-row" }, h("span", { class: `seat-dot seat-${index}` }), select, name, power);
   }
 
   houseRules(preset) {

@@ -11,11 +11,11 @@
 
 import { getJson, postJson } from "./api.js";
 import { BoardView } from "./board.js";
-import { TileChoice, choiceKey } from "./choice.js";
+import { TileChoice, choiceKey, renderConfirm } from "./choice.js";
 import { h, setText, signed, t } from "./dom.js";
 import { describeRefusal, toastRefusal } from "./errors.js";
 import { RackView } from "./rack.js";
-import { bonusText, cellText } from "./sheet.js";
+import { bonusText } from "./sheet.js";
 
 const BROWSER_KEY = "triominos.puzzle_browser";
 const BROWSER_HEADER = "X-Puzzle-Browser";
@@ -237,7 +237,7 @@ export class PuzzlePage {
       selected: this.choice.selected,
       turned: this.choice.turned,
     });
-    this.renderConfirm(previewEntry);
+    renderConfirm(this.confirmBox, this.choice, { placeKey: "puzzle_answer", place: (entry) => this.answer(entry), redraw: () => this.render() });
     // Made once and updated, so that a render (a tile chosen, the language changed) does
     // not drop the keyboard's focus from it.
     const draw = others.draw ?? puzzle.legal.find((entry) => entry.action.action === "draw");
@@ -270,31 +270,6 @@ export class PuzzlePage {
       if (reason.params.cell) marks.push({ cell: reason.params.cell, kind: reason.key, label: reasonText(reason) });
     }
     return marks;
-  }
-
-  renderConfirm(entry) {
-    this.confirmBox.hidden = !entry;
-    if (!entry) return;
-    const option = this.choice.cells.get(this.choice.preview.key);
-    this.confirmBox.replaceChildren(
-      h(
-        "div",
-        { class: "confirm-text" },
-        h("strong", {}, entry.action.tile),
-        ` ${cellText(entry.action.cell)} `,
-        h("span", { class: "confirm-points", "data-testid": "confirm-points" }, signed(entry.points)),
-        ...Object.entries(entry.bonuses).map(([name, value]) => h("span", { class: "bonus-chip" }, bonusText(name, value))),
-      ),
-      h(
-        "div",
-        { class: "confirm-buttons" },
-        option.entries.length > 1
-          ? h("button", { type: "button", "data-testid": "rotate", i18n: "rotate", on: { click: () => (this.choice.rotate(), this.render()) } })
-          : null,
-        h("button", { type: "button", "data-testid": "cancel", i18n: "cancel", on: { click: () => (this.choice.cancel(), this.render()) } }),
-        h("button", { type: "button", class: "primary", "data-testid": "place", i18n: "puzzle_answer", on: { click: () => this.answer(this.choice.previewEntry) } }),
-      ),
-    );
   }
 
   renderStatus() {

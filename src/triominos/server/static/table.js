@@ -9,7 +9,7 @@
 import { TableConnection, getJson, heldSeats, holdSeat, playerName, postForBlob, postJson, releaseSeat, rememberName } from "./api.js";
 import { BoardView } from "./board.js";
 import { TileChoice, choiceKey, pointingUp } from "./choice.js";
-import { DEFAULT_LEVEL, LEVELS, levelOf, seatNames } from "./bots.js";
+import { DEFAULT_LEVEL, LEVELS, levelOf, seatNames, strength } from "./bots.js";
 import { arrange, h, onSubmit, setText, signed, t, toast } from "./dom.js";
 import { RackView } from "./rack.js";
 import { EndDialogs } from "./endings.js";
@@ -21,6 +21,7 @@ import { JOKER, cellKey } from "./tiles.js";
 const WATCH = "watch";
 const CHAT_MUTED = "triominos.chat_muted";
 const MAX_CHAT_CHARS = 200; // protocol.MAX_CHAT_CHARS
+const TABS = ["play", "players", "chat", "scores", "moves"]; // a phone's tabs (showTab)
 
 /**
  * The board after `event`: a placement adds its tile, taking the joker back replaces it,
@@ -68,6 +69,8 @@ export class TablePage {
     this.endedHere = false; // the match ended while this page was open (its dialog is shown then only)
     this.finalBoard = null; // {hand, board}: the finished hand's board, shown until its dialog closes
     this.revealed = null; // hot-seat: the seat whose rack was shown after "pass the device"
+    this.publicConnection = null; // hot-seat: a spectator's connection (watchPublicly)
+    this.publicView = null;
     this.sounds = new Sounds();
     this.chat = []; // this page's chat (the players' or the spectators'), oldest first
     this.rematch = null;
@@ -126,12 +129,14 @@ export class TablePage {
       ),
     );
     this.players = h("div", { class: "players", "data-testid": "players" });
-    this.notices = h("div", { class: "notices" });
+    this.notices = h("div", { class: "notices", "data-testid": "notices" });
+    this.personal = h("div", { class: "notices" }); // "Play on another device"
     this.hintBox = h("div", { class: "hint-box", "data-testid": "hints", hidden: true });
     this.sheet = h("div", { class: "sheet", "data-testid": "score-sheet", tabindex: 0, i18nAttrs: { "aria-label": "sheet_title" } });
     this.scores = h("div", { class: "scores", "data-testid": "score-table" });
     this.chatBox = h("section", { class: "chat", "data-testid": "chat" });
     this.giveForms = new Map(); // seat -> its "let a bot play" form (giveToBotForm)
+    this.takebackQuestions = new Map(); // seat -> {id, element}: the takeback it is asked (takebackQuestion)
     // Made once and never drawn again (arrange): a message being typed keeps its text and
     // its focus while the others' messages come in.
     this.chatInput = h("input", { type: "text", maxlength: MAX_CHAT_CHARS, required: true, "data-testid": "chat-input", i18nAttrs: { placeholder: "chat_placeholder", "aria-label": "chat_placeholder" } });
@@ -149,11 +154,23 @@ export class TablePage {
       h("button", { type: "submit", "data-testid": "chat-send", i18n: "chat_send" }),
     );
     this.handover = h("div", { class: "handover", "data-testid": "pass-device", hidden: true });
+    // The rules of this table (its options beside its edition's) and the lessons.
+    this.rulesLink = h("a", { "data-testid": "rules-link", i18n: "rules_link" });
+    this.links = h("nav", { class: "table-links" }, this.rulesLink, " · ", h("a", { href: "/learn", "data-testid": "learn-link", i18n: "learn_link" }));
     this.endings = new EndDialogs();
     this.resignDialog = h("dialog", { class: "dialog", "data-testid": "resign-confirm" });
+    // On a phone one part of the side shows at a time, behind its tab (style.css).
+    const panel = (tab, ...children) => h("section", { class: "side-panel", id: `panel-${tab}`, role: "tabpanel", "data-panel": tab, i18nAttrs: { "aria-label": `tab_${tab}` } }, ...children);
+    this.tab = "play";
+    this.tabs = h(
+      "div",
+      { class: "table-tabs", role: "tablist", "data-testid": "tabs" },
+      ...TABS.map((tab) => h("button", { type: "button", role: "tab", "data-tab": tab, "data-testid": `tab-${tab}`, "aria-controls": tab === "play" ? null : `panel-${tab}`, i18n: `tab_${tab}`, on: { click: () => this.showTab(tab) } })),
+    );
     this.element = h(
       "section",
       { class: "table-page", "data-testid": "table" },
+      this.tabs,
       h(
         "div",
         { class: "table-main" },
@@ -161,25 +178,32 @@ export class TablePage {
         this.turnLive,
         this.boardWrap,
         this.handover,
-        h("div", { class: "rack-bar" }, rackBox, this.actions),
+        (this.rackBar = h("div", { class: "rack-bar" }, rackBox, this.actions)),
         this.keysHelp,
       ),
       h(
         "aside",
         { class: "table-side" },
-        this.players,
         this.notices,
+        panel("players", this.players, this.personal, this.links),
         this.hintBox,
-        this.chatBox,
-        h("h2", { class: "sheet-title", i18n: "scores_title" }),
-        this.scores,
-        h("h2", { class: "sheet-title", i18n: "sheet_title" }),
-        this.sheet,
+        panel("chat", this.chatBox),
+        panel("scores", h("h2", { class: "sheet-title", i18n: "scores_title" }), this.scores),
+        panel("moves", h("h2", { class: "sheet-title", i18n: "sheet_title" }), this.sheet),
       ),
       this.endings.dialog,
       this.resignDialog,
     );
     this.root.replaceChildren(this.element);
+    this.showTab("play");
+  }
+
+  /** A phone's tab: the table (board, rack and actions) or one part of the side. */
+  showTab(tab) {
+    this.tab = tab;
+    this.element.dataset.tab = tab;
+    for (const button of this.tabs.children) button.setAttribute("aria-selected", String(button.dataset.tab === tab));
+    for (const section of this.element.querySelectorAll(".side-panel")) section.classList.toggle("current", section.dataset.panel === tab);
   }
 
   async start() {
@@ -203,6 +227,7 @@ export class TablePage {
       return;
     }
     this.summary = summary;
+    this.rulesLink.href = `/rules/${encodeURIComponent(summary.preset)}?table=${encodeURIComponent(this.code)}`;
     this.connect();
   }
 
@@ -230,6 +255,8 @@ export class TablePage {
   connect() {
     for (const { connection } of this.seats.values()) connection.close();
     this.seats.clear();
+    this.publicConnection?.close();
+    this.publicConnection = this.publicView = null;
     const held = heldSeats(this.code);
     const wanted = held.length ? held.map(({ seat, token }) => [seat, token]) : [[WATCH, null]];
     for (const [key, token] of wanted) {
@@ -240,13 +267,26 @@ export class TablePage {
       connection.addEventListener("message", (event) => this.onMessage(key, event.detail));
       connection.start();
     }
+    if (this.shared) this.watchPublicly();
     this.renderConnection();
+  }
+
+  /** Hot-seat: a spectator's connection too, whose view is what the shared screen shows (shared). */
+  watchPublicly() {
+    const connection = (this.publicConnection = new TableConnection(this.code, null));
+    connection.addEventListener("message", (event) => {
+      if (!event.detail.view) return;
+      this.publicView = event.detail.view;
+      this.render();
+    });
+    connection.start();
   }
 
   destroy() {
     clearInterval(this.clock);
     document.removeEventListener("keydown", this.keydown);
     for (const { connection } of this.seats.values()) connection.close();
+    this.publicConnection?.close();
     for (const url of this.qrCodes.values()) URL.revokeObjectURL(url);
     this.board.destroy();
     document.title = t("title");
@@ -314,11 +354,12 @@ export class TablePage {
       case "takeback":
         // Asked or declined: the view says who still has to answer (an accepted one is an event).
         entry.view = message.view;
+        // The question itself is the notice with its buttons (takebackNotices), read out once.
         if (message.state === "declined" && key === message.seat) toast(t("takeback_declined"));
-        // Said once, where it is heard (the toasts), not by the notice drawn again at every change.
-        if (message.state === "asked" && message.view.takeback?.waiting.includes(key)) {
-          toast(t("takeback_asked", { name: this.names(message.view)[message.seat], you: this.names(message.view)[key] }));
-        }
+        break;
+      case "ending":
+        // Among three or more, who asked to end the match (endingNotices).
+        entry.view = message.view;
         break;
       case "chat":
         this.heard(key, message.messages, false);
@@ -509,7 +550,7 @@ export class TablePage {
   }
 
   send(entry) {
-    if (!entry || this.pending) return;
+    if (!entry || this.pending || this.handingOver) return;
     if (!this.connection?.play(entry.action)) {
       toast(t("error_offline"), "error");
       return;
@@ -531,6 +572,7 @@ export class TablePage {
   }
 
   askHint() {
+    if (this.handingOver) return; // the hints would show the rack
     if (!this.connection?.askHint()) toast(t("error_offline"), "error");
     else {
       this.hints = [];
@@ -568,9 +610,12 @@ export class TablePage {
     // For tests and tools: which version is shown, and whether this page may play now.
     this.element.dataset.version = view.version;
     // Hot-seat: the next player's rack waits behind "pass the device" until they show it.
-    const handingOver = this.handingOver(view);
+    const handingOver = this.handingOver;
     const frozen = this.finalBoard !== null;
-    this.element.dataset.myTurn = String(view.legal.length > 0 && !this.pending && !handingOver && !frozen);
+    const myTurn = view.legal.length > 0 && !this.pending && !handingOver && !frozen;
+    // A phone in another tab comes back to the board when a turn of this device begins.
+    if (myTurn && this.element.dataset.myTurn !== "true" && !this.pending) this.showTab("play");
+    this.element.dataset.myTurn = String(myTurn);
     this.element.dataset.over = String(view.match_over);
     if (!view.legal.length || handingOver || frozen) this.clearChoice();
     this.renderHandover(view, handingOver);
@@ -599,14 +644,16 @@ export class TablePage {
       turned,
     });
     this.rack.element.hidden = view.rack === null || handingOver || frozen;
+    this.rackBar.hidden = handingOver; // the actions too: nothing can be done behind the handover
     this.renderConfirm(previewEntry, previewOption);
     this.renderActions(others, byTile, view);
     this.renderStatus(view);
     this.renderPlayers(view);
     this.renderNotices(view);
     this.renderHints(view);
-    const hands = view.hands.map((hand) => ({ number: hand.number, actions: hand.history, end: hand.end }));
-    if (!hands.some((hand) => hand.number === view.hand)) hands.push({ number: view.hand, actions: view.history, end: view.end });
+    const seen = this.shared ? this.publicView : view;
+    const hands = (seen?.hands ?? []).map((hand) => ({ number: hand.number, actions: hand.history, end: hand.end }));
+    if (seen && !hands.some((hand) => hand.number === seen.hand)) hands.push({ number: seen.hand, actions: seen.history, end: seen.end });
     renderSheet(this.sheet, hands, this.names(view));
     let total = view.rules.starting_score ?? 0;
     const running = view.seats.map(() => total);
@@ -615,10 +662,24 @@ export class TablePage {
     this.renderClock();
   }
 
-  /** Hot-seat: the seat to move is one of several people on this device who has not shown the rack yet. */
-  handingOver(view) {
+  /**
+   * Hot-seat: the seat to move is one of several people on this device who has not shown
+   * the rack yet. Nothing of a seat is shown and nothing is done until they show it.
+   */
+  get handingOver() {
+    const view = this.view;
+    if (!view) return false;
     const people = [...this.seats.keys()].filter((key) => key !== WATCH && view.seats[key]?.kind === "person");
     return people.length > 1 && view.legal.length > 0 && !view.match_over && this.revealed !== this.shownKey;
+  }
+
+  /**
+   * Several seats on this device: its screen is shared, so what is shown of the match to
+   * all of them (the score sheet) is what a spectator sees, from the spectator's view the
+   * server builds (publicView), never one seat's private view of its own draws.
+   */
+  get shared() {
+    return [...this.seats.keys()].filter((key) => key !== WATCH).length > 1;
   }
 
   renderHandover(view, handingOver) {
@@ -702,7 +763,8 @@ export class TablePage {
       buttons.draw,
       buttons.pass,
       this.takebackSeat() ? buttons.takeback : null,
-      playing ? buttons.resign : null,
+      playing && !view.ending.includes(view.seat) ? buttons.resign : null,
+      playing && !view.may_resign && view.seat !== null ? buttons.leave : null,
       view.hints ? buttons.hint : null,
       buttons.keys,
       buttons.mute,
@@ -724,7 +786,8 @@ export class TablePage {
         i18n: "take_back",
         on: { click: () => this.takebackSeat()?.connection.askTakeback() || toast(t("error_offline"), "error") },
       }),
-      resign: h("button", { type: "button", class: "action resign", "data-testid": "resign", i18n: "resign", on: { click: () => this.confirmResign() } }),
+      resign: h("button", { type: "button", class: "action resign", "data-testid": "resign", i18n: "resign", on: { click: () => this.confirmQuit(this.view.may_resign ? "resign" : "resign_ask") } }),
+      leave: h("button", { type: "button", class: "action leave", "data-testid": "leave", i18n: "leave", on: { click: () => this.confirmQuit("leave") } }),
       hint: h("button", { type: "button", class: "action hint", "data-testid": "hint", i18n: "hint", on: { click: () => this.askHint() } }),
       keys: h("button", {
         type: "button",
@@ -760,29 +823,33 @@ export class TablePage {
     return this.held.find(([, entry]) => entry.view.may_take_back)?.[1];
   }
 
-  /** Resigning loses the match at once: the player says so twice. */
-  confirmResign() {
+  /**
+   * Resigning loses the match (at once, or among three or more once everyone asked),
+   * leaving gives the seat to a bot for good (from this device): the player says so
+   * twice. `kind` is "resign", "resign_ask" or "leave" (their texts' keys).
+   */
+  confirmQuit(kind) {
     const key = this.shownKey;
     const entry = this.seats.get(key);
     if (!entry || key === WATCH) return;
     const close = () => this.resignDialog.close();
     this.resignDialog.replaceChildren(
-      h("h2", { i18n: "resign_title" }),
-      h("p", { i18n: ["resign_text", { name: this.names()[key] }] }),
+      h("h2", { i18n: `${kind}_title` }),
+      h("p", { i18n: [`${kind}_text`, { name: this.names()[key] }] }),
       h(
         "div",
         { class: "dialog-buttons" },
-        h("button", { type: "button", "data-testid": "resign-no", i18n: "resign_no", on: { click: close } }),
+        h("button", { type: "button", "data-testid": "resign-no", i18n: `${kind}_no`, on: { click: close } }),
         h("button", {
           type: "button",
           class: "primary danger",
           "data-testid": "resign-yes",
-          i18n: "resign_yes",
+          i18n: `${kind}_yes`,
           on: {
             click: () => {
               close();
-              this.endedHere = true; // the match ends in front of this player: its dialog opens
-              if (!entry.connection.resign()) toast(t("error_offline"), "error");
+              if (kind === "leave") this.leave(key, entry);
+              else this.resign(entry);
             },
           },
         }),
@@ -790,6 +857,48 @@ export class TablePage {
     );
     this.resignDialog.showModal();
     this.resignDialog.querySelector("[data-testid=resign-no]").focus();
+  }
+
+  resign(entry) {
+    this.endedHere = true; // the match ends in front of this player: its dialog opens
+    if (!entry.connection.resign()) toast(t("error_offline"), "error");
+  }
+
+  /**
+   * Leave a table of three or more (RULES.md 16): a bot of the default level plays the seat
+   * to the end, the others play on, and this device lets the seat go (it would take the
+   * seat back by connecting with its token) and watches.
+   */
+  async leave(key, entry) {
+    const level = LEVELS.find((each) => each.id === DEFAULT_LEVEL);
+    try {
+      await postJson(`/api/tables/${encodeURIComponent(this.code)}/seats/${key}/bot`, { token: entry.token, bot: level.bot, think: level.think });
+    } catch (error) {
+      toastRefusal(error);
+      return;
+    }
+    releaseSeat(this.code, key);
+    this.connect();
+  }
+
+  /**
+   * Among three or more, who asked to end the match (RULES.md 16): each seat of this page
+   * that has not gets "Agree", which is its own resignation's request.
+   */
+  endingNotices(view) {
+    if (!view.ending.length || view.match_over) return [];
+    const names = this.names(view);
+    const asked = { names: view.ending.map((seat) => names[seat]).join(", "), name: names[view.ending[0]] };
+    return this.held.map(([key, entry]) =>
+      entry.view.ending.includes(key)
+        ? h("p", { class: "notice", "data-testid": "ending-waiting", i18n: "ending_waiting" })
+        : h(
+            "div",
+            { class: "notice takeback-asked", "data-testid": "ending-asked" },
+            h("p", { i18n: ["ending_asked", { ...asked, you: names[key] }] }),
+            h("button", { type: "button", class: "primary danger", "data-testid": "ending-agree", i18n: "ending_agree", on: { click: () => entry.connection.resign() || toast(t("error_offline"), "error") } }),
+          ),
+    );
   }
 
   /** A takeback asked for: the seats of this page that must answer get Accept and Decline. */
@@ -802,19 +911,31 @@ export class TablePage {
       if (asked.seat === key) {
         notices.push(h("p", { class: "notice", "data-testid": "takeback-waiting", i18n: "takeback_waiting" }));
       } else if (asked.waiting.includes(key)) {
-        const answer = (accept) => entry.connection.answerTakeback(accept) || toast(t("error_offline"), "error");
-        notices.push(
-          h(
-            "div",
-            { class: "notice takeback-asked", "data-testid": "takeback-asked" },
-            h("p", { i18n: ["takeback_asked", { name: names[asked.seat], you: names[key] }] }),
-            h("button", { type: "button", class: "primary", "data-testid": "takeback-accept", i18n: "takeback_accept", on: { click: () => answer(true) } }),
-            h("button", { type: "button", "data-testid": "takeback-decline", i18n: "takeback_decline", on: { click: () => answer(false) } }),
-          ),
-        );
+        notices.push(this.takebackQuestion(key, entry, names[asked.seat], names[key]));
       }
     }
     return notices;
+  }
+
+  /**
+   * The question of one takeback to one seat of this page, made once (kept while it waits,
+   * by its asker and version): as an alert it is read out once, when it appears, and no
+   * toast is laid over its buttons.
+   */
+  takebackQuestion(key, entry, name, you) {
+    const id = `${name}:${entry.view.version}`;
+    const kept = this.takebackQuestions.get(key);
+    if (kept?.id === id) return kept.element;
+    const answer = (accept) => entry.connection.answerTakeback(accept) || toast(t("error_offline"), "error");
+    const element = h(
+      "div",
+      { class: "notice takeback-asked", role: "alert", "data-testid": "takeback-asked" },
+      h("p", { i18n: ["takeback_asked", { name, you }] }),
+      h("button", { type: "button", class: "primary", "data-testid": "takeback-accept", i18n: "takeback_accept", on: { click: () => answer(true) } }),
+      h("button", { type: "button", "data-testid": "takeback-decline", i18n: "takeback_decline", on: { click: () => answer(false) } }),
+    );
+    this.takebackQuestions.set(key, { id, element });
+    return element;
   }
 
   renderStatus(view) {
@@ -842,7 +963,8 @@ export class TablePage {
     }
     const target = view.rules.target_score;
     if (target && view.rules.match_end === "after_hand" && !view.match_over && view.gong === null) {
-      const past = view.seats.flatMap((_, seat) => (view.totals[seat] + view.hand_points[seat] >= target ? [names[seat]] : []));
+      // The totals hold this hand's points already (PROTOCOL.md, A view).
+      const past = view.seats.flatMap((_, seat) => (view.totals[seat] >= target ? [names[seat]] : []));
       if (past.length) parts.push(h("strong", { class: "gong", "data-testid": "target-notice", i18n: ["target_reached", { names: past.join(", "), target }] }));
     }
     // Seed 002's gong: a total reached the target during this hand, which is the last.
@@ -968,8 +1090,8 @@ export class TablePage {
         ),
       );
     }
-    notices.push(...this.takebackNotices(view));
-    if (!watching && !view.match_over) notices.push(this.personalLinks(view));
+    notices.push(...this.takebackNotices(view), ...this.endingNotices(view));
+    arrange(this.personal, !watching && !view.match_over ? this.personalLinks(view) : null);
     if (view.match_over) {
       const winners = view.winners.map((seat) => this.names(view)[seat]);
       notices.push(
@@ -1092,15 +1214,19 @@ export class TablePage {
   giveToBotForm(seat) {
     const kept = this.giveForms.get(seat);
     if (kept) return kept;
+    const chosen = () => LEVELS.find((level) => level.id === choice.value);
+    const power = h("small", { class: "level-strength muted", "data-testid": "bot-level-strength" });
     const choice = h(
       "select",
-      { "data-testid": "bot-level", i18nAttrs: { "aria-label": "bot_level" } },
+      { "data-testid": "bot-level", i18nAttrs: { "aria-label": "bot_level" }, on: { change: () => setText(power, ...strength(chosen())) } },
       ...LEVELS.map((level) => h("option", { value: level.id, selected: level.id === DEFAULT_LEVEL, i18n: `level_${level.id}` })),
     );
+    setText(power, ...strength(chosen()));
     const form = h(
       "form",
-      { class: "give-to-bot", on: onSubmit(() => this.giveToBot(seat, LEVELS.find((level) => level.id === choice.value))) },
+      { class: "give-to-bot", on: onSubmit(() => this.giveToBot(seat, chosen())) },
       choice,
+      power,
       h("button", { type: "submit", class: "small", "data-testid": "give-to-bot", i18n: "give_to_bot" }),
     );
     this.giveForms.set(seat, form);

@@ -50,14 +50,18 @@ const REFUSED_FIELDS = ["tile", "value", "figure", "count", "player", "remaining
 /** The refusals whose code says it all, whatever the field. */
 const REFUSED_CODES = ["stale_version", "finished", "not_found"];
 
-/** The texts of a refusal: what was wrong in the chosen language, then the server's English reason. */
+/**
+ * The texts of a refusal: what was wrong in the chosen language, then the server's English
+ * reason, unless the pad gave its reason's key (`refusal.<key>` says it in every language).
+ */
 function refused(error) {
   if (error.code === "network") return notify(t("error.network"));
-  notify(refusalText(error), error.message);
+  notify(refusalText(error), error.reason?.key ? "" : error.message);
 }
 
-function refusalText({ code, field }) {
+function refusalText({ code, field, reason }) {
   if (REFUSED_CODES.includes(code)) return t(`error.${code}`);
+  if (reason?.key) return t(`refusal.${reason.key}`, reason.params);
   const fieldName = field ?? "";
   if (fieldName.startsWith("options.")) {
     const option = fieldName.slice("options.".length);
@@ -454,7 +458,7 @@ function takeJoker() {
 
 function settlePanel(sheet) {
   const rules = sheet.rules;
-  const outSeat = sheet.out.length ? sheet.out[0] : state.selected;
+  const outSeat = sheet.out[0];
   const inputs = sheet.players.map((name, seat) =>
     field({
       type: "number",
@@ -494,7 +498,8 @@ function settlePanel(sheet) {
     h(
       "div",
       { class: "actions" },
-      rules.going_out !== "plays_on"
+      // Only a player who emptied the rack by the pad's count, once the rules end the hand.
+      sheet.awaiting === "out"
         ? h("button", { type: "button", class: "primary big", "data-testid": "go-out", text: t("settle.out", { name: sheet.players[outSeat] }), on: { click: () => send({ kind: "go_out", player: outSeat }, needsOut) } })
         : null,
       sheet.awaiting !== "out"
