@@ -55,7 +55,7 @@ import sys
 import tempfile
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
@@ -423,11 +423,18 @@ def cpu_seconds(process: subprocess.Popen[bytes]) -> float:
 
 @contextmanager
 def server_process(
-    command: Sequence[str], ready_url: str, log_path: Path
+    command: Sequence[str], ready_url: str, log_path: Path, env: Mapping[str, str] | None = None
 ) -> Iterator[subprocess.Popen[bytes]]:
-    """Run ``command`` until the block ends; ready once ``ready_url`` answers 200."""
+    """Run ``command`` (with ``env`` added to the environment) until the block ends;
+    ready once ``ready_url`` answers 200."""
     with log_path.open("wb") as log:
-        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+        process = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            env={**os.environ, **(env or {})},
+        )
     try:
         deadline = time.monotonic() + STARTUP_SECONDS
         while True:

@@ -222,6 +222,17 @@ class LiveServer:
         """SIGKILL the process, like a crash: no shutdown code runs."""
         self._signal(signal.SIGKILL)
 
+    def pause(self) -> None:
+        """SIGSTOP the process: it holds its sockets open and answers nothing, like a
+        node stalled in a long pause."""
+        assert self._process is not None
+        self._process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """SIGCONT the process paused by :meth:`pause`."""
+        assert self._process is not None
+        self._process.send_signal(signal.SIGCONT)
+
     def stop(self) -> None:
         """SIGTERM the process and wait for its orderly shutdown (SIGKILL if it hangs)."""
         self._signal(signal.SIGTERM)

@@ -626,3 +626,14 @@ def test_a_postgresql_restart_loses_no_action(site: Site, cluster: Cluster) -> N
     check(site, players)
     for player in players:
         player.close()
+
+
+def test_one_address_through_nginx_meets_one_node_s_budget(site: Site) -> None:
+    """Each node limits the look-ups of an address (burst 30, then 2 a second): behind
+    round robin one address got 105 of 150 through, three nodes' budgets. nginx sends
+    an address to one node (docs/deploy/nginx.conf). Last in the module: it spends the
+    address's look-ups on that node."""
+    code = site.create([{"kind": "person"}, {"kind": "person"}], take=[0])["code"]
+    answers = [site.http.get(f"/api/tables/{code}").status_code for _ in range(150)]
+    assert set(answers) <= {200, 429}
+    assert answers.count(200) < 75, answers.count(200)  # three budgets: 90 at once at least

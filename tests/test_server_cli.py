@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import datetime
 import gc
+import json
 import socket
+import time
 from pathlib import Path
 
 import pytest
@@ -12,6 +15,7 @@ pytest.importorskip("starlette")
 
 from click.testing import CliRunner
 
+from conftest import LiveServerFactory
 from triominos.cli import main
 from triominos.cli.serve import FULL_COLLECTION_EVERY, settle_garbage_collector, this_node_url
 from triominos.server.store import Store
@@ -114,3 +118,28 @@ def test_a_node_is_reached_at_its_host_and_port_unless_told(tmp_path: Path) -> N
     assert this_node_url(postgres, "10.0.0.2", 8001, None) == "http://10.0.0.2:8001"
     assert this_node_url(postgres, "::1", 8001, None) == "http://[::1]:8001"
     assert this_node_url(postgres, "::", 8001, "http://node2:8001") == "http://node2:8001"
+
+
+def test_a_node_that_cannot_be_reached_at_its_node_url_says_so_and_exits_1(
+    live_server: LiveServerFactory, postgres_url: str
+) -> None:
+    """An unreachable --node-url went unnoticed: the node served, and its tables
+    answered 503 after 7.1 s through the other nodes."""
+    with socket.create_server(("127.0.0.1", 0)) as closed:
+        nobody = f"http://127.0.0.1:{closed.getsockname()[1]}"
+    server = live_server(postgres_url, TRIOMINOS_NODE_URL=nobody)
+    deadline = time.monotonic() + 120
+    while server.returncode is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert server.returncode == 1, server.log()
+    assert f"--node-url {nobody}: this node cannot be reached there" in server.log()
+
+
+def test_json_logs_are_one_object_a_line_with_the_time(live_server: LiveServerFactory) -> None:
+    server = live_server(TRIOMINOS_LOG_FORMAT="json")
+    lines = [line for line in server.log().splitlines() if not line.startswith("triominos:")]
+    records = [json.loads(line) for line in lines]  # every line of the log, uvicorn's too
+    assert {"triominos.server", "uvicorn.error"} <= {record["logger"] for record in records}
+    for record in records:
+        assert set(record) >= {"time", "level", "logger", "message"}
+        assert datetime.datetime.fromisoformat(record["time"]).tzinfo is not None

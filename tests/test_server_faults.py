@@ -226,7 +226,8 @@ def test_a_removed_database_file_acknowledges_nothing(sqlite_url: str) -> None:
         error = mover.answer("lost")
         assert error["type"] == "error" and error["code"] == "unavailable"
         ready = served.http.get("/readyz")
-        assert ready.status_code == 503 and ready.json()["storage"] == "gone"
+        assert ready.status_code == 503 and ready.json() == {"ready": False, "storage": "gone"}
+        assert path.name not in ready.text  # the database's path is the log's, not anyone's
         for viewer in viewers:
             viewer.close()
 
@@ -319,3 +320,46 @@ def test_on_postgresql_a_failed_write_is_retried_and_nothing_blamed(
     failures = [record for record in caplog.records if "storage failed" in record.message]
     assert len(failures) == 1 and "full" in failures[0].message
     assert not any("illegal" in record.message for record in caplog.records)
+
+
+def storage_failing(served: Served) -> int:
+    metrics = served.http.get("/metrics").text
+    line = next(
+        line for line in metrics.splitlines() if line.startswith("triominos_storage_failing")
+    )
+    return int(line.split()[1])
+
+
+def test_readiness_fails_while_a_table_lock_stops_every_write_and_names_no_database(
+    postgres_url: str,
+) -> None:
+    """LOCK TABLE actions froze every table 12 s while /readyz said 200."""
+    with serve_app(postgres_url) as served:
+        assert served.http.get("/readyz").json() == {"ready": True}
+        with served.service.store.engine.connect() as holder, holder.begin():
+            holder.execute(text("LOCK TABLE actions"))
+            ready = served.http.get("/readyz")
+            assert ready.status_code == 503
+            assert ready.json() == {"ready": False, "storage": "locked"}  # no path, no detail
+        assert served.http.get("/readyz").json() == {"ready": True}
+
+
+def test_every_node_says_storage_works_again_without_storing_an_action(
+    postgres_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The storage-failing gauge stayed 1 for 60 s after the database came back, and
+    "storage works again" was never logged on the nodes that stored no action since:
+    what their lease renewals met is over once a renewal goes through."""
+    with serve_app(postgres_url) as served:
+        with served.service.store.engine.connect() as holder, holder.begin():
+            holder.execute(text("LOCK TABLE nodes"))  # the renewals wait, then fail
+            deadline = time.monotonic() + WAIT_SECONDS
+            while not storage_failing(served) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert storage_failing(served) == 1
+        with caplog.at_level(logging.WARNING, logger="triominos.server"):
+            deadline = time.monotonic() + WAIT_SECONDS
+            while storage_failing(served) and time.monotonic() < deadline:
+                time.sleep(0.1)
+        assert storage_failing(served) == 0
+        assert any("storage works again" in record.getMessage() for record in caplog.records)

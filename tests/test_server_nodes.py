@@ -4,16 +4,22 @@ are renewed, given up, and claimed once they ran out, on the database's clock.""
 
 from __future__ import annotations
 
+import logging
+import socket
+import struct
 import threading
+import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
 pytest.importorskip("starlette")
 from sqlalchemy import event, inspect, text, update
 from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
-from server_games import Served, Viewer
+from server_games import WAIT_SECONDS, Served, Viewer, serve_app
 from test_server_store import new_table
 from triominos.server.nodes import Leases, Node
 from triominos.server.protocol import SERVICE_RESTART
@@ -344,3 +350,155 @@ def test_a_drained_node_is_not_ready_and_its_tables_are_claimable_at_once(
     assert ready.status_code == 503 and ready.json()["storage"] == "draining"
     info = served.service.store.table(code)
     assert info is not None and node(served.service.store, "next").claim(info.id) == 2
+
+
+def stored_seats(served: Served, code: str) -> list[str | None]:
+    info = served.service.store.table(code)
+    assert info is not None
+    return [seat.token_hash for seat in info.seats]
+
+
+def test_a_join_on_a_table_claimed_elsewhere_is_503_and_the_node_gives_it_up(
+    served: Served,
+) -> None:
+    code = served.create(seats=TWO_PEOPLE, take=[0])["code"]
+    before = stored_seats(served, code)
+    another_node_takes(served, code)
+    joined = served.http.post(f"/api/tables/{code}/join", json={"name": "Bob"})
+    assert joined.status_code == 503 and joined.json()["error"]["code"] == "unavailable"
+    assert stored_seats(served, code) == before  # fenced out: nobody sat down
+    assert code not in served.service.tables
+
+
+def test_a_seat_given_to_a_bot_on_a_table_claimed_elsewhere_is_503_and_given_up(
+    served: Served,
+) -> None:
+    created = served.create(seats=TWO_PEOPLE, take=[0])
+    code, token = created["code"], created["seats"][0]["token"]
+    another_node_takes(served, code)
+    given = served.http.post(
+        f"/api/tables/{code}/seats/1/bot", json={"token": token, "bot": "greedy"}
+    )
+    assert given.status_code == 503 and given.json()["error"]["code"] == "unavailable"
+    info = served.service.store.table(code)
+    assert info is not None and info.seats[1].kind == "person"
+    assert code not in served.service.tables
+
+
+def test_a_chat_line_on_a_table_claimed_elsewhere_is_not_kept(served: Served) -> None:
+    created = served.create(seats=TWO_PEOPLE, take=[0, 1])
+    code, token = created["code"], created["seats"][0]["token"]
+    viewer = served.viewer(code, token)
+    another_node_takes(served, code)
+    viewer.send({"type": "chat", "text": "written after the claim"})
+    assert closed_with(viewer) == SERVICE_RESTART
+    info = served.service.store.table(code)
+    assert info is not None and served.service.store.chats(info.id, "players", 10) == []
+    assert code not in served.service.tables
+
+
+@contextmanager
+def dying_node() -> Iterator[str]:
+    """The URL of a node that takes every request and dies before it answers: it reads
+    the request, then resets the connection."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.2)
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                connection, _ = listener.accept()
+            except TimeoutError:
+                continue
+            with connection:
+                connection.recv(65536)
+                connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        stop.set()
+        thread.join()
+        listener.close()
+
+
+def test_a_look_up_proxied_to_an_owner_that_dies_answering_is_503(served: Served) -> None:
+    code = served.create(seats=TWO_PEOPLE, take=[0])["code"]
+    store = served.service.store
+    with dying_node() as url:
+        rival = Leases(store, Node("rival", url, "secret-rival"))
+        rival.heartbeat()
+        expire(served.service.leases)
+        info = store.table(code)
+        assert info is not None and rival.claim(info.id) is not None
+        served.run(served.service.renew())  # the node gives the table up: the rival's now
+        assert code not in served.service.tables
+        looked = served.http.get(f"/api/tables/{code}")
+    assert looked.status_code == 503 and looked.json()["error"]["code"] == "unavailable"
+
+
+SLOW_SECONDS = 70.0
+"""How far behind the real time the clock of a node in the tests below is."""
+
+
+def test_a_turn_begun_on_a_node_with_a_slow_clock_lasts_its_time_on_the_next_owner(
+    database_url: str,
+) -> None:
+    """Deadlines are on the database's clock: with an owner 70 s slow, the node that
+    took its table over played the idle player's move 10.5 s into a 60 s turn."""
+    with serve_app(database_url, clock=lambda: time.time() - SLOW_SECONDS) as slow:
+        created = slow.create(seats=TWO_PEOPLE, take=[0, 1], turn_seconds=60)
+        code, tokens = created["code"], [seat["token"] for seat in created["seats"]]
+        viewers = [slow.viewer(code, token) for token in tokens]
+        mover = next(viewer for viewer in viewers if viewer.view["legal"])
+        mover.play_first_legal("first")
+        for viewer in viewers:
+            viewer.close()
+    with serve_app(database_url) as served:  # the slow node is gone: this one takes over
+        viewer = served.viewer(code)
+        view = viewer.greeting["view"]
+        assert view["version"] == 1, "the idle player's turn was played at once"
+        assert view["turn_deadline"] > time.time() + 30
+        viewer.close()
+
+
+def test_an_unreachable_owner_is_said_once_in_the_log_and_each_failed_hop_counted(
+    served: Served, caplog: pytest.LogCaptureFixture
+) -> None:
+    """≈50 "its node … is unreachable" lines a kill: one line an owner now, and the
+    count in /metrics."""
+    code = served.create(seats=TWO_PEOPLE, take=[0])["code"]
+    store = served.service.store
+    with socket.create_server(("127.0.0.1", 0)) as closed:
+        url = f"http://127.0.0.1:{closed.getsockname()[1]}"
+    rival = Leases(store, Node("rival", url, "secret-rival"))
+    rival.heartbeat()
+    expire(served.service.leases)
+    info = store.table(code)
+    assert info is not None and rival.claim(info.id) is not None
+    served.run(served.service.renew())  # the rival's now, at an address nobody answers
+    with caplog.at_level(logging.INFO, logger="triominos.server"):
+        for _ in range(3):
+            with (
+                connect(f"{served.ws_url}/ws/{code}", legacy=True) as connection,
+                pytest.raises(ConnectionClosed) as closed_by,
+            ):
+                connection.recv(timeout=WAIT_SECONDS)
+            assert closed_by.value.rcvd is not None and closed_by.value.rcvd.code == 1013
+    said = [record for record in caplog.records if "unreachable" in record.getMessage()]
+    assert len(said) == 1, [record.getMessage() for record in said]
+    assert "triominos_relay_errors_total 3" in served.http.get("/metrics").text
+
+
+def test_a_single_node_keeps_the_waiting_table_it_holds_past_its_lease(sqlite_url: str) -> None:
+    """SQLite's one node renews its lease only when it needs it: the sweep of abandoned
+    waiting tables took a watched one for nobody's once a lease had passed."""
+    with serve_app(sqlite_url, waiting_seconds=3600) as served:
+        watched = served.create()["code"]
+        with served.viewer(watched):
+            time.sleep(served.service.leases.lease_seconds + 0.5)  # the lease ran out
+            served.later(3601)
+            assert served.run(served.service.sweep()) == []

@@ -45,3 +45,26 @@ def play_across_a_crash(page: Page, server: LiveServer) -> None:
     assert table_state(page) == "turn"
     play_turn(page)
     assert version(page) > before
+
+
+def test_the_page_gives_up_a_silent_server_within_seconds_and_comes_back(
+    live_server: LiveServerFactory, browser: Browser
+) -> None:
+    """A paused server keeps its sockets open and says nothing: the page waited 40 s of
+    silence before it tried again (its viewers froze). It pings every 2.5 s and gives a
+    line 9 s without a word up; the page's clock is Playwright's, moved on by the test."""
+    server = live_server(**FAST_BOTS)
+    with watched_page(browser, *EXPECTED_WHILE_DOWN) as page:
+        page.clock.install()
+        create_game(page, server)
+        badge = page.get_by_test_id("connection")
+        expect(badge).to_have_attribute("data-state", "online")
+        server.pause()
+        try:
+            page.clock.run_for(10_000)
+            expect(badge).to_have_attribute("data-state", "offline")
+        finally:
+            server.resume()
+        page.clock.run_for(10_000)  # the next try, after its backoff
+        expect(badge).to_have_attribute("data-state", "online", timeout=20_000)
+        assert table_state(page) == "turn"

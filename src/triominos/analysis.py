@@ -27,6 +27,7 @@ from triominos.bots.evaluate import evaluate
 from triominos.bots.expert import Evaluator, understood
 from triominos.bots.sim import drawn_on_purpose
 from triominos.game import (
+    ACTION_NAMES,
     Action,
     Draw,
     Event,
@@ -360,7 +361,9 @@ def _decision_json(decision: Decision) -> dict[str, Any]:
     }
 
 
-_ACTIONS = ("place", "draw", "pass", "take_joker", "starter_draw")
+_ACTIONS = tuple(name for name in ACTION_NAMES if name not in ("buy", "resign"))
+"""A decision's action as :func:`~triominos.game.action_json` writes it: a draw is never
+``buy`` there, and a resignation is no decision."""
 
 
 def _action_from(field: JsonField, tile_set: TileSet) -> Action:

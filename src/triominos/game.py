@@ -190,6 +190,10 @@ class Event(NamedTuple):
         return Placement(self.tile, self.cell, self.corners)
 
 
+ACTION_NAMES = ("place", "draw", "pass", "starter_draw", "buy", "take_joker", "resign")
+"""Every action's name, as the events, the protocol and the records write it (declared
+once: the record's schema, the protocol's parser, the analyses and the sampler take
+theirs from here)."""
 DRAWS = ("draw", "buy")
 """Event names of taking a tile from the pool: ``buy`` when it costs a counter (Junior)."""
 

@@ -81,6 +81,7 @@ from typing import Any, NamedTuple, cast, get_args
 
 from triominos.board import Placement
 from triominos.game import (
+    ACTION_NAMES,
     DRAWS,
     Action,
     Deal,
@@ -123,7 +124,6 @@ FORMAT = "triominos-record/1"
 """The value of every record's ``format`` field."""
 
 PLAYER_KINDS = ("human", "bot")
-ACTION_NAMES = ("place", "draw", "pass", "starter_draw", "buy", "take_joker", "resign")
 END_REASONS: tuple[EndReason, ...] = get_args(EndReason)
 
 

@@ -77,7 +77,7 @@ from functools import reduce
 from typing import Literal, NamedTuple
 
 from triominos.board import Board
-from triominos.game import DRAWS, Observation
+from triominos.game import ACTION_NAMES, DRAWS, Observation
 from triominos.lattice import ORIGIN
 from triominos.rules import Rules
 from triominos.tiles import indices
@@ -102,7 +102,7 @@ lays lays the lesser one anyway."""
 MAX_ATTEMPTS = 32
 """Deals tried for one world before the soft constraints, then all, are let go."""
 
-KNOWN_ACTIONS = frozenset({"place", "draw", "buy", "pass", "take_joker", "starter_draw"})
+KNOWN_ACTIONS = frozenset(ACTION_NAMES) - {"resign"}
 """The history's actions the sampler understands; others make it unsupported."""
 
 Reason = Literal["pass", "draw", "placement", "opening", "starter_draw"]

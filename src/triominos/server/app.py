@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import AsyncIterator, Sequence
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Executor
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -87,6 +88,7 @@ def create_app(
     unjoined_seconds: float = UNJOINED_SECONDS,
     connections_per_address: int = CONNECTIONS_PER_ADDRESS,
     analysis_simulations: int | None = None,
+    clock: Callable[[], float] = time.time,
 ) -> Starlette:
     """The service as an ASGI app on ``database_url``: one node of those on that
     database, which the other nodes reach at ``node_url`` (``--node-url``).
@@ -100,6 +102,7 @@ def create_app(
     proxies whose ``X-Forwarded-For`` names the client (``--trusted-proxy``).
     ``rate_limits``: off only for a benchmark that plays every client from one address.
     ``waiting_*`` and ``connections_per_address``: limits of PROTOCOL.md.
+    ``clock``: this machine's clock (a test gives a node a slow one).
     ``analysis_simulations``: what a finished match's analysis spends a decision
     (default: env ``TRIOMINOS_ANALYSIS_SIMS``, else ``triominos analyse``'s default).
     """
@@ -132,6 +135,7 @@ def create_app(
             unjoined_seconds=unjoined_seconds,
             connections_per_address=connections_per_address,
             analysis_simulations=analysis_simulations,
+            clock=clock,
         )
         app.state.service = service
         await service.start()

@@ -10,13 +10,17 @@ the moment of the scrape rather than kept twice.
 
 from __future__ import annotations
 
+import logging
 from bisect import bisect_left
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from triominos.server.nodes import Node
     from triominos.server.service import Outcome, Service
+
+log = logging.getLogger("triominos.server")
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 """Upper bounds (seconds) of the action latency histogram's buckets."""
@@ -51,6 +55,23 @@ class NodeMetrics:
     proxied_connections: int = 0
     proxying: int = 0
     """WebSocket connections open now that go on to another node."""
+    relay_errors: int = 0
+    """Requests and connections that could not be sent on to their table's owner."""
+    unreachable: set[str] = field(default_factory=set)
+    """The owners this node could not reach, said once in the log until one answers."""
+
+    def relay_failed(self, owner: Node, what: str, error: object) -> None:
+        """A hop to ``owner`` failed: counted each time, said once an owner."""
+        self.relay_errors += 1
+        if owner.id not in self.unreachable:
+            self.unreachable.add(owner.id)
+            log.warning("node %s at %s is unreachable (%s: %s)", owner.id, owner.url, what, error)
+
+    def relayed(self, owner: Node) -> None:
+        """A hop to ``owner`` went through: it is reachable (again)."""
+        if owner.id in self.unreachable:
+            self.unreachable.discard(owner.id)
+            log.info("node %s at %s is reachable again", owner.id, owner.url)
 
 
 def render(service: Service) -> str:
@@ -114,5 +135,8 @@ def render(service: Service) -> str:
         "# HELP triominos_proxied_connections WebSockets open now through to another node.",
         "# TYPE triominos_proxied_connections gauge",
         f"triominos_proxied_connections {nodes.proxying}",
+        "# HELP triominos_relay_errors_total Hops to a table's owner that failed.",
+        "# TYPE triominos_relay_errors_total counter",
+        f"triominos_relay_errors_total {nodes.relay_errors}",
     ]
     return "\n".join(lines) + "\n"

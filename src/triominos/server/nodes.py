@@ -4,8 +4,8 @@ live on exactly one of them.
 Every process is a node: a random id, the URL the other nodes reach it at, and a secret
 that proves a request proxied to it came from a node (:mod:`triominos.server.proxy`).
 A table that is live in memory is owned by one node (``tables.owner``) under the claim
-numbered ``tables.epoch``, for as long as that node's lease holds
-(``nodes.lease_until``, on the database's clock). A node claims a table with one
+numbered ``tables.epoch``, for as long as that node's lease holds (``nodes.lease_until``,
+on the database's clock, which times the turns too). A node claims a table with one
 conditional UPDATE (nobody's, or its owner's lease ran out) that raises the epoch, and
 every write of the table's actions and seats is fenced by that epoch in its own
 transaction (:func:`triominos.server.store.fence`): once another node has claimed the
@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import math
 import secrets
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -32,12 +33,18 @@ from sqlalchemy.sql.expression import ColumnElement
 
 from triominos.server.store import DatabaseNow, NodeRow, Store, TableRow, leased, unowned
 
-LEASE_SECONDS = 5.0
-"""How long a node's lease holds without renewal: a dead node's tables wait this long."""
-RENEW_SECONDS = 1.0
-"""How often a node renews its lease."""
-SCAN_SECONDS = 1.0
+LEASE_SECONDS = 2.0
+"""How long a node's lease holds without renewal: a dead node's tables wait this long,
+then an orphan scan, then a replay (benchmarks/failover.py: 3 s at most in all)."""
+RENEW_SECONDS = 0.4
+"""How often a node renews its lease: five times a lease, so that a node whose event
+loop or database stalls for a second keeps its tables."""
+SCAN_SECONDS = 0.4
 """How often a node looks for tables being played whose owner is gone."""
+OFFSET_TOLERANCE = 1.0
+"""A node's clock is corrected to the database's once they differ by more than this:
+within it, a measurement's own jitter (the round trip) would make the node's clock step
+back and forth by milliseconds, and a turn's or a grace period's seconds with it."""
 FORGET_NODE_SECONDS = 3600.0
 """A node whose lease ran out this long ago is forgotten (its row)."""
 
@@ -68,10 +75,25 @@ class Leases:
     """A node's lease and its claims on tables, in the store's database; every method
     is one short transaction, called from a worker thread like the store's."""
 
-    def __init__(self, store: Store, node: Node, lease_seconds: float = LEASE_SECONDS) -> None:
+    def __init__(
+        self,
+        store: Store,
+        node: Node,
+        lease_seconds: float = LEASE_SECONDS,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.store = store
         self.node = node
         self.lease_seconds = lease_seconds
+        self.clock = clock
+        self.offset = 0.0
+        """The database's clock less this machine's (``clock``), as the last renewal
+        measured it: a node times turns by the database's clock, so that a node whose
+        own clock is off by a minute still gives every turn its time."""
+
+    def database_now(self) -> float:
+        """The database's clock now, as this machine's clock and the offset tell it."""
+        return self.clock() + self.offset
 
     def _until(self) -> ColumnElement[float]:
         return DatabaseNow() + self.lease_seconds
@@ -83,6 +105,12 @@ class Leases:
         node's now."""
         node = self.node
         with self.store.session() as session:
+            asked = self.clock()
+            database = session.scalar(select(DatabaseNow()))
+            assert database is not None
+            offset = database - (asked + self.clock()) / 2
+            if abs(offset - self.offset) > OFFSET_TOLERANCE:
+                self.offset = offset
             renewed = session.execute(
                 update(NodeRow).where(NodeRow.id == node.id).values(lease_until=self._until())
             )

@@ -27,7 +27,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 
 from triominos.server.metrics import NodeMetrics
 from triominos.server.nodes import Node
-from triominos.server.protocol import SERVICE_RESTART, TRY_AGAIN_LATER
+from triominos.server.protocol import SERVICE_RESTART, TRY_AGAIN_LATER, ApiError
 
 log = logging.getLogger("triominos.server")
 
@@ -40,6 +40,10 @@ HOP = "triominos.hop"
 """The ASGI scope key set on a request that came from another node."""
 CONNECT_SECONDS = 3.0
 """How long a node waits for the owner to answer the opening of a hop."""
+ANSWER_SECONDS = 5.0
+"""How long a node waits for the owner's answer to a request sent on: the owner answers
+at once or, when storage fails, in its own lock timeout; an owner that is paused or
+dying is not waited for longer (the client asks again, and reaches the next owner)."""
 PING_SECONDS = 5.0
 """How often a relayed connection checks that the owner is still there."""
 FORWARDED_REQUEST_HEADERS = ("host", "origin", "content-type", "x-forwarded-proto")
@@ -60,10 +64,22 @@ class Unreachable(Exception):
     there), so it may be sent again."""
 
 
+class OwnerFailed(ApiError):
+    """The owner took the request and failed before it answered (it died, or it is
+    paused): the request may or may not have changed something there, so it is not sent
+    again; the client looks again (by then another node may hold the table)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            503, "unavailable", "the table's node failed to answer; look again", retry_after=1
+        )
+
+
 def http_client() -> httpx.AsyncClient:
     """The client a node sends requests to other nodes with (never through a proxy of
     the environment: nodes talk on their own network)."""
-    return httpx.AsyncClient(timeout=httpx.Timeout(30.0, connect=CONNECT_SECONDS), trust_env=False)
+    timeout = httpx.Timeout(ANSWER_SECONDS, connect=CONNECT_SECONDS)
+    return httpx.AsyncClient(timeout=timeout, trust_env=False)
 
 
 async def forward_request(
@@ -88,6 +104,9 @@ async def forward_request(
         )
     except (httpx.ConnectError, httpx.ConnectTimeout, httpx.UnsupportedProtocol) as error:
         raise Unreachable(str(error)) from error
+    except httpx.TransportError as error:  # sent, then the owner died or hung
+        log.info("%s %s: its node %s failed to answer (%s)", request.method, url, owner.id, error)
+        raise OwnerFailed() from error
     kept = {
         name: value
         for name in FORWARDED_RESPONSE_HEADERS
@@ -114,10 +133,11 @@ async def relay(websocket: WebSocket, owner: Node, address: str, metrics: NodeMe
             compression=None,
         )
     except (OSError, TimeoutError, InvalidHandshake, InvalidStatus, InvalidURI) as error:
-        log.info("table %s: its node %s is unreachable (%s)", code, owner.id, error)
+        metrics.relay_failed(owner, f"a connection to table {code}", error)
         await websocket.accept()
         await websocket.close(TRY_AGAIN_LATER)
         return
+    metrics.relayed(owner)
     metrics.proxied_connections += 1
     metrics.proxying += 1
     try:

@@ -108,11 +108,13 @@ async def live(request: Request) -> LiveTable | Response:
             if found.url == service.node.url:  # a run of this node before it restarted
                 raise Unreachable(found.url)
             answer = await forward_request(service.http, request, found, client_key(request.scope))
-        except Unreachable:
+        except Unreachable as error:
+            service.node_metrics.relay_failed(found, request.url.path, error)
             if time.monotonic() > deadline:
                 raise moving() from None
             await asyncio.sleep(0.2)
             continue
+        service.node_metrics.relayed(found)
         service.node_metrics.proxied_requests += 1
         return answer
 
@@ -309,7 +311,8 @@ async def join_table(request: Request) -> Response:
     if table.match.is_over:
         raise ApiError(409, "over", "the match is over")
     token = new_token()
-    async with table.lock:
+
+    async def sit() -> int:
         taken = await asyncio.to_thread(
             lambda: service.store.take_seat(
                 table.info.id, body.seat, body.name, token_hash(token), epoch=table.epoch
@@ -320,7 +323,9 @@ async def join_table(request: Request) -> Response:
             raise ApiError(409, "taken", f"{which} taken or played by a bot")
         seat, info = taken
         service.reseated(table, info)
-    service.changed(table)
+        return seat
+
+    seat = await service.perform(table, sit)
     log.info("table %s: seat %d taken", table.code, seat)
     return JSONResponse({"seat": seat, "token": token})
 
@@ -337,7 +342,8 @@ async def give_seat_to_bot(request: Request) -> Response:
     number = seat_number(request, table)
     if body.bot not in BOTS:
         raise bad_request("bot", f"must be one of {', '.join(BOTS)}")
-    async with table.lock:
+
+    async def hand_over() -> None:
         if table.match.is_over:
             raise ApiError(409, "over", "the match is over")
         seat = table.seat(number)
@@ -364,7 +370,8 @@ async def give_seat_to_bot(request: Request) -> Response:
         if info is None:  # someone sat down (or another handover won) meanwhile
             raise ApiError(409, "taken", f"seat {number} changed hands; look again")
         service.reseated(table, info)
-    service.changed(table)
+
+    await service.perform(table, hand_over)
     log.info("table %s: seat %d given to %s", table.code, number, body.bot)
     return await live_summary(request, table)
 
@@ -485,12 +492,13 @@ async def healthz(request: Request) -> JSONResponse:
 
 
 async def readyz(request: Request) -> JSONResponse:
-    """Ready: storage takes a write and its schema is current (503 with why, if not)."""
+    """Ready: storage takes a write and its schema is current (503 with the kind of
+    fault, if not; its details, which name the database, go to the log only)."""
     fault = await service_of(request).ready()
     if fault is None:
         return JSONResponse({"ready": True})
     return JSONResponse(
-        {"ready": False, "storage": fault.kind, "reason": fault.detail},
+        {"ready": False, "storage": fault.kind},
         status_code=503,
         headers={"Retry-After": "5"},
     )

@@ -21,13 +21,17 @@ the tables being played whose owner died are claimed by the nodes left
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
+import os
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Literal, TypeVar
+
+import httpx
 
 from triominos.analysis import DEFAULT_SIMULATIONS
 from triominos.game import Action
@@ -65,20 +69,35 @@ RETRY_FIRST_SECONDS = 0.5
 RETRY_MOST_SECONDS = 30.0
 """Storage is tried again after a fault 0.5 s later, then twice as late each time, up to
 30 s between tries."""
+REACH_SELF_TRIES = 5
+REACH_SELF_SECONDS = 1.0
+"""A node asks its own URL 5 times a second apart once it started (:meth:`Service.start`)."""
 SWEEP_SECONDS = 60.0
 """How often waiting tables are looked at for expiry."""
 
 Outcome = Literal["accepted", "refused", "unavailable"]
+Result = TypeVar("Result")
+
+
+Part = Literal["tables", "node"]
+"""What met a storage fault: the tables' writes and reads, or the node's own (its lease
+renewal, its readiness check, its background jobs)."""
 
 
 class FaultLog:
     """One log line per kind of storage fault while it lasts, and one when it is over:
-    a read-only disk under a busy server is two lines, not a traceback per action."""
+    a read-only disk under a busy server is two lines, not a traceback per action.
+
+    A kind is over once every part that met it worked again: a renewal of the lease
+    ends what the renewals met (a database restart: every node says it is over, not
+    only those that store an action), never what only the tables' writes meet (a full
+    disk that still refuses the actions)."""
 
     def __init__(self) -> None:
         self.failing: dict[str, str] = {}
+        self._met_by: dict[str, set[Part]] = {}
 
-    def failed(self, error: BaseException) -> StorageFault:
+    def failed(self, error: BaseException, part: Part = "tables") -> StorageFault:
         fault = storage_fault(error)
         if fault.kind not in self.failing:
             self.failing[fault.kind] = fault.detail
@@ -86,12 +105,19 @@ class FaultLog:
                 log.error("storage failed: %s", fault.detail, exc_info=error)
             else:
                 log.error("storage failed (%s): %s; retrying", fault.kind, fault.detail)
+        self._met_by.setdefault(fault.kind, set()).add(part)
         return fault
 
-    def recovered(self) -> None:
-        if self.failing:
-            log.warning("storage works again (it failed: %s)", ", ".join(self.failing))
-            self.failing.clear()
+    def recovered(self, part: Part = "tables") -> None:
+        """``part`` of the service just used storage without a fault."""
+        for parts in self._met_by.values():
+            parts.discard(part)
+        over = [kind for kind, parts in self._met_by.items() if not parts]
+        for kind in over:
+            del self._met_by[kind]
+            self.failing.pop(kind, None)
+        if over:
+            log.warning("storage works again (it failed: %s)", ", ".join(over))
 
 
 def unavailable(fault: StorageFault | None = None) -> ApiError:
@@ -107,6 +133,16 @@ def address_hash(client: str) -> str:
     return hashlib.sha256(client.encode()).hexdigest()[:32]
 
 
+class Moved(ApiError):
+    """This node no longer holds the table (another node claimed it): nothing changed
+    here, and the request is to be made again, which reaches the new owner."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            503, "unavailable", "the table is moving to another node; try again", retry_after=1
+        )
+
+
 class Draining(StorageFault):
     """This node is stopping: it claims no table now (another node will)."""
 
@@ -120,7 +156,8 @@ class Service:
     ``node``: this process as the other nodes see it. ``waiting_per_address``,
     ``waiting_in_all``, ``waiting_seconds`` (a waiting table someone joined),
     ``unjoined_seconds`` (one nobody joined) and ``connections_per_address`` are limits
-    of PROTOCOL.md; ``clock`` is the time (Unix seconds) they count by.
+    of PROTOCOL.md; ``clock`` is this machine's time (Unix seconds), which the service
+    corrects to the database's (:meth:`Leases.database_now`) and counts them by.
     ``analysis_simulations``: what a finished match's analysis spends a decision
     (:mod:`triominos.server.analyses`).
     """
@@ -142,7 +179,7 @@ class Service:
     ) -> None:
         self.store = store
         self.node = node
-        self.leases = Leases(store, node)
+        self.leases = Leases(store, node, clock=clock)
         self.single_node = store.url.get_backend_name() == "sqlite"
         """SQLite: the one node of its database, which owns every table."""
         self.writer = ActionWriter(store)
@@ -152,7 +189,8 @@ class Service:
         self.waiting_in_all = waiting_in_all
         self.waiting_seconds = waiting_seconds
         self.unjoined_seconds = unjoined_seconds
-        self.clock = clock
+        self.clock: Callable[[], float] = self.leases.database_now
+        """The database's clock, which every node times turns and limits by."""
         self.tables: dict[str, LiveTable] = {}
         self.faults = FaultLog()
         self.metrics = ActionMetrics()
@@ -189,6 +227,31 @@ class Service:
                 asyncio.create_task(self._every(RENEW_SECONDS, self.renew)),
                 asyncio.create_task(self._every(SCAN_SECONDS, self.claim_orphans)),
             ]
+        if self.node.url and not self.single_node:  # no URL: an app no other node reaches
+            self._tasks.append(asyncio.create_task(self._reach_self()))
+
+    async def _reach_self(self) -> None:
+        """Once listening: this node must answer at its own URL, where the other nodes
+        send its tables' viewers and requests. One that cannot be reached there
+        (a wrong ``--node-url``) says so, hands its tables over and exits with status 1,
+        instead of serving while the other nodes' requests for its tables wait and fail.
+        """
+        url = f"{self.node.url}/healthz"
+        for _ in range(REACH_SELF_TRIES):
+            await asyncio.sleep(REACH_SELF_SECONDS)
+            try:
+                await self.http.get(url)
+                return  # any answer: something listens there, this node
+            except httpx.HTTPError as error:
+                failure = error
+        log.error(
+            "--node-url %s: this node cannot be reached there (%s); the other nodes "
+            "could not reach it either: stopping",
+            self.node.url,
+            failure,
+        )
+        await self.drain()
+        os._exit(1)
 
     async def stop(self) -> None:
         """The end of the process: the viewers left are told it goes away (1001), and
@@ -202,7 +265,7 @@ class Service:
             try:
                 await asyncio.to_thread(self.leases.leave)
             except Exception as error:  # the leases run out by themselves
-                self.faults.failed(error)
+                self.faults.failed(error, "node")
         self.worker.shutdown()
         await self.http.aclose()
         await asyncio.to_thread(self.store.dispose)
@@ -214,7 +277,8 @@ class Service:
         (close 1012), which brings them to the table's new owner."""
         self.draining = True
         for task in self._tasks:
-            task.cancel()
+            if task is not asyncio.current_task():  # :meth:`_reach_self` drains too
+                task.cancel()
         dropped = []
         for table in list(self.tables.values()):
             async with table.lock:  # a write in progress is finished first
@@ -238,7 +302,8 @@ class Service:
         try:
             await asyncio.to_thread(self.store.check_writable)
         except Exception as error:
-            return storage_fault(error)
+            return self.faults.failed(error, "node")
+        self.faults.recovered("node")
         if time.monotonic() - self.renewed_at > self.leases.lease_seconds:
             await self.renew()  # storage works again: say so now, not a renewal later
             if time.monotonic() - self.renewed_at > self.leases.lease_seconds:
@@ -253,7 +318,7 @@ class Service:
             try:
                 await job()
             except Exception as error:
-                self.faults.failed(error)
+                self.faults.failed(error, "node")
 
     # --- ownership ----------------------------------------------------------------
 
@@ -266,7 +331,7 @@ class Service:
         try:
             held = await asyncio.to_thread(self.leases.heartbeat)
         except Exception as error:
-            self.faults.failed(error)
+            self.faults.failed(error, "node")
             overdue = began - self.renewed_at > self.leases.lease_seconds
             if overdue and self.tables and not self.single_node:  # SQLite: nobody else
                 log.warning("node %s: leases not renewed in time; giving tables up", self.node.id)
@@ -274,6 +339,7 @@ class Service:
                     self._lose(table)
             return
         self.renewed_at = began
+        self.faults.recovered("node")
         for table in live:
             if self.tables.get(table.code) is table and held.get(table.info.id) != table.epoch:
                 log.warning("table %s: claimed by another node", table.code)
@@ -412,17 +478,23 @@ class Service:
     async def replayed(self, table: LiveTable) -> bool:
         """Under the table's lock: make a stale table the database's again; whether it
         is now (False: storage still fails; it stays stale and refuses)."""
+        try:
+            await self._replay(table)
+        except StorageFault:
+            return False
+        return True
+
+    async def _replay(self, table: LiveTable) -> None:
+        """:meth:`replayed`, raising the storage fault when the table stays stale."""
         if not table.stale:
-            return True
+            return
         try:
             info = await asyncio.to_thread(self.store.table, table.code)
             assert info is not None
             actions = await asyncio.to_thread(self.store.actions, info.id)
             table.replay(info, actions)
         except Exception as error:
-            self.faults.failed(error)
-            return False
-        return True
+            raise self.faults.failed(error) from None
 
     async def fresh(self, table: LiveTable) -> LiveTable:
         """The table for a request that shows it: 503 while it is stale."""
@@ -432,7 +504,34 @@ class Service:
                     raise unavailable()
         return table
 
-    # --- actions ------------------------------------------------------------------
+    # --- changes ------------------------------------------------------------------
+
+    async def perform(self, table: LiveTable, change: Callable[[], Awaitable[Result]]) -> Result:
+        """The one path of every change to a live table: an action (a person's, a
+        bot's, the turn timer's), a seat taken, given to a bot or taken back, a
+        takeback, a chat line, a turn's clock moved.
+
+        Under the table's lock: :class:`Moved` once this node gave the table up, the
+        storage fault while it is stale and cannot be read back; then ``change``
+        decides, writes under this node's claim (the epoch fence of
+        :func:`triominos.server.store.fence`) and tells the viewers. A write the fence
+        refuses (:class:`LeaseLost`: another node claimed the table) gives the table up,
+        its viewers sent on to the new owner, and is :class:`Moved`, whatever the
+        change. After it, the bot to move and the turn timer are scheduled again.
+        Refusals (:class:`Refused`, :class:`ApiError`) are the caller's to answer.
+        """
+        async with table.lock:
+            if table.gone:  # another node has it now: its viewers are reconnecting there
+                raise Moved()
+            await self._replay(table)
+            try:
+                result = await change()
+            except LeaseLost:
+                log.warning("table %s: claimed by another node; nothing changed", table.code)
+                self._lose(table)
+                raise Moved() from None
+        self.changed(table)
+        return result
 
     async def submit(
         self,
@@ -450,41 +549,46 @@ class Service:
         ``by_server``: a bot's move or the turn timer's, which may play any seat.
         """
         arrived = time.monotonic()
-        outcome = await self._submit(
-            table, seat, version, action, client_id=client_id, sender=sender, by_server=by_server
-        )
+
+        async def act() -> Outcome:
+            checked = table.check(seat, client_id, version, action, by_server=by_server)
+            assert seat is not None  # check refuses spectators
+            logged, stored = table.apply(seat, checked, client_id, self.clock())
+            return await self._store(table, logged, stored, sender, client_id)
+
+        outcome: Outcome = "unavailable"
+        try:
+            outcome = await self.perform(table, act)
+        except Refused as refusal:
+            if sender is not None:
+                sender.send(refusal.to_message(client_id))
+            outcome = "refused"
+        except StorageFault as fault:
+            self._refuse_unavailable(sender, client_id, fault)
+        except Moved:
+            pass  # the viewers are sent on to the table's new owner
         self.metrics.record(outcome, time.monotonic() - arrived)
         return outcome
 
-    async def _submit(
+    async def answer(
         self,
         table: LiveTable,
-        seat: int | None,
-        version: int,
-        action: Mapping[str, Any] | Action,
-        *,
-        client_id: str | None,
+        change: Callable[[], Awaitable[Result]],
         sender: Viewer | None,
-        by_server: bool,
-    ) -> Outcome:
-        async with table.lock:
-            if table.gone:  # another node has it now: its viewers are reconnecting there
-                return "unavailable"
-            if not await self.replayed(table):
-                self._refuse_unavailable(sender, client_id)
-                return "unavailable"
-            try:
-                checked = table.check(seat, client_id, version, action, by_server=by_server)
-                assert seat is not None  # check refuses spectators
-                logged, stored = table.apply(seat, checked, client_id, self.clock())
-            except Refused as refusal:
-                if sender is not None:
-                    sender.send(refusal.to_message(client_id))
-                return "refused"
-            outcome = await self._store(table, logged, stored, sender, client_id)
-        if outcome == "accepted":
-            self.changed(table)
-        return outcome
+        client_id: str | None = None,
+    ) -> Result | None:
+        """:meth:`perform` for a viewer's message: a refusal is said to the sender
+        (``unavailable`` while storage fails); None when the change was not made."""
+        try:
+            return await self.perform(table, change)
+        except Refused as refusal:
+            if sender is not None:
+                sender.send(refusal.to_message(client_id))
+        except Moved:
+            pass  # the viewers are sent on to the table's new owner
+        except StorageFault as fault:
+            self._refuse_unavailable(sender, client_id, fault)
+        return None
 
     async def _store(
         self,
@@ -496,16 +600,12 @@ class Service:
     ) -> Outcome:
         """Under the table's lock: write what the live table just did, under this node's
         claim, then tell every viewer; when the write fails, the table is replayed from
-        the database, and when another node claimed the table, it is given up."""
+        the database (:class:`LeaseLost` is :meth:`perform`'s to handle)."""
         finished = table.match.is_over
         try:
             await self.writer.append(ActionWrite(table.info.id, stored, finished, table.epoch))
         except LeaseLost:
-            log.warning(
-                "table %s: claimed by another node; v%d not taken", table.code, stored.version
-            )
-            self._lose(table)  # the sender reconnects to the new owner and plays there
-            return "unavailable"
+            raise
         except Exception as error:
             fault = self.faults.failed(error)
             table.stale = True  # memory is ahead of the database: replay it
@@ -534,51 +634,34 @@ class Service:
     ) -> None:
         """A seat asks to take back its last action: every viewer hears of it, and it is
         taken back at once when no other person has to agree (bots always do)."""
-        async with table.lock:
-            if table.gone:  # another node has it now: its viewers are reconnecting there
-                return
-            if not await self.replayed(table):
-                self._refuse_unavailable(sender, client_id)
-                return
-            try:
-                takeback = table.ask_take_back(seat, self.clock())
-            except Refused as refusal:
-                sender.send(refusal.to_message(client_id))
-                return
+
+        async def ask() -> None:
+            takeback = table.ask_take_back(seat, self.clock())
             if takeback.waiting:
                 self._tell_takeback(table, "asked", takeback.seat)
-                return
-            outcome = await self._take_back(table, takeback.seat, sender, client_id)
-        if outcome == "accepted":
-            self.changed(table)
+            else:
+                await self._take_back(table, takeback.seat, sender, client_id)
+
+        await self.answer(table, ask, sender, client_id)
 
     async def answer_take_back(
         self, table: LiveTable, seat: int | None, accept: bool, sender: Viewer
     ) -> None:
         """A person answers the takeback asked for: declined, or taken back once the
         last of the others accepted."""
-        async with table.lock:
-            if table.gone:  # another node has it now: its viewers are reconnecting there
-                return
-            if not await self.replayed(table):
-                self._refuse_unavailable(sender, None)
-                return
+
+        async def reply() -> None:
             asked = table.takeback
-            try:
-                takeback = table.answer_take_back(seat, accept, self.clock())
-            except Refused as refusal:
-                sender.send(refusal.to_message())
-                return
+            takeback = table.answer_take_back(seat, accept, self.clock())
             assert asked is not None  # answer_take_back refuses otherwise
             if takeback is None:
                 self._tell_takeback(table, "declined", asked.seat)
-                return
-            if takeback.waiting:
+            elif takeback.waiting:
                 self._tell_takeback(table, "asked", takeback.seat)
-                return
-            outcome = await self._take_back(table, takeback.seat, None, None)
-        if outcome == "accepted":
-            self.changed(table)
+            else:
+                await self._take_back(table, takeback.seat, None, None)
+
+        await self.answer(table, reply, sender)
 
     async def _take_back(
         self, table: LiveTable, seat: int, sender: Viewer | None, client_id: str | None
@@ -653,7 +736,7 @@ class Service:
         table.broadcast_presence()
 
     async def reclaim(self, table: LiveTable, seat: int, token_hash: str) -> bool:
-        """Under the table's lock: the person who came back takes their seat back from
+        """In :meth:`perform`: the person who came back takes their seat back from
         the bot, unless the bot is thinking about this seat's move right now (then the
         seat comes back when that move is made, at the latest on its next turn).
         Whether the seat is the person's again now."""
@@ -667,8 +750,7 @@ class Service:
                 lambda: self.store.reclaim_seat(table.info.id, seat, token_hash, epoch=table.epoch)
             )
         except LeaseLost:
-            self._lose(table)
-            return False
+            raise  # the table is another node's: :meth:`perform` gives it up
         except Exception as error:
             self.faults.failed(error)
             table.reclaims.add(seat)  # tried again at the seat's next turn
@@ -701,9 +783,13 @@ class Service:
         finally:
             table.bot_task = None
         if table.reclaims:  # people who came back while their bot thought
-            async with table.lock:
+
+            async def reclaim() -> None:
                 for seat in sorted(table.reclaims):
                     await self.reclaim(table, seat, table.seat(seat).token_hash or "")
+
+            with contextlib.suppress(Moved, StorageFault):  # tried again at the seat's turn
+                await self.perform(table, reclaim)
         self._schedule_bot(table)  # the same bot again after a draw, or the next one
 
     async def _bot_move(self, table: LiveTable) -> None:
@@ -811,6 +897,8 @@ class Service:
         ]
         for table in idle:
             self._drop(table, close=None)
+        if self.single_node:  # its lease is renewed only here: what it holds is its own
+            await self.renew()
         released = {table.info.id: table.epoch for table in idle if table.epoch is not None}
         if released:
             await asyncio.to_thread(self.leases.release, released)

@@ -146,7 +146,15 @@ class StorageFault(RuntimeError):
 
 
 _FAULT_KINDS = (
-    ("locked", ("database is locked", "lock timeout", "canceling statement due to lock")),
+    (
+        "locked",
+        (
+            "database is locked",
+            "lock timeout",
+            "canceling statement due to lock",
+            "could not obtain lock",
+        ),
+    ),
     ("read_only", ("readonly database", "read-only", "read only")),
     ("full", ("disk is full", "no space left", "could not extend")),
     ("gone", ("no such table", "disk i/o error", "unable to open database")),
@@ -383,6 +391,17 @@ def _sqlite_now(element: DatabaseNow, compiler: Any, **options: Any) -> str:
     return "((julianday('now') - 2440587.5) * 86400.0)"
 
 
+def _started(session: Session, table_id: int) -> None:
+    """The table begins to play now, on the database's clock: the one its turns are
+    timed by, whichever node holds it (:attr:`triominos.server.nodes.Leases.offset`)."""
+    session.execute(
+        update(TableRow)
+        .where(TableRow.id == table_id)
+        .values(started_at=DatabaseNow())
+        .execution_options(synchronize_session=False)
+    )
+
+
 def leased() -> ColumnElement[bool]:
     """Nodes whose lease holds now."""
     return NodeRow.lease_until >= DatabaseNow()
@@ -550,8 +569,14 @@ class Store:
 
     def check_writable(self) -> None:
         """Write, commit and read back, or raise StorageFault: the start-up check and
-        the readiness probe. Also: the schema is the newest migration's."""
+        the readiness probe. Also: the schema is the newest migration's, and on
+        PostgreSQL nobody holds a lock that would stop the tables' writes (a ``LOCK
+        TABLE`` froze every table while this probe's own write went through)."""
         with self.session() as session:
+            if self.engine.dialect.name == "postgresql":
+                session.execute(
+                    text("LOCK TABLE tables, seats, actions, chats IN ROW EXCLUSIVE MODE NOWAIT")
+                )
             version = session.execute(
                 text("UPDATE alembic_version SET version_num = version_num")
             ).rowcount  # type: ignore[attr-defined]
@@ -612,7 +637,6 @@ class Store:
                 hints=hints,
                 status=status,
                 created_at=now,
-                started_at=now if status == "playing" else None,
                 rematch_of=rematch_of,
                 owner=owner,
                 seats=seat_rows,
@@ -620,6 +644,9 @@ class Store:
             try:
                 with self.session() as session:
                     session.add(row)
+                    if status == "playing":
+                        session.flush()
+                        _started(session, row.id)
             except IntegrityError:
                 continue  # the code was taken: draw another
             found = self.table(code)
@@ -731,9 +758,17 @@ class Store:
     # --- chat -----------------------------------------------------------------------
 
     def add_chat(
-        self, table_id: int, channel: ChatChannel, seat: int | None, name: str, text: str
+        self,
+        table_id: int,
+        channel: ChatChannel,
+        seat: int | None,
+        name: str,
+        text: str,
+        *,
+        epoch: int | None = None,
     ) -> dict[str, Any]:
-        """Keep a chat message; the message as the viewers get it."""
+        """Keep a chat message, under the owner's claim ``epoch`` (:func:`fence`); the
+        message as the viewers get it."""
         row = ChatRow(
             table_id=table_id,
             channel=channel,
@@ -743,6 +778,7 @@ class Store:
             created_at=time.time(),
         )
         with self.session() as session:
+            fence(session, {table_id: epoch})
             session.add(row)
             session.flush()
             kept = (
@@ -894,7 +930,8 @@ class Store:
         session.refresh(row, ["seats"])
         if row.status == "waiting" and _status(row.seats) == "playing":
             row.status = "playing"
-            row.started_at = time.time()
+            session.flush()
+            _started(session, table_id)
 
     def _info(self, session: Session, table_id: int) -> TableInfo:
         session.flush()

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 from triominos.board import Board, FrozenBoard, Placement
 from triominos.bots.hint import Hint
 from triominos.game import (
+    ACTION_NAMES,
     Action,
     Draw,
     Event,
@@ -66,7 +67,8 @@ class LoggedEvent(NamedTuple):
 # --- actions ----------------------------------------------------------------------------
 
 
-ACTION_KINDS = ("place", "draw", "buy", "pass", "starter_draw", "take_joker")
+ACTION_KINDS = tuple(name for name in ACTION_NAMES if name != "resign")
+"""What an ``action`` message may be (a resignation is a message of its own)."""
 """The ``action`` names a client may send; ``buy`` is Junior's name for ``draw``."""
 
 

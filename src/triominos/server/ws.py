@@ -36,7 +36,7 @@ from triominos.server.protocol import (
     decode_client_message,
 )
 from triominos.server.proxy import is_hop, relay
-from triominos.server.service import Service
+from triominos.server.service import Moved, Service
 from triominos.server.store import StorageFault, chat_channel
 from triominos.server.table import LiveTable, RateLimit, Refused, Viewer, encode, token_hash
 from triominos.server.views import hints_json
@@ -184,17 +184,10 @@ async def hello(service: Service, table: LiveTable, viewer: Viewer, message: Hel
             viewer.close(1008)
             return False
         viewer.seat = seat
-    async with table.lock:
-        if table.gone or (table.stale and not await service.replayed(table)):
-            viewer.send(
-                Refused("unavailable", "storage is unavailable; try again soon").to_message()
-            )
-            viewer.close(TRY_AGAIN_LATER)
-            return False
-        reclaimed = False
+
+    async def greet() -> None:
         if viewer.seat is not None and message.token is not None:
-            reclaimed = await service.reclaim(table, viewer.seat, token_hash(message.token))
-        suspended = table.suspended(service.clock())
+            await service.reclaim(table, viewer.seat, token_hash(message.token))
         arrived = table.arrive(viewer)
         greeting = table.greeting(viewer.seat, message.version)
         # The greeting brings the viewer's chat as kept: its last messages (none while
@@ -209,8 +202,14 @@ async def hello(service: Service, table: LiveTable, viewer: Viewer, message: Hel
         viewer.send(greeting)
         if arrived:
             table.broadcast_presence(skip=viewer)
-    if reclaimed or suspended:
-        service.changed(table)  # a person plays the seat again, or the bots resume
+
+    try:
+        # Then a reclaimed seat's turn, or a suspended table of bots woken by its viewer.
+        await service.perform(table, greet)
+    except (Moved, StorageFault):
+        viewer.send(Refused("unavailable", "storage is unavailable; try again soon").to_message())
+        viewer.close(TRY_AGAIN_LATER)
+        return False
     return True
 
 
@@ -276,12 +275,13 @@ async def went_on(service: Service, table: LiveTable, viewer: Viewer, hand: int)
     changes nothing."""
     if viewer.seat is None:
         return
-    async with table.lock:
-        changed = table.went_on(viewer.seat, hand, service.clock())
-        if changed:
-            table.broadcast_presence()
-    if changed:
-        service.changed(table)  # the turn timer, to the new deadline
+    seat = viewer.seat
+
+    async def go_on() -> None:
+        if table.went_on(seat, hand, service.clock()):
+            table.broadcast_presence()  # the new deadline; perform moves the timer to it
+
+    await service.answer(table, go_on, viewer)
 
 
 async def chat(service: Service, table: LiveTable, viewer: Viewer, text: str) -> None:
@@ -293,18 +293,25 @@ async def chat(service: Service, table: LiveTable, viewer: Viewer, text: str) ->
         return
     channel = chat_channel(viewer.seat)
     name = "" if viewer.seat is None else table.seat(viewer.seat).name
-    try:
+
+    async def say() -> None:
         said = await asyncio.to_thread(
-            service.store.add_chat, table.info.id, channel, viewer.seat, name, text.strip()
+            lambda: service.store.add_chat(
+                table.info.id, channel, viewer.seat, name, text.strip(), epoch=table.epoch
+            )
         )
+        message = encode({"type": "chat", "messages": [said]})
+        for other in table.viewers:
+            if chat_channel(other.seat) == channel:
+                other.send_text(message)
+
+    try:
+        await service.perform(table, say)
     except StorageFault as fault:
         service.faults.failed(fault)
         viewer.send(Refused("unavailable", "the message could not be kept").to_message())
-        return
-    message = encode({"type": "chat", "messages": [said]})
-    for other in table.viewers:
-        if chat_channel(other.seat) == channel:
-            other.send_text(message)
+    except Moved:
+        pass  # the viewers are sent on to the table's new owner
 
 
 async def send_hints(service: Service, table: LiveTable, viewer: Viewer, client_id: str) -> None:

@@ -85,8 +85,10 @@ export function rememberName(name) {
 
 // --- the live connection --------------------------------------------------------------
 
-const PING_EVERY = 15000;
-const SILENCE_LIMIT = 40000; // no message for this long: the connection is dead
+// A ping every 2.5 s, each answered with a pong: 9 s without any message is a dead link
+// (a paused or vanished server, a lost network), given up at once for a new one.
+const PING_EVERY = 2500;
+const SILENCE_LIMIT = 9000;
 const BACKOFF_FIRST = 500;
 const BACKOFF_MAX = 8000;
 const SERVICE_RESTART = 1012;
@@ -151,26 +153,38 @@ export class TableConnection extends EventTarget {
       }
       this.dispatchEvent(new CustomEvent("message", { detail: message }));
     });
-    socket.addEventListener("close", (event) => {
-      if (socket !== this.socket) return;
-      clearInterval(this.timers.ping);
-      clearTimeout(this.timers.silence);
-      if (this.closed) return;
-      this.attempt += 1;
-      this.setState("offline");
-      // 1012 (service restart): the table moved to another node, or this one stops;
-      // the first try goes at once, the next ones back off as after any loss.
-      const moved = event.code === SERVICE_RESTART && this.attempt === 1;
-      const delay = moved ? 0 : Math.min(BACKOFF_MAX, BACKOFF_FIRST * 2 ** (this.attempt - 1));
-      this.timers.retry = setTimeout(() => this.open(), delay * (0.8 + Math.random() * 0.4));
-    });
+    socket.addEventListener("close", (event) => this.lost(socket, event.code));
   }
 
-  /** Any message proves the line alive; silence for too long means it is not. */
+  /**
+   * The line `socket` is gone (`code`: how it closed): connect again, the first time at
+   * once after a 1012 (service restart: the table moved to another node, or this one
+   * stops), else backing off as after any loss.
+   */
+  lost(socket, code) {
+    if (socket !== this.socket) return;
+    this.socket = null;
+    clearInterval(this.timers.ping);
+    clearTimeout(this.timers.silence);
+    if (this.closed) return;
+    this.attempt += 1;
+    this.setState("offline");
+    const moved = code === SERVICE_RESTART && this.attempt === 1;
+    const delay = moved ? 0 : Math.min(BACKOFF_MAX, BACKOFF_FIRST * 2 ** (this.attempt - 1));
+    this.timers.retry = setTimeout(() => this.open(), delay * (0.8 + Math.random() * 0.4));
+  }
+
+  /**
+   * Any message proves the line alive; silence for too long means it is not. A dead
+   * peer never answers a close either, so the line is given up at once, not after it.
+   */
   heard() {
     clearTimeout(this.timers.silence);
     const socket = this.socket;
-    this.timers.silence = setTimeout(() => socket.close(), SILENCE_LIMIT);
+    this.timers.silence = setTimeout(() => {
+      socket.close();
+      this.lost(socket, null);
+    }, SILENCE_LIMIT);
   }
 
   setState(state) {
