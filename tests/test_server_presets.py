@@ -17,7 +17,7 @@ from triominos.server.presets import LANGUAGES, rule_texts
 
 def option_keys() -> set[str]:
     """Every text key the declarations ask for."""
-    keys = {"rule.none", "rule.rack_sizes.players"}
+    keys = {"rule.none", "rule.rack_sizes.players.one", "rule.rack_sizes.players.other"}
     for option in OPTIONS.values():
         keys |= {option.label_key, option.help_key}
         keys |= {option.value_key(choice) for choice in option.choices}

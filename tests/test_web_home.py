@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 from conftest import LiveServerFactory, watched_page
 from triominos.rules import PRESETS
 from triominos.server.timers import TIMEOUT_ACTIONS
-from web import STATIC, assert_locales_agree, open_in, post_table, watch_texts
+from web import STATIC, assert_locales_agree, message_keys, open_in, post_table, watch_texts
 
 LOCALES = STATIC / "locales"
 LANGUAGES = ("en", "nl", "fr", "de", "es", "pt")
@@ -109,7 +109,7 @@ def test_every_message_the_page_uses_exists() -> None:
         | {f"timeout_{action}" for action in TIMEOUT_ACTIONS}
         | {f"connection_{state}" for state in ("online", "connecting", "offline")}
     )
-    assert sorted((used | dynamic) - set(english)) == []
+    assert sorted((used | dynamic) - message_keys(english)) == []
 
 
 def test_every_rule_the_engine_refuses_with_has_a_text() -> None:

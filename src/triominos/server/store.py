@@ -292,7 +292,13 @@ def chat_channel(seat: int | None) -> ChatChannel:
 
 
 def _chat_json(row: ChatRow) -> dict[str, Any]:
-    return {"seat": row.seat, "name": row.name, "text": row.text, "at": row.created_at}
+    """A kept message as the viewers get it. A spectator's (``seat`` NULL) keeps the
+    spectator's number at the table in ``name``, given as ``spectator`` (None for one
+    kept before spectators were numbered, or for a seat)."""
+    if row.seat is None:
+        number = int(row.name) if row.name.isdigit() else None
+        return {"seat": None, "name": "", "spectator": number, "text": row.text, "at": row.created_at}
+    return {"seat": row.seat, "name": row.name, "spectator": None, "text": row.text, "at": row.created_at}
 
 
 # --- what the rest of the service sees --------------------------------------------------

@@ -279,7 +279,7 @@ async def chat(service: Service, table: LiveTable, viewer: Viewer, text: str) ->
         viewer.send(Refused("rate_limited", "too many chat messages; wait a moment").to_message())
         return
     channel = chat_channel(viewer.seat)
-    name = "" if viewer.seat is None else table.seat(viewer.seat).name
+    name = str(viewer.spectator) if viewer.seat is None else table.seat(viewer.seat).name
     try:
         said = await asyncio.to_thread(
             service.store.add_chat, table.info.id, channel, viewer.seat, name, text.strip()

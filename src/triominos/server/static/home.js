@@ -2,7 +2,7 @@
 
 import { getJson, heldSeats, heldTables, holdSeat, playerName, postJson, rememberName } from "./api.js";
 import { DEFAULT_LEVEL, LEVELS, seatNames } from "./bots.js";
-import { h, keepingFocus, onSubmit, t, toast } from "./dom.js";
+import { h, keepingFocus, number, onSubmit, t, toast } from "./dom.js";
 import { describeRefusal, toastRefusal } from "./errors.js";
 import { optionLabels, ruleFields, useRuleTexts } from "./rule_form.js";
 
@@ -148,7 +148,7 @@ export class HomePage {
               },
             },
           }),
-          String(count),
+          number(count),
         ),
       ),
     );

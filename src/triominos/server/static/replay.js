@@ -8,7 +8,7 @@ import { AnalysisClient, decisionKey, decisionNote, decisionsByKey, expectedGrap
 import { getJson } from "./api.js";
 import { BoardView } from "./board.js";
 import { seatNames } from "./bots.js";
-import { h, signed, toast } from "./dom.js";
+import { h, number, signed, toast } from "./dom.js";
 import { describeRefusal } from "./errors.js";
 import { renderScores, renderSheet, actionText, endText } from "./sheet.js";
 import { JOKER, tilePicture, tileNumbers } from "./tiles.js";
@@ -235,7 +235,7 @@ export class ReplayPage {
         h(
           "div",
           { class: `player seat-${seat} ${action?.player === seat && !step.end ? "to-move" : ""}` },
-          h("div", { class: "player-line" }, h("span", { class: "player-name" }, name), h("span", { class: "total", "data-testid": "replay-total" }, String(step.scores[seat]))),
+          h("div", { class: "player-line" }, h("span", { class: "player-name" }, name), h("span", { class: "total", "data-testid": "replay-total" }, number(step.scores[seat]))),
           h(
             "div",
             { class: "mini-rack" },

@@ -10,7 +10,7 @@ import { TableConnection, getJson, heldSeats, holdSeat, playerName, postForBlob,
 import { BoardView } from "./board.js";
 import { TileChoice, choiceKey, pointingUp } from "./choice.js";
 import { DEFAULT_LEVEL, LEVELS, levelOf, seatNames } from "./bots.js";
-import { arrange, h, onSubmit, setText, signed, t, toast } from "./dom.js";
+import { arrange, h, number, onSubmit, setText, signed, t, toast } from "./dom.js";
 import { RackView } from "./rack.js";
 import { EndDialogs } from "./endings.js";
 import { describeRefusal, toastRefusal } from "./errors.js";
@@ -53,6 +53,12 @@ function stillToPlay(view) {
   const seats = [];
   for (let seat = view.to_move; seat !== view.starter; seat = (seat + 1) % view.players) seats.push(seat);
   return seats;
+}
+
+/** Who said a chat line: a player's name, or a spectator's number as the server tells it. */
+function chatName(said) {
+  if (said.seat !== null) return said.name;
+  return said.spectator ? t("spectator_n", { number: said.spectator }) : t("spectator");
 }
 
 export class TablePage {
@@ -387,7 +393,7 @@ export class TablePage {
     const log = h(
       "ol",
       { class: "chat-log", "data-testid": "chat-log", "aria-live": "polite" },
-      ...(muted ? [] : this.chat.map((said) => h("li", { "data-testid": "chat-line" }, h("strong", { text: `${said.name || t("spectator")}: ` }), h("span", { text: said.text })))),
+      ...(muted ? [] : this.chat.map((said) => h("li", { "data-testid": "chat-line" }, h("strong", { text: `${chatName(said)}: ` }), h("span", { text: said.text })))),
     );
     arrange(
       this.chatBox,
@@ -892,7 +898,7 @@ export class TablePage {
             h("span", { class: `presence ${seat.connected === false ? "away" : "here"}`, i18nAttrs: { title: seat.connected === false ? "away" : "here" } }),
             h("span", { class: "player-name" }, names[index]),
             mine ? h("span", { class: "badge you", i18n: "you" }) : null,
-            h("span", { class: `total ${junior ? "counters" : ""}`, "data-testid": "total" }, String(view.totals[index])),
+            h("span", { class: `total ${junior ? "counters" : ""}`, "data-testid": "total" }, number(view.totals[index])),
           ),
           h("div", { class: "player-details" }, ...details, toMove ? h("span", { class: "clock", "data-seat-clock": index }) : null),
           openRack ? h("div", { class: "open-rack" }, openRack.join(" ")) : null,

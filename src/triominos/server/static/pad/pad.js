@@ -6,7 +6,7 @@
 // the players' statistics (/pad?players).
 
 import { getJson, postJson } from "/static/api.js";
-import { h, keepingFocus, onSubmit, signed, speak, t } from "/static/dom.js";
+import { h, keepingFocus, number, onSubmit, signed, speak, t } from "/static/dom.js";
 import { optionLabels, ruleFields, useRuleTexts } from "/static/rule_form.js";
 import { renderScores } from "/static/sheet.js";
 
@@ -286,7 +286,7 @@ function totalsBar(sheet) {
           },
         },
         h("span", { class: "name", text: name }),
-        h("span", { class: "total", "data-testid": `total-${seat}`, text: String(sheet.totals[seat]) }),
+        h("span", { class: "total", "data-testid": `total-${seat}`, text: number(sheet.totals[seat]) }),
         h("span", { class: "rack", text: t("game.tiles", { count: sheet.racks[seat] }) }),
       ),
     ),
@@ -674,7 +674,7 @@ async function playersView() {
   } catch (error) {
     refused(error);
   }
-  const number = (value) => (value === null ? "–" : value.toLocaleString(document.documentElement.lang));
+  const stat = (value, digits = 0) => (value === null ? "\u2013" : number(value, { digits }));
   root().replaceChildren(
     h(
       "section",
@@ -693,15 +693,15 @@ async function playersView() {
                   "tr",
                   {},
                   h("td", { text: player.name }),
-                  h("td", { text: number(player.games) }),
-                  h("td", { text: number(player.won) }),
-                  h("td", { text: number(player.average_hand) }),
-                  h("td", { text: number(player.best_hand) }),
+                  h("td", { text: stat(player.games) }),
+                  h("td", { text: stat(player.won) }),
+                  h("td", { text: stat(player.average_hand, 1) }),
+                  h("td", { text: stat(player.best_hand) }),
                   h(
                     "td",
                     { class: "bonuses" },
                     Object.entries(player.bonuses)
-                      .map(([bonus, count]) => `${t(`figure.${bonus}`)} ×${count}`)
+                      .map(([bonus, count]) => `${t(`figure.${bonus}`)} ×${number(count)}`)
                       .join(", "),
                   ),
                 ),
