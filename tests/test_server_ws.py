@@ -428,11 +428,20 @@ def test_spectators_are_numbered_in_their_chat_and_the_number_is_kept(served: Se
         for watcher, text in ((first, "hello"), (second, "hi")):
             watcher.send({"type": "chat", "text": text})
             watcher.until(lambda message: message["type"] == "chat" and message["messages"])
+        with served.viewer(code) as third:
+            third.send({"type": "chat", "text": "hey"})
+            third.until(lambda message: message["type"] == "chat" and message["messages"])
+    # Number 1 is free again once its spectator left: the next one (a reload) takes it.
     with served.viewer(code) as later:
-        kept = later.greeting["chat"]
+        later.send({"type": "chat", "text": "back"})
+        later.until(lambda message: message["type"] == "chat" and message["messages"])
+    with served.viewer(code) as reader:
+        kept = reader.greeting["chat"]
     assert [(said["text"], said["spectator"], said["name"]) for said in kept] == [
         ("hello", 1, ""),
         ("hi", 2, ""),
+        ("hey", 3, ""),
+        ("back", 1, ""),
     ]
 
 

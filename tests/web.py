@@ -203,7 +203,8 @@ def with_board_view(page: Page, box_style: str, script: str) -> Any:
 def message_keys(messages: dict[str, str]) -> set[str]:
     """The keys a page may name in ``messages``: each message's, and each plural's own
     (``KEY`` for ``KEY.one`` and ``KEY.other``, which i18n.js's ``format`` picks from)."""
-    return set(messages) | {key.removesuffix(".other") for key in messages if key.endswith(".other")}
+    plurals = {key.removesuffix(".other") for key in messages if key.endswith(".other")}
+    return set(messages) | plurals
 
 
 def assert_locales_agree(directory: Path, languages: tuple[str, ...]) -> dict[str, str]:

@@ -295,10 +295,14 @@ def _chat_json(row: ChatRow) -> dict[str, Any]:
     """A kept message as the viewers get it. A spectator's (``seat`` NULL) keeps the
     spectator's number at the table in ``name``, given as ``spectator`` (None for one
     kept before spectators were numbered, or for a seat)."""
-    if row.seat is None:
-        number = int(row.name) if row.name.isdigit() else None
-        return {"seat": None, "name": "", "spectator": number, "text": row.text, "at": row.created_at}
-    return {"seat": row.seat, "name": row.name, "spectator": None, "text": row.text, "at": row.created_at}
+    spectator = row.seat is None
+    return {
+        "seat": row.seat,
+        "name": "" if spectator else row.name,
+        "spectator": int(row.name) if spectator and row.name.isdigit() else None,
+        "text": row.text,
+        "at": row.created_at,
+    }
 
 
 # --- what the rest of the service sees --------------------------------------------------

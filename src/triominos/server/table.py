@@ -21,6 +21,7 @@ import hmac
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from itertools import count
 from typing import Any
 
 import msgspec
@@ -90,8 +91,9 @@ class Viewer:
     def __init__(self, seat: int | None = None) -> None:
         self.seat = seat
         self.spectator: int | None = None
-        """A spectator's number at this table (1, 2, ... in the order they came to this
-        node), by which the spectators' chat tells them apart; None for a seat."""
+        """A spectator's number at this table, by which the spectators' chat tells them
+        apart: the lowest that no spectator here holds when it came (so a reload keeps
+        it); None for a seat."""
         self.outbox: asyncio.Queue[str | int] = asyncio.Queue()
         self.chat_limit = RateLimit(*CHAT_PER_CONNECTION)
 
@@ -153,8 +155,6 @@ class LiveTable:
     ) -> None:
         self.lock = asyncio.Lock()
         self.viewers: set[Viewer] = set()
-        self.spectators_came = 0
-        """How many spectators came to this table on this node: the last one's number."""
         self.bot_task: asyncio.Task[None] | None = None
         self.timer_task: asyncio.Task[None] | None = None
         self.retry_task: asyncio.Task[None] | None = None
@@ -261,8 +261,8 @@ class LiveTable:
         """Add a viewer; whether its seat's person was away until now."""
         arrived = viewer.seat is not None and viewer.seat not in self.connected
         if viewer.seat is None and viewer.spectator is None:
-            self.spectators_came += 1
-            viewer.spectator = self.spectators_came
+            held = {other.spectator for other in self.viewers}
+            viewer.spectator = next(number for number in count(1) if number not in held)
         self.viewers.add(viewer)
         if viewer.seat is not None:
             self.away_since.pop(viewer.seat, None)

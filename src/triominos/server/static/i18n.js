@@ -81,8 +81,10 @@ export function format(messages, key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? shown(params[name]) : whole));
 }
 
+/** A parameter as a text shows it: a number by `number` (one decimal unless whole). */
 function shown(value) {
-  return typeof value === "number" ? number(value) : String(value);
+  if (typeof value !== "number") return String(value);
+  return number(value, { digits: Number.isInteger(value) ? 0 : 1 });
 }
 
 /**

@@ -1,0 +1,91 @@
+"""The pages' numbers and counts in each language (i18n.js: Intl.NumberFormat and
+Intl.PluralRules), and the spectators' names in their chat."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("playwright")
+
+from playwright.sync_api import Page, expect
+
+from conftest import LiveServerFactory
+from web import STATIC, open_in, post_table
+
+LANGUAGES = ("en", "nl", "fr", "de", "es", "pt")
+MINUS = "\u2212"
+
+
+def written(page: Page, script: str) -> object:
+    """What ``script`` (an expression over i18n.js's exports, ``i18n``) gives on the page."""
+    return page.evaluate(f"import('/static/i18n.js').then((i18n) => {script})")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_numbers_are_written_in_the_pages_language_with_the_true_minus(
+    live_server: LiveServerFactory, page: Page, language: str
+) -> None:
+    open_in(page, f"{live_server().base_url}/", language)
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    decimal = "," if language in ("nl", "fr", "de", "es", "pt") else "."
+    assert written(page, "i18n.number(11.3, { digits: 1 })") == f"11{decimal}3"
+    assert written(page, "i18n.number(-11)") == f"{MINUS}11"
+    assert written(page, "i18n.signed(-11)") == f"{MINUS}11"
+    assert written(page, "i18n.signed(14)") == "+14"
+    assert written(page, "i18n.signed(0)") == "0"
+    assert written(page, "i18n.number(2026)") == "2026"  # a year or a puzzle's number, not grouped
+    # A number given to a text is written the same way.
+    lost = written(page, "i18n.format({ x: 'lost {n}' }, 'x', { n: -2.5 })")
+    assert lost == f"lost {MINUS}2{decimal}5"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_count_takes_its_plural_form(
+    live_server: LiveServerFactory, page: Page, language: str
+) -> None:
+    open_in(page, f"{live_server().base_url}/", language)
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    messages = json.loads((STATIC / "locales" / f"{language}.json").read_text(encoding="utf-8"))
+    one, other = messages["rack_size.one"], messages["rack_size.other"]
+    assert one != other
+    text = "(count) => i18n.format(MESSAGES, 'rack_size', { count })".replace(
+        "MESSAGES", json.dumps(messages)
+    )
+    for count, form in ((1, one), (2, other), (7, other)):
+        assert written(page, f"({text})({count})") == form.replace("{count}", str(count))
+    # French and Portuguese count 0 as one ("0 tuile"), English as many ("0 tiles").
+    zero = one if language in ("fr", "pt") else other
+    assert written(page, f"({text})(0)") == zero.replace("{count}", "0")
+
+
+def test_a_free_seat_is_counted_in_words_on_the_home_page(
+    live_server: LiveServerFactory, page: Page
+) -> None:
+    server = live_server()
+    seats = [{"kind": "person", "name": "Zoe"}, {"kind": "person"}]
+    answer = post_table(
+        server, {"preset": "classic", "players": 2, "seats": seats, "take": [0], "listed": True}
+    )
+    row = page.locator(f"[data-testid=open-table][data-code='{answer['code']}']")
+    for language, words in (("en", "1 free seat"), ("fr", "1 place libre"), ("de", "1 Platz frei")):
+        open_in(page, f"{server.base_url}/", language)
+        expect(row).to_contain_text(words)
+        expect(row).not_to_contain_text("(s)")
+
+
+def test_spectators_chat_under_their_numbers(live_server: LiveServerFactory, page: Page) -> None:
+    server = live_server()
+    people = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}]
+    answer = post_table(server, {"preset": "classic", "players": 2, "seats": people})
+    open_in(page, f"{server.base_url}/", "fr")  # French for both pages of this browser
+    other = page.context.new_page()
+    for watcher in (page, other):
+        watcher.goto(f"{server.base_url}/t/{answer['code']}")
+        expect(watcher.get_by_test_id("watching")).to_be_visible()
+    for watcher, text in ((page, "hello"), (other, "hi")):
+        watcher.get_by_test_id("chat-input").fill(text)
+        watcher.get_by_test_id("chat-send").click()
+    lines = page.get_by_test_id("chat-line")
+    expect(lines).to_have_text(["Spectateur 1: hello", "Spectateur 2: hi"])
