@@ -30,6 +30,7 @@ from web import (
     table_state,
     watch_texts,
     with_board_view,
+    written,
 )
 
 
@@ -310,7 +311,7 @@ def test_the_score_table_has_a_row_per_hand_with_running_totals(
     expect(rows).to_have_count(2)
     for number, hand in enumerate(record["hands"]):
         totals = rows.nth(number).get_by_test_id("running-total")
-        expect(totals).to_have_text([str(score) for score in hand["scores"]])
+        expect(totals).to_have_text([written(score) for score in hand["scores"]])
     assert missing == []
 
 
@@ -347,7 +348,7 @@ def test_the_replay_lists_the_moves_goes_to_one_and_plays_by_itself(
     page.get_by_test_id("replay-last").click()
     totals = page.locator("[data-testid=score-table] [data-testid=score-row]").last
     expect(totals.get_by_test_id("running-total")).to_have_text(
-        [str(score) for score in record["scores"]]
+        [written(score) for score in record["scores"]]
     )
 
 

@@ -12,13 +12,13 @@ pytest.importorskip("playwright")
 from playwright.sync_api import Page, expect
 
 from conftest import LiveServerFactory
-from web import STATIC, open_in, post_table
+from web import FAST_BOTS, STATIC, ann_and_bob, open_in, post_table
 
 LANGUAGES = ("en", "nl", "fr", "de", "es", "pt")
 MINUS = "\u2212"
 
 
-def written(page: Page, script: str) -> object:
+def evaluated(page: Page, script: str) -> object:
     """What ``script`` (an expression over i18n.js's exports, ``i18n``) gives on the page."""
     return page.evaluate(f"import('/static/i18n.js').then((i18n) => {script})")
 
@@ -30,14 +30,16 @@ def test_numbers_are_written_in_the_pages_language_with_the_true_minus(
     open_in(page, f"{live_server().base_url}/", language)
     expect(page.locator("html")).to_have_attribute("lang", language)
     decimal = "," if language in ("nl", "fr", "de", "es", "pt") else "."
-    assert written(page, "i18n.number(11.3, { digits: 1 })") == f"11{decimal}3"
-    assert written(page, "i18n.number(-11)") == f"{MINUS}11"
-    assert written(page, "i18n.signed(-11)") == f"{MINUS}11"
-    assert written(page, "i18n.signed(14)") == "+14"
-    assert written(page, "i18n.signed(0)") == "0"
-    assert written(page, "i18n.number(2026)") == "2026"  # a year or a puzzle's number, not grouped
+    assert evaluated(page, "i18n.number(11.3, { digits: 1 })") == f"11{decimal}3"
+    assert evaluated(page, "i18n.number(-11)") == f"{MINUS}11"
+    assert evaluated(page, "i18n.signed(-11)") == f"{MINUS}11"
+    assert evaluated(page, "i18n.signed(14)") == "+14"
+    assert evaluated(page, "i18n.signed(0)") == "0"
+    assert (
+        evaluated(page, "i18n.number(2026)") == "2026"
+    )  # a year or a puzzle's number, not grouped
     # A number given to a text is written the same way.
-    lost = written(page, "i18n.format({ x: 'lost {n}' }, 'x', { n: -2.5 })")
+    lost = evaluated(page, "i18n.format({ x: 'lost {n}' }, 'x', { n: -2.5 })")
     assert lost == f"lost {MINUS}2{decimal}5"
 
 
@@ -54,10 +56,10 @@ def test_each_count_takes_its_plural_form(
         "MESSAGES", json.dumps(messages)
     )
     for count, form in ((1, one), (2, other), (7, other)):
-        assert written(page, f"({text})({count})") == form.replace("{count}", str(count))
+        assert evaluated(page, f"({text})({count})") == form.replace("{count}", str(count))
     # French and Portuguese count 0 as one ("0 tuile"), English as many ("0 tiles").
     zero = one if language in ("fr", "pt") else other
-    assert written(page, f"({text})(0)") == zero.replace("{count}", "0")
+    assert evaluated(page, f"({text})(0)") == zero.replace("{count}", "0")
 
 
 def test_a_free_seat_is_counted_in_words_on_the_home_page(
@@ -89,3 +91,46 @@ def test_spectators_chat_under_their_numbers(live_server: LiveServerFactory, pag
         watcher.get_by_test_id("chat-send").click()
     lines = page.get_by_test_id("chat-line")
     expect(lines).to_have_text(["Spectateur 1: hello", "Spectateur 2: hi"])
+
+
+ICON_BUTTONS = """() => [...document.querySelectorAll('button.icon')].map((button) => ({
+    name: button.getAttribute('aria-label'),
+    text: button.textContent.trim(),
+    icon: button.querySelector('svg[data-icon]')?.dataset.icon ?? null,
+}))"""
+
+
+def assert_icons_are_drawn(page: Page, at_least: int) -> None:
+    """Every icon button holds an SVG icon and no character (an emoji needs a font), and
+    is named for a screen reader."""
+    buttons = page.evaluate(ICON_BUTTONS)
+    assert len(buttons) >= at_least, buttons
+    for button in buttons:
+        assert button["icon"] and button["text"] == "" and button["name"], button
+
+
+def test_the_tables_and_the_replays_icons_are_svg(
+    live_server: LiveServerFactory, page: Page
+) -> None:
+    server = live_server(**FAST_BOTS)
+    answer = ann_and_bob(server, take=[0, 1])
+    open_in(
+        page, f"{server.base_url}/t/{answer['code']}#seat=0&token={answer['seats'][0]['token']}"
+    )
+    expect(page.get_by_test_id("mute")).to_be_visible()
+    assert_icons_are_drawn(page, at_least=5)  # recentre, zoom in and out, keys, mute
+    icon = page.get_by_test_id("mute").locator("svg")
+    expect(icon).to_have_attribute("data-icon", "sound_on")
+    page.get_by_test_id("mute").click()
+    expect(icon).to_have_attribute("data-icon", "sound_off")
+
+    bots = [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
+    options = {"target_score": None, "hand_limit": 1}
+    code = post_table(
+        server, {"preset": "classic", "players": 2, "seats": bots, "options": options}
+    )["code"]
+    page.goto(f"{server.base_url}/t/{code}")
+    expect(page.get_by_test_id("replay-link")).to_be_visible(timeout=60_000)
+    page.goto(f"{server.base_url}/t/{code}?replay=1")
+    expect(page.get_by_test_id("replay-autoplay")).to_be_visible()
+    assert_icons_are_drawn(page, at_least=5)  # first, previous, play, next, last

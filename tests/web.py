@@ -200,6 +200,12 @@ def with_board_view(page: Page, box_style: str, script: str) -> Any:
     )
 
 
+def written(number: int) -> str:
+    """A whole number as the pages write it (i18n.js's ``number``): with the true minus
+    sign, U+2212."""
+    return str(number).replace("-", "\u2212")
+
+
 def message_keys(messages: dict[str, str]) -> set[str]:
     """The keys a page may name in ``messages``: each message's, and each plural's own
     (``KEY`` for ``KEY.one`` and ``KEY.other``, which i18n.js's ``format`` picks from)."""

@@ -10,6 +10,7 @@ import { TableConnection, getJson, heldSeats, holdSeat, playerName, postForBlob,
 import { BoardView } from "./board.js";
 import { TileChoice, choiceKey, pointingUp } from "./choice.js";
 import { DEFAULT_LEVEL, LEVELS, levelOf, seatNames } from "./bots.js";
+import { icon } from "./icons.js";
 import { arrange, h, number, onSubmit, setText, signed, t, toast } from "./dom.js";
 import { RackView } from "./rack.js";
 import { EndDialogs } from "./endings.js";
@@ -99,9 +100,9 @@ export class TablePage {
     const tools = h(
       "div",
       { class: "board-tools" },
-      h("button", { type: "button", class: "icon", "data-testid": "recentre", i18nAttrs: { "aria-label": "recentre", title: "recentre" }, on: { click: () => this.board.recentre() } }, "\u25CE"),
-      h("button", { type: "button", class: "icon", i18nAttrs: { "aria-label": "zoom_in", title: "zoom_in" }, on: { click: () => this.zoom(1.25) } }, "+"),
-      h("button", { type: "button", class: "icon", i18nAttrs: { "aria-label": "zoom_out", title: "zoom_out" }, on: { click: () => this.zoom(0.8) } }, "\u2212"),
+      h("button", { type: "button", class: "icon", "data-testid": "recentre", i18nAttrs: { "aria-label": "recentre", title: "recentre" }, on: { click: () => this.board.recentre() } }, icon("recentre")),
+      h("button", { type: "button", class: "icon", i18nAttrs: { "aria-label": "zoom_in", title: "zoom_in" }, on: { click: () => this.zoom(1.25) } }, icon("zoom_in")),
+      h("button", { type: "button", class: "icon", i18nAttrs: { "aria-label": "zoom_out", title: "zoom_out" }, on: { click: () => this.zoom(0.8) } }, icon("zoom_out")),
     );
     this.boardWrap.append(tools, this.confirmBox);
     const rackBox = h("div", { class: "rack-box" });
@@ -700,7 +701,7 @@ export class TablePage {
     buttons.hint.disabled = !byTile.size || this.pending;
     buttons.keys.setAttribute("aria-expanded", String(!this.keysHelp.hidden));
     buttons.mute.setAttribute("aria-pressed", String(this.sounds.muted));
-    buttons.mute.textContent = this.sounds.muted ? "\u{1F507}" : "\u{1F50A}";
+    buttons.mute.replaceChildren(icon(this.sounds.muted ? "sound_off" : "sound_on"));
     const playing = this.held.length && view.status === "playing" && !view.match_over;
     arrange(
       this.actions,
@@ -739,8 +740,7 @@ export class TablePage {
         "aria-controls": "keys-help",
         i18nAttrs: { "aria-label": "keys_title", title: "keys_title" },
         on: { click: () => this.toggleKeys() },
-        text: "\u2328",
-      }),
+      }, icon("keyboard")),
       mute: h("button", {
         type: "button",
         class: "icon",
