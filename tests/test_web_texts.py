@@ -12,6 +12,7 @@ pytest.importorskip("playwright")
 from playwright.sync_api import Page, expect
 
 from conftest import LiveServerFactory
+from triominos.rules import PRESETS
 from web import FAST_BOTS, STATIC, ann_and_bob, open_in, post_table
 
 LANGUAGES = ("en", "nl", "fr", "de", "es", "pt")
@@ -134,3 +135,40 @@ def test_the_tables_and_the_replays_icons_are_svg(
     page.goto(f"{server.base_url}/t/{code}?replay=1")
     expect(page.get_by_test_id("replay-autoplay")).to_be_visible()
     assert_icons_are_drawn(page, at_least=5)  # first, previous, play, next, last
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_editions_are_chosen_by_their_plain_names_with_the_rulebooks_as_detail(
+    live_server: LiveServerFactory, page: Page, phone_page: Page, size: str
+) -> None:
+    viewer = phone_page if size == "phone" else page
+    server = live_server()
+    open_in(viewer, f"{server.base_url}/")
+    names = viewer.get_by_test_id("edition-name")
+    expect(names).to_have_count(len(PRESETS))
+    shown = dict(zip(PRESETS, names.all_inner_texts(), strict=True))
+    assert shown["classic"] == "Classic (56 tiles)"
+    assert shown["extended"] == "Extended (76 tiles)"
+    assert shown["junior"] == "Junior"
+    assert shown["classic-children"] == "Classic (56 tiles) for children"
+    assert shown["classic-002"] == "Classic (56 tiles), Dutch rules"
+    assert len(set(shown.values())) == len(shown)
+    details = viewer.get_by_test_id("edition-detail")
+    expect(details.first).to_have_text("Follows rulebook 002 (Dutch) and rulebook 003 (French).")
+    expect(details.nth(1)).to_contain_text("rulebook 001 (Dutch and German)")
+    expect(viewer.get_by_role("radiogroup", name="Edition")).not_to_contain_text("seed")
+
+    viewer.get_by_test_id("language").select_option("fr")
+    expect(names.first).to_have_text("Classique (56 tuiles)")
+    expect(names.nth(list(PRESETS).index("classic-002"))).to_have_text(
+        "Classique (56 tuiles), règles en néerlandais"
+    )
+    expect(details.first).to_have_text("D'après règle 002 (néerlandais) et règle 003 (français).")
+
+    # The score pad names them alike.
+    open_in(viewer, f"{server.base_url}/pad", "de")
+    options = viewer.locator("select option", has_text="Klassisch (56 Steine)")
+    expect(options.first).to_be_attached()
+    expect(viewer.get_by_test_id("edition-detail")).to_have_text(
+        "Nach Spielregel 002 (Niederländisch) und Spielregel 003 (Französisch)."
+    )

@@ -2,6 +2,8 @@
 // declarations of `GET /api/presets`: every option of the preset, the values it allows
 // and its texts in the chosen language. Nothing about an option is written here, so a
 // new option appears on both pages with its declaration (triominos.rules.OPTIONS).
+// The presets' names come from the same answer (each preset's `edition`, see
+// triominos.server.presets.edition), so a new preset is named on both pages too.
 
 import { h } from "./dom.js";
 import { format } from "./i18n.js";
@@ -17,6 +19,30 @@ export function useRuleTexts(byLanguage) {
 export function ruleText(key, params = {}) {
   const texts = textsByLanguage[document.documentElement.lang] ?? textsByLanguage.en;
   return format(texts, key, params);
+}
+
+/** The language names of the page's language: "Dutch", "néerlandais", ... */
+function languageName(code) {
+  return new Intl.DisplayNames([document.documentElement.lang || "en"], { type: "language" }).of(code);
+}
+
+/** The plain name of a preset of `/api/presets`: "Classic (56 tiles)", "Junior", ... */
+export function editionName(preset) {
+  const { box, tiles, variant, language } = preset.edition;
+  const edition = ruleText(`edition.${box}`, { count: tiles });
+  if (variant === "children") return ruleText("edition.children", { edition });
+  if (variant === "rulebook") return ruleText("edition.rulebook", { edition, language: languageName(language) });
+  if (variant === "other") return ruleText("edition.named", { edition, name: preset.name });
+  return edition;
+}
+
+/** The rulebooks a preset follows, in words: "Follows rulebook 002 (Dutch) and ...". */
+export function editionDetail(preset) {
+  const list = new Intl.ListFormat(document.documentElement.lang || "en", { type: "conjunction" });
+  const rulebooks = preset.edition.rulebooks.map(({ number, languages }) =>
+    ruleText("edition.rulebook_detail", { number, languages: list.format(languages.map(languageName)) }),
+  );
+  return ruleText("edition.follows", { rulebooks: list.format(rulebooks) });
 }
 
 /** Each option's label in the page's language, by option name: how a refusal names it. */

@@ -7,7 +7,7 @@
 
 import { getJson, postJson } from "/static/api.js";
 import { h, keepingFocus, number, onSubmit, signed, speak, t } from "/static/dom.js";
-import { optionLabels, ruleFields, useRuleTexts } from "/static/rule_form.js";
+import { editionDetail, editionName, optionLabels, ruleFields, useRuleTexts } from "/static/rule_form.js";
 import { renderScores } from "/static/sheet.js";
 
 const LOCALES = "/static/pad/locales";
@@ -172,10 +172,10 @@ function setupView() {
             },
           },
         },
-        state.presets.map((option) => h("option", { value: option.name, selected: option.name === setup.preset, text: t(`preset.${option.name}`) })),
+        state.presets.map((option) => h("option", { value: option.name, selected: option.name === setup.preset, text: editionName(option) })),
       ),
     ),
-    h("p", { class: "hint", text: t(`preset.${setup.preset}.about`) }),
+    h("p", { class: "hint", "data-testid": "edition-detail", text: editionDetail(presetOf(setup.preset)) }),
     house,
     h(
       "fieldset",
