@@ -18,7 +18,8 @@ from triominos.tiles import TILE_SETS
 
 def option_keys() -> set[str]:
     """Every text key the declarations ask for."""
-    keys = {"rule.none", "rule.rack_sizes.players.one", "rule.rack_sizes.players.other"}
+    keys = {"rule.none", "rule.more.one", "rule.more.other"}
+    keys |= {"rule.rack_sizes.players.one", "rule.rack_sizes.players.other"}
     for option in OPTIONS.values():
         keys |= {option.label_key, option.help_key}
         keys |= {option.value_key(choice) for choice in option.choices}

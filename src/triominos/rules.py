@@ -63,6 +63,9 @@ class RuleOption:
     minimum: int = 0
     optional: bool = False
     """Whether None is allowed ("none": no limit, no target, no bank)."""
+    common: bool = False
+    """Whether a family changes it often: the forms show the common options first and
+    the rest behind "More"."""
 
     @property
     def label_key(self) -> str:
@@ -130,6 +133,7 @@ class RuleOption:
             "choices": list(self.choices),
             "minimum": self.minimum if self.kind == "whole" else None,
             "optional": self.optional,
+            "common": self.common,
             "default": Rules().to_dict()[self.name],
             "allowed": self.allowed,
             "meaning": self.meaning,
@@ -379,6 +383,7 @@ OPTIONS: dict[str, RuleOption] = _declare(
         "pool lasts).",
         ALL_SEEDS,
         optional=True,
+        common=True,
     ),
     RuleOption(
         "draw_when",
@@ -388,12 +393,14 @@ OPTIONS: dict[str, RuleOption] = _declare(
         "tile of the rack fits).",
         ADULT_SEEDS,
         choices=get_args(DrawWhen),
+        common=True,
     ),
     RuleOption(
         "draw_penalty",
         "whole",
         "Points lost for each tile drawn (with a bank: the counters a card costs).",
         ALL_SEEDS,
+        common=True,
     ),
     RuleOption(
         "failed_draw_penalty",
@@ -443,6 +450,7 @@ OPTIONS: dict[str, RuleOption] = _declare(
         "Points for going out (emptying the rack), besides the value of the tiles the "
         "others still hold when going_out_collects.",
         ADULT_SEEDS,
+        common=True,
     ),
     RuleOption(
         "going_out",
@@ -544,6 +552,7 @@ OPTIONS: dict[str, RuleOption] = _declare(
         "Whether every rack lies face up for all to see (for young children, so a grown-up "
         "can help).",
         (SEED_JUNIOR,),
+        common=True,
     ),
     RuleOption(
         "target_score",
@@ -552,6 +561,7 @@ OPTIONS: dict[str, RuleOption] = _declare(
         ADULT_SEEDS,
         minimum=1,
         optional=True,
+        common=True,
     ),
     RuleOption(
         "match_end",
@@ -570,6 +580,7 @@ OPTIONS: dict[str, RuleOption] = _declare(
         (SEED_EXTENDED_NL_DE, SEED_EXTENDED_ES_PT, SEED_JUNIOR),
         minimum=1,
         optional=True,
+        common=True,
     ),
 )
 """Every rule option, declared once, in the order of the fields of :class:`Rules`."""

@@ -4,7 +4,7 @@ import { getJson, heldSeats, heldTables, holdSeat, playerName, postJson, remembe
 import { DEFAULT_LEVEL, LEVELS, seatNames } from "./bots.js";
 import { h, keepingFocus, number, onSubmit, t, toast } from "./dom.js";
 import { describeRefusal, toastRefusal } from "./errors.js";
-import { editionDetail, editionName, optionLabels, ruleFields, useRuleTexts } from "./rule_form.js";
+import { editionDetail, editionName, houseRuleGroups, optionLabels, ruleFields, useRuleTexts } from "./rule_form.js";
 
 const TURN_TIMES = [null, 30, 60, 120, 300];
 /** What a turn that ran out plays (RULES.md §13), the server's default first. */
@@ -33,6 +33,7 @@ export class HomePage {
       seats: [{ kind: "you" }, { kind: "bot", level: DEFAULT_LEVEL }],
       house: {},
       houseOpen: false,
+      moreOpen: false,
       turnSeconds: null,
       graceSeconds: 60,
       listed: false,
@@ -240,7 +241,7 @@ export class HomePage {
 
   houseRules(preset) {
     const form = this.form;
-    const controls = ruleFields(preset, form.house);
+    const { common, more } = ruleFields(preset, form.house);
     const timer = h(
       "label",
       { class: "field" },
@@ -290,7 +291,7 @@ export class HomePage {
       "details",
       { class: "house-rules", open: form.houseOpen, on: { toggle: (event) => (form.houseOpen = event.target.open) } },
       h("summary", { "data-testid": "house-rules", i18n: "house_rules" }),
-      h("div", { class: "fields" }, ...controls, timer, timeout, grace, hints, listed),
+      ...houseRuleGroups({ common: [...common, timer, hints, listed], more: [...more, timeout, grace] }, form),
     );
   }
 

@@ -52,11 +52,31 @@ export function optionLabels(preset) {
 
 /**
  * One field per option of `preset` (an entry of `/api/presets`), showing `changes[name]`
- * when set, else the preset's value. Editing a field puts the new value in `changes`, and
- * takes it out again when it is back at the preset's value: `changes` is what to send.
+ * when set, else the preset's value, in the two groups the declarations give: `common`
+ * (an option's `common` flag) and `more`. Editing a field puts the new value in
+ * `changes`, and takes it out again when it is back at the preset's value: `changes` is
+ * what to send.
  */
 export function ruleFields(preset, changes) {
-  return preset.options.map((option) => ruleField(option, changes, preset.players));
+  const field = (option) => ruleField(option, changes, preset.players);
+  return { common: preset.options.filter((option) => option.common).map(field), more: preset.options.filter((option) => !option.common).map(field) };
+}
+
+/**
+ * The house rules of a form: the `common` fields, then the `more` behind a "More"
+ * disclosure (a <details>: opened by click, Enter or Space), whose being open is kept in
+ * `state.moreOpen` for the form drawn again.
+ */
+export function houseRuleGroups({ common, more }, state) {
+  return [
+    h("div", { class: "fields", "data-testid": "common-rules" }, ...common),
+    h(
+      "details",
+      { class: "more-rules", open: state.moreOpen, on: { toggle: (event) => (state.moreOpen = event.target.open) } },
+      h("summary", { "data-testid": "more-rules", text: ruleText("rule.more", { count: more.length }) }),
+      h("div", { class: "fields" }, ...more),
+    ),
+  ];
 }
 
 function same(one, other) {

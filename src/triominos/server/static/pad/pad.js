@@ -7,7 +7,7 @@
 
 import { getJson, postJson } from "/static/api.js";
 import { h, keepingFocus, number, onSubmit, signed, speak, t } from "/static/dom.js";
-import { editionDetail, editionName, optionLabels, ruleFields, useRuleTexts } from "/static/rule_form.js";
+import { editionDetail, editionName, houseRuleGroups, optionLabels, ruleFields, useRuleTexts } from "/static/rule_form.js";
 import { renderScores } from "/static/sheet.js";
 
 const LOCALES = "/static/pad/locales";
@@ -144,7 +144,7 @@ function setupView() {
         "details",
         { class: "house", open: setup.houseOpen, on: { toggle: (event) => (setup.houseOpen = event.target.open) } },
         h("summary", { "data-testid": "house-rules", text: t("setup.house") }),
-        ...ruleFields(preset, setup.options),
+        ...houseRuleGroups(ruleFields(preset, setup.options), setup),
       )
     : null;
   return h(
