@@ -12,6 +12,7 @@ import { TileChoice, choiceKey, pointingUp } from "./choice.js";
 import { DEFAULT_LEVEL, LEVELS, levelOf, seatNames } from "./bots.js";
 import { icon } from "./icons.js";
 import { arrange, h, number, onSubmit, setText, signed, t, toast } from "./dom.js";
+import { Announcer, boardSummary, moveWords } from "./speech.js";
 import { RackView } from "./rack.js";
 import { EndDialogs } from "./endings.js";
 import { describeRefusal, toastRefusal } from "./errors.js";
@@ -92,6 +93,7 @@ export class TablePage {
     // Only whose turn it is is read out (turnLive), never the clock that ticks beside it.
     this.status = h("div", { class: "status-bar", "data-testid": "status" });
     this.turnLive = h("span", { class: "visually-hidden", "aria-live": "polite", "data-testid": "turn-live" });
+    this.announcer = new Announcer(); // each move, and the placement shown, in words
     this.confirmBox = h("div", { class: "confirm", "data-testid": "confirm", hidden: true });
     this.boardWrap = h("div", { class: "board-wrap" });
     this.board = new BoardView(this.boardWrap, { onCellClick: (key) => this.onCell(key) });
@@ -166,6 +168,7 @@ export class TablePage {
         { class: "table-main" },
         this.status,
         this.turnLive,
+        this.announcer.element,
         this.boardWrap,
         this.handover,
         h("div", { class: "rack-bar" }, rackBox, this.actions),
@@ -447,6 +450,7 @@ export class TablePage {
    */
   announce(event, view) {
     const behind = this.finalBoard !== null && this.finalBoard.hand !== event.hand;
+    if (event.action !== "takeback") this.announcer.say(moveWords(event, this.names(view)));
     if (event.action === "takeback") {
       this.board.clearFlashes();
       toast(t("takeback_done", { name: this.names(view)[event.player] }));
@@ -598,10 +602,14 @@ export class TablePage {
       preview: previewEntry ? { ...previewEntry.action, points: previewEntry.points } : null,
       hints,
     });
+    const places = new Set([...byTile.values()].flatMap((tileCells) => [...tileCells.keys()]));
+    this.board.svg.setAttribute("aria-label", boardSummary(frozen ? this.finalBoard.board : view.board, frozen ? 0 : places.size));
+    this.announcer.preview(previewEntry);
     this.rack.render({
       tiles: view.rack ?? [],
       cards,
       playable: this.pending ? new Set() : new Set(byTile.keys()),
+      fits: view.legal.length && !frozen ? byTile : null,
       selected,
       turned,
     });
