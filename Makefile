@@ -16,20 +16,29 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed$(subst /,-,$(PYTHON))
 APT_INSTALL := DEBIAN_FRONTEND=noninteractive apt-get install -y -qq >/dev/null
 
-.PHONY: run demo test lint typecheck services pytest lowest bench load clean
+
+.PHONY: run core demo test lint typecheck services pytest lowest bench load clean
 
 # Debian's python3 lacks ensurepip until python3-venv is installed: install it when root.
-$(STAMP): pyproject.toml
+# The editable install builds the native core (setup.py) next to its source where a C
+# compiler and the interpreter's headers are, which ensure-native-toolchain installs when
+# root; a change to the core's source builds it again.
+$(STAMP): pyproject.toml setup.py $(wildcard src/triominos/*.pyx)
 	test -e $(STAMP) || rm -rf $(VENV)
 	test -x $(BIN)/pip || $(PYTHON) -m venv $(VENV) || { rm -rf $(VENV) \
 		&& { $(APT_INSTALL) python3-venv || { apt-get update -qq && $(APT_INSTALL) python3-venv; }; } \
 		&& $(PYTHON) -m venv $(VENV); }
 	$(BIN)/pip install --quiet --upgrade pip
+	scripts/ensure-native-toolchain $(PYTHON)
 	$(BIN)/pip install --quiet -e '.[server,test,rl]'
 	touch $(STAMP)
 
+# One line: which core runs the board, native or pure Python and why (triominos.native).
+core: $(STAMP)
+	@$(BIN)/python -c 'from triominos import native; print(native.core())'
+
 # The web app on http://127.0.0.1:8000/ (play, watch, the score pad); Ctrl-C stops it.
-run: $(STAMP)
+run: $(STAMP) core
 	$(BIN)/triominos serve
 
 demo: $(STAMP)
@@ -48,13 +57,15 @@ services:
 	test -n "$$TRIOMINOS_TEST_POSTGRES_URL" || scripts/ensure-postgres >/dev/null
 
 # A server given in TRIOMINOS_TEST_POSTGRES_URL is used as is; else the local test cluster.
-pytest: $(STAMP) services
+pytest: $(STAMP) core services
 	TRIOMINOS_TEST_POSTGRES_URL="$${TRIOMINOS_TEST_POSTGRES_URL:-$$(scripts/ensure-postgres)}" \
 		$(BIN)/pytest
 
-# The engine's tests in a venv of their own with the core alone, at its lowest versions.
+# The engine's tests in a venv of their own with the core alone, at its lowest versions,
+# and on the pure-Python core: with `pytest` on the native one, CI runs the engine's and
+# the bots' tests on both cores (the differential tests compare them in both runs).
 lowest: $(STAMP)
-	$(PYTHON) scripts/test-lowest
+	TRIOMINOS_NATIVE=0 $(PYTHON) scripts/test-lowest
 
 test: lint typecheck pytest lowest
 

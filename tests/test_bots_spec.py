@@ -170,4 +170,7 @@ def test_a_wrong_spec_is_a_usage_error_and_the_other_commands_refuse_settings() 
     assert "sim(candidates=...): must be a whole number, not 'none'" in wrong.output
     demo = runner.invoke(main, ["demo", "--bots", "sim(candidates=2)"])
     assert demo.exit_code == 2
-    assert "settings such as sim(fishing=4) are for triominos arena and ladder" in demo.output
+    assert (
+        "settings such as sim(fishing=4) and outside agents (module:factory) are for "
+        "triominos arena and ladder"
+    ) in demo.output

@@ -1,32 +1,39 @@
 """The package as it is installed: its licence, ``python -m triominos``, the wheel with all
-that the server serves, and new migrations from the template."""
+that the server serves and the native core, the pure-Python install where no compiler
+is, and new migrations from the template."""
 
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.util
+import os
 import shutil
 import subprocess
 import sys
 import tomllib
+import zipfile
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from conftest import TRIOMINOS_COMMAND, LiveServer, free_port
+from native_cores import needs_native
 from triominos.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 MIGRATIONS = REPO / "src" / "triominos" / "server" / "migrations"
 
 
-def run(*command: str | Path, cwd: Path | None = None) -> str:
-    """Run a command to its end; its output, or the test fails with it."""
+def run(*command: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None) -> str:
+    """Run a command to its end; its output, or the test fails with it. ``env`` adds to
+    the environment."""
     result = subprocess.run(
         [str(part) for part in command],
         capture_output=True,
         text=True,
         cwd=cwd,
+        env=None if env is None else {**os.environ, **env},
         timeout=600,
         check=False,
     )
@@ -99,6 +106,9 @@ def test_the_wheel_imports_without_extras_and_serves_everything_with_them(
     run(sys.executable, "-m", "venv", venv)
     python, pip = venv / "bin" / "python", venv / "bin" / "pip"
 
+    # The machine that builds it has a C compiler (make test installs one): the wheel
+    # carries the native core, and the installed package runs on it.
+    assert any(name.startswith("triominos/_board.") for name in zipfile.ZipFile(wheel).namelist())
     run(pip, "install", "--quiet", wheel)
     # Out of the source tree, so that only the installed package can be imported.
     imported = "import triominos; print(triominos.__file__); print(triominos.__version__)"
@@ -106,6 +116,8 @@ def test_the_wheel_imports_without_extras_and_serves_everything_with_them(
     assert where.startswith(str(venv))
     assert version == tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
     assert run(venv / "bin" / "triominos", "rules", "--help", cwd=tmp_path).startswith("Usage:")
+    core = run(venv / "bin" / "triominos", "--version", cwd=tmp_path).splitlines()[-1]
+    assert core == "core: native (C, from Cython)"
 
     run(pip, "install", "--quiet", f"{wheel}[server]")
     database = f"sqlite:///{tmp_path / 'games.db'}"
@@ -124,3 +136,30 @@ def test_the_wheel_imports_without_extras_and_serves_everything_with_them(
         server.stop()
     # The server made its database from the migrations inside the wheel.
     assert "serving on" in server.log()
+
+
+@pytest.mark.slow
+def test_without_a_c_compiler_pip_installs_the_pure_python_core(tmp_path: Path) -> None:
+    pytest.importorskip("build")
+    run(sys.executable, "-m", "build", "--sdist", "--outdir", tmp_path / "dist", REPO)
+    (sdist,) = (tmp_path / "dist").glob("triominos-*.tar.gz")
+    venv = tmp_path / "venv"
+    run(sys.executable, "-m", "venv", venv)
+    # A compiler that always fails, as on a machine without one.
+    run(venv / "bin" / "pip", "install", "--quiet", sdist, env={"CC": "false"})
+    core = run(venv / "bin" / "triominos", "--version", cwd=tmp_path).splitlines()[-1]
+    assert core.startswith("core: python (not built: no C compiler or Python headers")
+    greedy_match = (
+        "from triominos.bots import GreedyBot; from triominos.game import Match\n"
+        "match, bot = Match.from_preset('extended', 4, seed=3), GreedyBot()\n"
+        "while not match.is_over: match.apply(bot.act(match.observe(match.to_move)))\n"
+        "print(match.winners)"
+    )
+    assert run(venv / "bin" / "python", "-c", greedy_match, cwd=tmp_path).startswith("[")
+
+
+@needs_native
+def test_the_editable_install_carries_the_native_core_next_to_its_source() -> None:
+    spec = importlib.util.find_spec("triominos._board")
+    assert spec is not None and spec.origin is not None
+    assert Path(spec.origin).parent == REPO / "src" / "triominos"

@@ -10,9 +10,9 @@ gymnasium = pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from triominos.bots import GreedyBot  # noqa: E402
-from triominos.encoding import PASS  # noqa: E402
+from triominos.encoding import DRAW, PASS  # noqa: E402
+from triominos.rl import hand_returns  # noqa: E402
 from triominos.rl.gymnasium import TriominosEnv  # noqa: E402
-from triominos.rl.pettingzoo import margins  # noqa: E402
 from triominos.rules import RuleOptionError  # noqa: E402
 
 
@@ -41,7 +41,7 @@ def test_a_hand_against_bots(seat: int) -> None:
         assert not truncated
         total += reward
     assert hand is not None
-    assert total == pytest.approx(margins(hand)[seat])
+    assert total == pytest.approx(hand_returns(hand)[seat])
     assert environment.render() == hand.to_text()
     with pytest.raises(RuntimeError, match="reset"):
         environment.step(0)
@@ -61,6 +61,10 @@ def test_an_illegal_action_ends_the_episode() -> None:
     _, reward, terminated, _, info = environment.step(PASS)  # with a draw left to take
     assert (reward, terminated) == (-7.0, True)
     assert "passing comes only after the last allowed draw" in info["illegal"]
+    with pytest.raises(RuntimeError, match="illegal action"):  # terminated means over
+        environment.step(DRAW)
+    environment.reset(seed=1)
+    assert environment.step(DRAW)[2] is False
 
 
 def test_bad_arguments_are_refused() -> None:
@@ -72,3 +76,60 @@ def test_bad_arguments_are_refused() -> None:
         TriominosEnv(seat=2)
     with pytest.raises(ValueError, match="render_mode"):
         TriominosEnv(render_mode="human")
+
+
+def test_rule_options_and_pairwise_returns() -> None:
+    environment = TriominosEnv(
+        "classic", ["greedy"], rules={"max_draws": "1", "target_score": 200}, returns="pairwise"
+    )
+    assert environment.rules.max_draws == 1 and environment.rules.target_score == 200
+    _, info = environment.reset(seed=3)
+    total, done = 0.0, False
+    rng = np.random.default_rng(3)
+    while not done:
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        _, reward, done, _, info = environment.step(action)
+        total += reward
+    assert total in (-1.0, 0.0, 1.0)
+    with pytest.raises(RuleOptionError, match="max_draws"):
+        TriominosEnv(rules={"max_draws": "lots"})
+    with pytest.raises(RuleOptionError, match="not a rule option"):
+        TriominosEnv(rules={"draws": 1})
+    with pytest.raises(ValueError, match="returns"):
+        TriominosEnv(returns="points")
+
+
+def test_gymnasium_makes_it_by_name_and_steps_a_batch() -> None:
+    import gymnasium
+
+    from triominos.rl.gymnasium import ID
+
+    single = gymnasium.make(ID, preset="junior", opponents=["greedy"])
+    assert single.unwrapped.rules.tiles.name == "junior"  # type: ignore[attr-defined]
+    batch = gymnasium.make_vec(ID, num_envs=3, vectorization_mode="sync", opponents=["random"])
+    _, infos = batch.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(5):
+        actions = np.array([int(rng.choice(np.flatnonzero(row))) for row in infos["action_mask"]])
+        observations, rewards, _, _, infos = batch.step(actions)
+        assert observations.shape[0] == 3 and rewards.shape == (3,)
+    batch.close()
+
+
+def test_factored_actions_come_with_a_row_of_features_for_each_legal_id() -> None:
+    from triominos.factored import FactoredSpace
+
+    environment = TriominosEnv("classic", ["greedy"], actions="factored")
+    assert isinstance(environment.space, FactoredSpace)
+    assert environment.action_space == gymnasium.spaces.Discrete(9_747)
+    assert environment.space.size == 9_747
+    _, info = environment.reset(seed=2)
+    done, steps = False, 0
+    while not done:
+        ids, rows = info["action_ids"], info["action_features"]
+        assert rows.shape == (len(ids), environment.space.feature_size)
+        assert set(np.flatnonzero(info["action_mask"])) == set(ids.tolist())
+        best = int(ids[int(np.argmax(rows[:, environment.space.feature_slices["points"]]))])
+        _, _, done, _, info = environment.step(best)
+        steps += 1
+    assert steps > 1 and "illegal" not in info

@@ -165,3 +165,177 @@ def test_ismcts_plays_a_hand_against_greedy() -> None:
             state.apply_action(game.space.encode(greedy.act(state.observation(1))))
     assert searched > 3
     assert sum(state.returns()) == 0
+
+
+def _after_a_draw_that_fits_or_not() -> tuple[TriominosState, TriominosState]:
+    """Two classic-003 states alike but for which of two tiles of the rack came from the
+    seat's last draw: the dealt one fits the board and the drawn one does not, or the
+    other way round. Seed 003 lets the seat draw again only after a drawn tile that does
+    not fit, so one may draw and the other may not."""
+    game = load("classic-003")
+    for seed in range(200):  # random play that draws often, until such a draw comes
+        rng = np.random.RandomState(seed)
+        state, history = game.new_initial_state(), []
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+                action = int(rng.choice(outcomes, p=probabilities))
+            else:
+                legal = state.legal_actions()
+                action = DRAW if DRAW in legal and rng.rand() < 0.7 else int(rng.choice(legal))
+            drawing = state.play.pending == DRAW
+            state.apply_action(action)
+            history.append(action)
+            hand = state.play.hand
+            if not drawing or hand is None or hand.is_over or hand.drawn is None:
+                continue
+            seat, drawn, tiles = hand.to_move, hand.drawn, game.rules.tiles.tiles
+            size = game.rules.rack_size(2)
+            for dealt in state.play.dealt[seat * size : (seat + 1) * size]:
+                if (
+                    hand.racks[seat] >> dealt & 1
+                    and hand.board.can_place(1 << dealt) != hand.board.can_place(1 << drawn)
+                    and not tiles[dealt].is_triple
+                    and not tiles[drawn].is_triple  # the same seat opens
+                ):
+                    swapped = [
+                        {dealt: drawn}.get(a, a) if i < len(state.play.dealt) else a
+                        for i, a in enumerate(history)
+                    ]
+                    swapped[-1] = dealt  # the last draw brings the other tile
+                    other = game.new_initial_state()
+                    for a in swapped:
+                        other.apply_action(a)
+                    return state, other
+    raise AssertionError("no such draw in 200 random hands")
+
+
+def test_what_a_seat_may_do_follows_from_its_information_state() -> None:
+    """OpenSpiel's rule for imperfect information: states with one information state
+    have the same legal actions. The last tile the seat drew is its own knowledge."""
+    first, second = _after_a_draw_that_fits_or_not()
+    seat = first.current_player()
+    assert second.current_player() == seat
+    assert hand_of(first).rack(seat) == hand_of(second).rack(seat)
+    assert (DRAW in first.legal_actions()) != (DRAW in second.legal_actions())
+    assert first.information_state_string(seat) != second.information_state_string(seat)
+    assert first.information_state_tensor(seat) != second.information_state_tensor(seat)
+    other = 1 - seat  # who saw a draw and not its tile cannot tell them apart
+    assert first.information_state_string(other) == second.information_state_string(other)
+    assert first.information_state_tensor(other) == second.information_state_tensor(other)
+
+
+@pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("extended", 4), ("junior", 3)])
+def test_the_information_state_tensor_has_a_fixed_size_and_recalls_every_event(
+    preset: str, players: int
+) -> None:
+    game = load(preset, players)
+    size = game.information_state_tensor_size()
+    assert size > game.observation_tensor_size() > 0
+    state = deal(game, np.random.RandomState(3))
+    tensors = set()
+    steps = 0
+    while not state.is_terminal() and steps < 60:
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+            continue
+        seat = state.current_player()
+        tensor = state.information_state_tensor(seat)
+        assert len(tensor) == size
+        tensors.add(tuple(tensor))
+        state.apply_action(state.legal_actions()[-1])
+        steps += 1
+    assert len(tensors) == steps  # each decision a history of its own
+
+
+def test_a_public_observer_shows_no_rack() -> None:
+    game = load()
+    state = deal(game, np.random.RandomState(2))
+    public = pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+    )
+    observer = game.make_py_observer(public)
+    private = game.make_py_observer()
+    for seat in (0, 1):
+        rack = " ".join(tile.name for tile in hand_of(state).rack(seat))
+        assert rack in private.string_from(state, seat)
+        assert rack not in observer.string_from(state, seat)
+        assert "; rack " not in observer.string_from(state, seat)
+        observer.set_from(state, seat)
+        assert not observer.tensor[game.encoder.features["rack"]].any()
+    observer.set_from(state, 0)
+    zero = observer.tensor.copy()
+    observer.set_from(state, 1)
+    # The rack is among the unseen tiles for both: only whose view it is differs.
+    assert (
+        zero[game.encoder.features["unseen"]].sum()
+        == observer.tensor[game.encoder.features["unseen"]].sum()
+    )
+    with pytest.raises(ValueError, match="every seat"):
+        game.make_py_observer(
+            pyspiel.IIGObservationType(
+                perfect_recall=False,
+                public_info=True,
+                private_info=pyspiel.PrivateInfoType.ALL_PLAYERS,
+            )
+        )
+
+
+def test_the_utility_bounds_hold_the_margin_and_are_no_wider_than_a_seat_s_points() -> None:
+    from triominos.encoding import points_bound
+
+    for preset, players in (("classic", 2), ("extended", 4)):
+        game = load(preset, players)
+        assert game.max_utility() == points_bound(game.rules, players) == -game.min_utility()
+
+
+def test_str_of_a_state_after_draws_reads_back_as_its_hand() -> None:
+    """str() is the hand's repr: after chance nodes chose the drawn tiles it must still
+    paste back to the same hand."""
+    game = load()
+    state = deal(game, np.random.RandomState(4))
+    draws = 0
+    while not state.is_terminal() and draws < 3:
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[-1][0])  # never the deal's order
+            continue
+        legal = state.legal_actions()
+        draws += DRAW in legal
+        state.apply_action(DRAW if DRAW in legal else legal[0])
+    assert draws
+    assert Hand.from_text(str(state)[len("Hand.from_text('") : -2]) == hand_of(state)
+
+
+def test_every_rule_option_is_a_game_parameter_and_the_returns_a_choice() -> None:
+    from triominos.rules import OPTIONS
+
+    specification = load().get_type().parameter_specification
+    assert set(specification) == {"preset", "players", "returns", "actions", *OPTIONS}
+    game: Any = pyspiel.load_game(
+        "triominos",
+        {"preset": "classic", "players": 3, "max_draws": "none", "returns": "pairwise"},
+    )
+    assert game.rules.max_draws is None and game.rules.tiles.name == "classic"
+    assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    rng = np.random.RandomState(6)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    points = hand_of(state).points
+    expected = [sum((mine > theirs) - (mine < theirs) for theirs in points) / 2 for mine in points]
+    assert state.returns() == expected and sum(expected) == 0
+    with pytest.raises(RuleOptionError, match="max_draws"):
+        pyspiel.load_game("triominos", {"max_draws": "many"})
+    with pytest.raises(ValueError, match="returns"):
+        pyspiel.load_game("triominos", {"returns": "glory"})
+
+
+def test_factored_actions_are_a_game_parameter() -> None:
+    game: Any = pyspiel.load_game("triominos", {"actions": "factored", "preset": "junior"})
+    assert game.num_distinct_actions() == game.space.size < 100_000
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)

@@ -10,7 +10,8 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test  # type: ignore[import-untyped]  # noqa: E402
 
 from triominos.game import IllegalActionError, observe  # noqa: E402
-from triominos.rl.pettingzoo import TriominosAEC, env, margins  # noqa: E402
+from triominos.rl import hand_returns  # noqa: E402
+from triominos.rl.pettingzoo import TriominosAEC, env  # noqa: E402
 from triominos.rules import PRESETS, RuleOptionError  # noqa: E402
 
 
@@ -44,7 +45,7 @@ def test_a_hand_through_the_environment() -> None:
                 assert not environment.observe(other)["action_mask"].any()
         environment.step(int(rng.choice(legal)))
     assert hand is not None and hand.is_over
-    assert list(totals.values()) == pytest.approx(margins(hand))
+    assert list(totals.values()) == pytest.approx(hand_returns(hand))
     assert environment.render() == hand.to_text()
 
 
@@ -59,3 +60,33 @@ def test_bad_arguments_and_actions_are_refused() -> None:
     environment.reset(seed=1)
     with pytest.raises(IllegalActionError):
         environment.step(1)  # a pass, with a tile to open the hand
+
+
+def test_rule_options_and_pairwise_returns() -> None:
+    environment = env(preset="extended", players=3, rules={"max_draws": 2}, returns="pairwise")
+    assert environment.unwrapped.rules.max_draws == 2
+    environment.reset(seed=9)
+    rng = np.random.default_rng(9)
+    returns = dict.fromkeys(environment.possible_agents, 0.0)
+    for agent in environment.agent_iter():
+        observation, reward, terminated, truncated, _ = environment.last()
+        returns[agent] += reward
+        action = None
+        if not (terminated or truncated):
+            action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        environment.step(action)
+    assert sum(returns.values()) == pytest.approx(0)
+    assert all(-1 <= value <= 1 for value in returns.values())
+
+
+def test_factored_actions_put_the_features_in_the_info_of_the_seat_to_move() -> None:
+    environment = env(preset="classic", players=2, actions="factored")
+    environment.reset(seed=4)
+    for _ in environment.agent_iter(max_iter=30):
+        observation, _, terminated, truncated, info = environment.last()
+        if terminated or truncated:
+            environment.step(None)
+            continue
+        assert set(np.flatnonzero(observation["action_mask"])) == set(info["action_ids"].tolist())
+        assert info["action_features"].shape[0] == len(info["action_ids"])
+        environment.step(int(info["action_ids"][0]))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from typing import TypeVar
 
 import pytest
 
@@ -27,7 +28,7 @@ from triominos.game import (
 from triominos.lattice import ORIGIN, Cell
 from triominos.position import PositionError
 from triominos.rules import preset
-from triominos.tiles import JOKER
+from triominos.tiles import JOKER, indices
 
 
 def greedy_match(seed: int, actions: int, name: str = "classic", players: int = 2) -> Match:
@@ -418,3 +419,137 @@ def test_every_attribute_of_a_hand_is_declared_in_one_kind() -> None:
         missing = set(vars(hand)) - set(declared)
         assert not missing, f"declare {sorted(missing)} in game._FIXED, _PLAIN, _COPIED or _LOGS"
         assert set(vars(hand)) == set(declared)
+
+
+# --- hidden tiles laid anew, copies and pickles ---------------------------------------
+
+
+_Value = TypeVar("_Value")
+
+
+def _pickled(value: _Value) -> _Value:
+    copy: _Value = pickle.loads(pickle.dumps(value))
+    return copy
+
+
+def _drawing_match(name: str = "classic", players: int = 2) -> Match:
+    """A greedy match whose player to move may draw now."""
+    match = greedy_match(seed=5, actions=6, name=name, players=players)
+    bot = GreedyBot()
+    while not any(isinstance(choice.action, Draw) for choice in match.legal_actions()):
+        match.apply(bot.act(match.observe(match.to_move)))
+    return match
+
+
+def test_a_hand_whose_next_draw_was_chosen_writes_it_and_draws_it_again() -> None:
+    """OpenSpiel's chance nodes choose each drawn tile (draw_next): the text must say so,
+    or the hand read back draws the deal's tile instead."""
+    hand = _drawing_match().hand
+    last = hand.undrawn()[-1]  # not the tile the deal would bring
+    hand.draw_next(last)
+    hand.apply(Draw())
+    text = hand.to_text()
+    assert f"next:{hand.tile_set.tiles[last].name} draw" in text
+    copy = Hand.from_text(text)
+    assert copy == hand and copy.to_text() == text
+    assert copy.racks == hand.racks and copy.undrawn() == hand.undrawn()
+    assert eval(repr(hand), {"Hand": Hand}) == hand
+    copy.undo()
+    hand.undo()
+    assert copy == hand  # undone, the choice goes with the draw it came before
+
+
+def test_a_rearranged_hand_writes_the_pool_and_racks_it_was_given_where_it_was_given() -> None:
+    match = _drawing_match(players=3)
+    hand = match.hand
+    other = (hand.to_move + 1) % 3
+    tiles = [*hand.undrawn(), *indices(hand.racks[other])]
+    random.Random(2).shuffle(tiles)
+    size = bin(hand.racks[other]).count("1")
+    rack = sum(1 << tile for tile in tiles[:size])
+    hand.rearrange(tiles[size:], {other: rack})
+    hand.apply(Draw())
+    text = hand.to_text()
+    assert "arrange:" in text
+    copy = Hand.from_text(text)
+    assert copy == hand and copy.racks[other] == rack and copy.undrawn() == hand.undrawn()
+    copy_match = Match.from_text(match.to_text())
+    assert copy_match == match
+    bot = GreedyBot()
+    for _ in range(20):
+        if match.is_over:
+            break
+        action = bot.act(match.observe(match.to_move))
+        assert match.apply(action) == copy_match.apply(action)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "next:555",  # on the table already
+        "next:9z",
+        "arrange:000/1",
+        "arrange:000,001/9=123",
+        "arrange:000",  # not the tiles it replaces
+    ],
+)
+def test_a_malformed_rearrangement_names_the_actions_field(text: str) -> None:
+    written = Match.from_preset("classic", players=2, seed=7)
+    written.apply(written.legal_actions()[0].action)
+    with pytest.raises(PositionError) as error:
+        Match.from_text(written.to_text() + " " + text)
+    assert error.value.field == "actions"
+
+
+@pytest.mark.parametrize(("name", "players"), [("classic", 2), ("extended", 4), ("junior", 3)])
+def test_copies_and_pickles_of_a_hand_and_a_match_are_equal_and_play_on_identically(
+    name: str, players: int
+) -> None:
+    import copy
+
+    match = greedy_match(seed=4, actions=20, name=name, players=players)
+    for made in (copy.copy, copy.deepcopy, _pickled):
+        twin = made(match)
+        hand = made(match.hand)
+        assert twin == match and hand == match.hand
+        assert twin.hand.board is not match.hand.board and hand.board is not match.hand.board
+        action = GreedyBot().act(match.observe(match.to_move))
+        assert twin.clone().apply(action) == match.clone().apply(action)
+        assert hand.clone().apply(action) == match.hand.clone().apply(action)
+    assert len(pickle.dumps(match.hand)) < 5_000  # its text, not 256 KB of board arrays
+
+
+def test_a_copied_or_pickled_board_leaves_the_original_whole() -> None:
+    """A shallow copy shared the board's arrays: when it went away it gave them back for
+    the next board while the original still wrote them."""
+    import copy
+    import gc
+
+    hand = greedy_match(seed=2, actions=16).hand
+    elsewhere = greedy_match(seed=9, actions=16).hand.board
+    board = hand.board
+    placements = board.legal_placements(hand.racks[hand.to_move])
+    for made in (copy.copy, copy.deepcopy, _pickled):
+        twin = made(board)
+        assert twin == board and twin.legal_placements(hand.racks[hand.to_move]) == placements
+        del twin
+        gc.collect()
+        elsewhere.copy()  # a board made now takes the spare arrays and writes them
+        assert board.legal_placements(hand.racks[hand.to_move]) == placements
+    assert len(pickle.dumps(board)) < 2_000
+
+
+def test_a_board_whose_set_up_was_interrupted_goes_away_quietly() -> None:
+    import sys
+
+    board = Board.__new__(Board)  # as if __init__ had been interrupted before anything
+    messages: list[object] = []
+    hook, sys.unraisablehook = sys.unraisablehook, messages.append
+    try:
+        del board
+        import gc
+
+        gc.collect()
+    finally:
+        sys.unraisablehook = hook
+    assert messages == []

@@ -29,6 +29,7 @@ import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple, TypeAlias
 
+from triominos import native
 from triominos.lattice import (
     CELL_IDS,
     CELLS_AT,
@@ -185,7 +186,11 @@ class Board:
         """
         if len(_SPARE_ARRAYS) >= _MOST_SPARE_ARRAYS:
             return
-        numbers, counts, edges = self._numbers, self._counts, self._edges
+        try:
+            numbers, counts, edges = self._numbers, self._counts, self._edges
+            self._occupant  # noqa: B018  # set up whole: __init__ was not interrupted
+        except AttributeError:
+            return  # its __init__ was interrupted: the arrays it may hold go unrecycled
         for arrays, (start, end) in zip(
             ((numbers, counts), (edges,)), self._written(), strict=True
         ):
@@ -226,6 +231,18 @@ class Board:
         copy._joker_cell = self._joker_cell
         copy._swaps = self._swaps.copy()  # never changed in place: _unswap copies its dict
         return copy
+
+    def __copy__(self) -> Board:
+        """:meth:`copy`: a copy sharing this board's arrays would hand them back twice."""
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Board:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[object, tuple[TileSet, tuple[tuple[int, int, Corners], ...]]]:
+        """Pickled as its tile set and its log, replayed on loading: a few hundred bytes
+        instead of 256 KB of arrays, and the same board (open cells in the same order)."""
+        return Board.from_log, (self.tile_set, self.log)
 
     @classmethod
     def from_log(cls, tile_set: TileSet, moves: Iterable[tuple[int, int, Corners]]) -> Board:
@@ -782,3 +799,12 @@ class FrozenBoard:
 
 def _unpickle_frozen(tile_set: str, log: Iterable[tuple[int, int, Corners]]) -> FrozenBoard:
     return FrozenBoard.owning(Board.from_log(TILE_SETS[tile_set], log))
+
+
+PYTHON_PATHS: dict[str, object] = {name: Board.__dict__[name] for name in native.BOARD_PATHS}
+"""Board's own methods for the paths the native core replaces: the reference it is
+compared with (tests/test_native_board.py), kept whichever core is in use."""
+_NATIVE = native.load_board()
+if _NATIVE is not None:
+    for _name in native.BOARD_PATHS:
+        setattr(Board, _name, getattr(_NATIVE, _name))

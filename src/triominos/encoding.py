@@ -51,6 +51,16 @@ Points are divided by :data:`POINTS_SCALE`; counts are as they are.
   size``; ``draws`` this turn; ``phase`` (one-hot: starter_draw, opening, play, over);
   ``bank`` (rules with a bank): the counters left in it.
 
+**The information-state tensor** (:class:`InformationStateEncoder`) is what a seat has
+seen in the whole hand, with perfect recall (what NFSP, Deep CFR and PSRO learn from): the
+observation tensor, then one *slot* per event of the hand as the seat saw it, in order, up
+to :func:`events_bound` slots (the rest zero). A slot is ``who`` (one-hot, counted from
+the seat), ``action`` (one-hot over :data:`EVENT_KINDS`), ``tile`` (one-hot; zero where
+the seat did not see it: another seat's draw), ``cell`` (x and y over the radius, and 1
+for an up cell), ``corners`` (the three numbers laid, -1 for the joker's wild corner) and
+``points`` (over :data:`POINTS_SCALE`). Two histories the seat can tell apart give two
+tensors.
+
 Everything comes from the seat's :class:`~triominos.game.Observation`, so the tensor
 shows nothing the seat may not know. Both classes use the standard library only; the
 adapters of :mod:`triominos.rl` view the same numbers as NumPy arrays.
@@ -89,6 +99,17 @@ POINTS_SCALE = 100.0
 DRAW, PASS, STARTER_DRAW = 0, 1, 2
 _PLACEMENTS = 3
 PHASES: tuple[Phase, ...] = get_args(Phase)
+
+EVENT_KINDS = ("place", "take_joker", "draw", "buy", "pass", "starter_draw", "resign")
+"""Every ``Event.action`` a hand records: the information-state tensor's one-hot."""
+
+
+def events_bound(rules: Rules, players: int) -> int:
+    """More events than a hand can have: a placement and a take-joker per tile, a draw
+    per tile, a pass per seat for each tile laid and once more, a starter draw per seat
+    and tile (a tie repeats the round: no more rounds than tiles, in practice), a resign."""
+    box = len(rules.box)
+    return 2 * box + box + players * (box + 1) + players * box + 1
 
 
 def points_bound(rules: Rules, players: int) -> int:
@@ -175,8 +196,9 @@ class ActionSpace:
             f"from {-self.radius} to {self.radius - 1}); make the space with a larger radius"
         )
 
-    def encode(self, action: Action) -> int:
-        """The id of an engine action."""
+    def encode(self, action: Action, board: Numbered | None = None) -> int:
+        """The id of an engine action (``board`` is for the factored space's signature:
+        a flat id names its cell itself)."""
         if isinstance(action, Placement):
             tile = self.tile_set.index(action.tile)
             rotation = self._rotation(tile, action.corners)
@@ -436,3 +458,66 @@ class ObservationEncoder:
             low = mask & -mask
             out[start + low.bit_length() - 1] = 1.0
             mask ^= low
+
+
+class InformationStateEncoder:
+    """The perfect-recall information-state tensor of one set of rules and number of
+    players (module docstring): :meth:`encode` gives ``size`` float32 numbers."""
+
+    def __init__(self, rules: Rules, players: int, radius: int = RADIUS) -> None:
+        self.observation = ObservationEncoder(rules, players, radius)
+        self.rules = rules
+        self.players = players
+        self.radius = radius
+        self.slots = events_bound(rules, players)
+        tiles = len(rules.tiles)
+        parts = (("who", players), ("action", len(EVENT_KINDS)), ("tile", tiles))
+        self.slot: dict[str, slice] = {}
+        """Each part's slice of a slot, by name, in order."""
+        offset = 0
+        for name, length in (*parts, ("cell", 3), ("corners", 3), ("points", 1)):
+            self.slot[name] = slice(offset, offset + length)
+            offset += length
+        self.slot_size = offset
+        self.history_start = self.observation.size
+        self.size = self.history_start + self.slots * self.slot_size
+        self._zeros = bytes(4 * self.slots * self.slot_size)
+
+    def __repr__(self) -> str:
+        return (
+            f"<InformationStateEncoder {self.rules.tiles.name}, {self.players} players: "
+            f"{self.size} numbers, {self.slots} slots of {self.slot_size}>"
+        )
+
+    def encode(self, observation: Observation) -> array[float]:
+        """The tensor of everything a seat saw in the hand, as an ``array('f')``."""
+        out = self.observation.encode(observation)  # checks the seat, rules and players
+        assert observation.seat is not None  # encode refuses a spectator's
+        history = observation.history
+        if len(history) > self.slots:
+            raise ValueError(f"{len(history)} events, more than the {self.slots} slots")
+        slots = array("f", self._zeros)
+        position = self.rules.tiles.position
+        part, size, players = self.slot, self.slot_size, self.players
+        who, action, tile = part["who"].start, part["action"].start, part["tile"].start
+        cell_at, corners_at, points_at = (
+            part["cell"].start,
+            part["corners"].start,
+            part["points"].start,
+        )
+        for number, event in enumerate(history):
+            at = number * size
+            slots[at + who + (event.player - observation.seat) % players] = 1.0
+            slots[at + action + EVENT_KINDS.index(event.action)] = 1.0
+            if event.tile is not None:
+                slots[at + tile + position[event.tile]] = 1.0
+            if event.cell is not None:
+                slots[at + cell_at] = event.cell.x / self.radius
+                slots[at + cell_at + 1] = event.cell.y / self.radius
+                slots[at + cell_at + 2] = float(event.cell.up)
+            if event.corners is not None:
+                for offset, corner in enumerate(event.corners):
+                    slots[at + corners_at + offset] = float(corner)
+            slots[at + points_at] = event.points / POINTS_SCALE
+        out.extend(slots)
+        return out

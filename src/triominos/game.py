@@ -16,7 +16,7 @@ from __future__ import annotations
 import operator
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, NamedTuple
 
@@ -610,6 +610,21 @@ Resumed = tuple[int, int, int, tuple[int, ...], int | None, int | None]
 """What :meth:`Hand.resume` was given: to_move, starter, draws, out, last_round_by,
 drawn."""
 
+
+class Arranged(NamedTuple):
+    """Hidden tiles laid anew from outside (:meth:`Hand.rearrange`, :meth:`Hand.draw_next`),
+    kept so that the hand's text replays them where they happened."""
+
+    after: int
+    """How many events the hand had then: the arrangement follows the last of them."""
+    pool: tuple[int, ...]
+    """The pool from then on, next draw first (tile indices)."""
+    racks: tuple[tuple[int, int], ...]
+    """The racks laid anew: (seat, bitmask)."""
+    next_only: bool
+    """Made by draw_next: only the first tile of the pool was chosen."""
+
+
 _FIXED = ("rules", "deal", "number", "players", "tile_set", "_resumed", "start_totals")
 """The attributes of a hand set up once and never changed (see Hand)."""
 _PLAIN = (
@@ -630,6 +645,7 @@ _PLAIN = (
     "_last_round_armed",
     "drawn",
     "gong",
+    "_arranged",
 )
 """The attributes of a hand that actions replace, never change in place (see Hand)."""
 _COPIED = ("racks", "points", "_totals")
@@ -772,6 +788,8 @@ class Hand:
         self.gong: int | None = None
         """The seat whose total reached the target first in this hand, when the target
         ends the match during a hand (``match_end`` ``gong`` or ``first_to_target``)."""
+        self._arranged: tuple[Arranged, ...] = ()
+        """Every rearrangement since the deal, for :meth:`to_text` (history: not in ==)."""
 
     def __repr__(self) -> str:
         return f"Hand.from_text({self.to_text()!r})"
@@ -826,8 +844,8 @@ class Hand:
         """What ``==`` compares: the fixed, plain and copied attributes, the board, the
         events.
 
-        Left out: the undo history (how the state was reached) and the seats' views
-        (made from the events). The random generator and the recorded starter draws
+        Left out: the undo history and the rearrangements (how the state was reached) and
+        the seats' views (made from the events). The random generator and the recorded starter draws
         count only while they can still be used, in the starter draw.
         """
         plain, *copied = self._saved()
@@ -836,6 +854,7 @@ class Hand:
         state["board"], state["events"] = self.board, self.events
         starter_tiles = state.pop("_starter_tiles"), state.pop("_starter_next")
         rng = state.pop("_rng")
+        del state["_arranged"]  # how the tiles came to lie as they do, like the undo history
         if self.phase == "starter_draw":
             state["_starter_tiles"] = starter_tiles[0][starter_tiles[1] :]
             state["_rng"] = None if rng is None else rng.getstate()
@@ -848,8 +867,21 @@ class Hand:
 
     __hash__ = None  # type: ignore[assignment]  # a hand changes: it is no dict key
 
+    def __copy__(self) -> Hand:
+        """:meth:`clone`: a copy sharing the board would corrupt both hands."""
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Hand:
+        return self.clone()
+
+    def __reduce__(self) -> tuple[Callable[[str], Hand], tuple[str]]:
+        """Pickled as its text (a few KB), which plays back to an equal hand that plays on
+        identically and undoes back to the deal."""
+        return Hand.from_text, (self.to_text(),)
+
     def to_text(self) -> str:
-        """The whole hand as one line: rules, deal and actions (:mod:`triominos.position`).
+        """The whole hand as one line: rules, deal, actions and rearrangements
+        (:mod:`triominos.position`).
 
         :meth:`from_text` plays the actions again, so the hand it makes equals this one,
         plays on identically and can be undone back to the deal.
@@ -949,17 +981,22 @@ class Hand:
             after.update(indices(rack))
         if before != after:
             raise ValueError("a rearranged pool and racks must hold the same tiles as before")
-        for seat, rack in racks.items():
-            self.racks[seat] = rack
-        # A new list, never an edit: copies of the hand share the old one.
-        self._pool = [*self._pool[: self._drawn], *pool]
+        self._lay(pool, racks, next_only=False)
 
     def draw_next(self, tile: int) -> None:
         """The next draw brings ``tile`` (an index of a tile in the pool)."""
         pool = self.undrawn()
         if tile not in pool:
             raise ValueError(f"tile {tile} is not in the pool")
-        self.rearrange([tile, *(other for other in pool if other != tile)])
+        self._lay([tile, *(other for other in pool if other != tile)], {}, next_only=True)
+
+    def _lay(self, pool: Sequence[int], racks: Mapping[int, int], *, next_only: bool) -> None:
+        for seat, rack in racks.items():
+            self.racks[seat] = rack
+        # New lists and tuples, never edits: copies of the hand share the old ones.
+        self._pool = [*self._pool[: self._drawn], *pool]
+        arranged = Arranged(len(self.events), tuple(pool), tuple(racks.items()), next_only)
+        self._arranged = (*self._arranged, arranged)
 
     def starter_drawable(self) -> list[int]:
         """The tiles the next draw for the start may show: the pool's, less those shown
@@ -1419,6 +1456,17 @@ class Match:
         from triominos.position import match_from_text
 
         return match_from_text(text)
+
+    def __copy__(self) -> Match:
+        """:meth:`clone`: a copy sharing the hand in play would corrupt both matches."""
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Match:
+        return self.clone()
+
+    def __reduce__(self) -> tuple[Callable[[str], Match], tuple[str]]:
+        """Pickled as its text, as a hand is."""
+        return Match.from_text, (self.to_text(),)
 
     def clone(self) -> Match:
         """An independent copy: the hand in play is cloned, the finished ones shared

@@ -48,9 +48,15 @@ Grammar (fields in this order, each ``name=value``, separated by ``;``; ``tile``
                                              ; index drawn last this turn)
     actions  = [action *(" " action)]
     action   = move / "draw" / "pass" / "starter:" tile / "resign:" number
+               / "next:" tile / "arrange:" [pooled] *("/" number "=" [pooled])
                                              ; a placement or a take-joker ("312@J");
                                              ; a starter draw and the tile it showed;
-                                             ; the player who resigned
+                                             ; the player who resigned; the hidden
+                                             ; tiles laid anew from outside, where it
+                                             ; happened: the next draw's tile
+                                             ; (Hand.draw_next), or the pool and the
+                                             ; racks of some seats (Hand.rearrange)
+    pooled   = tile *("," tile)
     rng      = base64                        ; the Mersenne Twister's state
     event    = number ":" name ":" integer [":" [tile] [":" [cell] [":" [corners]
                [":" bonus *("," bonus)]]]]   ; player, action, points (RECORD.md)
@@ -88,6 +94,7 @@ from triominos.game import (
     BOARD_ACTIONS,
     DRAWS,
     Action,
+    Arranged,
     Deal,
     Draw,
     EndReason,
@@ -152,6 +159,8 @@ OBSERVATION_FIELDS = (
 NONE = "-"
 _STARTER = "starter:"
 _RESIGN = "resign:"
+_NEXT = "next:"
+_ARRANGE = "arrange:"
 
 
 class PositionError(ValueError):
@@ -210,8 +219,23 @@ def _action(event: Event) -> str:
     return move_to_text(move)
 
 
+def _arrangement(tile_set: TileSet, arranged: Arranged) -> str:
+    tiles = tile_set.tiles
+    if arranged.next_only:
+        return _NEXT + tiles[arranged.pool[0]].name
+    racks = "".join(
+        f"/{seat}={','.join(tile.name for tile in tile_set.tiles_in(rack))}"
+        for seat, rack in arranged.racks
+    )
+    return _ARRANGE + ",".join(tiles[index].name for index in arranged.pool) + racks
+
+
 def _actions(hand: Hand) -> str:
-    return " ".join(map(_action, hand.events))
+    """The actions, and the rearrangements after the actions they followed."""
+    written = list(map(_action, hand.events))
+    for arranged in reversed(hand._arranged):  # from the last: the indices stay right
+        written.insert(arranged.after, _arrangement(hand.tile_set, arranged))
+    return " ".join(written)
 
 
 def _rng(rng: random.Random) -> str:
@@ -459,10 +483,46 @@ def _starter_tiles(actions: Sequence[_Part], tile_set: TileSet) -> list[Tile]:
     ]
 
 
-def _play(apply: Callable[[Action], Event], board: Board, part: _Part) -> None:
-    """Play the action ``part`` writes; a starter draw must show the tile it names."""
+def _arrange(hand: Hand, part: _Part) -> None:
+    """Lay the hidden tiles anew as the rearrangement ``part`` writes."""
+    tile_set = hand.tile_set
+
+    def tiles(piece: _Part) -> list[int]:
+        return [tile_set.index(tile.tile(tile_set)) for tile in piece.items(",")]
+
+    try:
+        if part.text.startswith(_NEXT):
+            tile = _Part(part.field, part.text[len(_NEXT) :], part.start + len(_NEXT))
+            hand.draw_next(tile_set.index(tile.tile(tile_set)))
+            return
+        pool, *seats = _Part(
+            part.field, part.text[len(_ARRANGE) :], part.start + len(_ARRANGE)
+        ).split("/")
+        racks = {}
+        for seat in seats:
+            number, equals, rack = seat.text.partition("=")
+            if not equals:
+                raise seat.error("a rack laid anew is seat=tiles")
+            at = seat.start + len(number) + 1
+            racks[_Part(part.field, number, seat.start).number("a seat")] = tile_set.mask(
+                tile_set.tiles[index] for index in tiles(_Part(part.field, rack, at))
+            )
+        hand.rearrange(tiles(pool), racks)
+    except ValueError as error:
+        if isinstance(error, PositionError):
+            raise
+        raise part.error(f"cannot lay the tiles so: {error}") from None
+
+
+def _play(hand: Hand, apply: Callable[[Action], Event], part: _Part) -> None:
+    """Play the action ``part`` writes in ``hand`` (through ``apply``: a match's moves on
+    to the next hand); a starter draw must show the tile it names."""
     text = part.text
+    board = hand.board
     action: Action
+    if text.startswith((_NEXT, _ARRANGE)):
+        _arrange(hand, part)
+        return
     if text == "draw":
         action = Draw()
     elif text == "pass":
@@ -505,7 +565,7 @@ def hand_from_text(text: str) -> Hand:
         board = _board_from(fields["board"], tile_set)
         hand = _resumed(resume, rules, board, deal, number, totals)
     for part in actions:
-        _play(hand.apply, hand.board, part)
+        _play(hand, hand.apply, part)
     rng_part = fields["rng"]
     if rng_part.text != NONE:
         hand._rng = rng_part.read(_rng_from, "the random generator's state")
@@ -567,7 +627,7 @@ def match_from_text(text: str) -> Match:
         for part in group.items():
             if len(match.hands) > number or match.is_over:
                 raise part.error(f"hand {number} is over: no more actions in it")
-            _play(match.apply, match.hand.board, part)
+            _play(match.hand, match.apply, part)
     if len(match.hands) > len(hands):
         raise fields["actions"].error(
             f"hand {len(hands)} is over: a '|' and the next hand's actions, if any, follow",

@@ -182,6 +182,16 @@ class TileSet:
     def __repr__(self) -> str:
         return f"<TileSet {self.name}: {len(self.tiles)} tiles>"
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """The shipped sets unpickle as themselves, not as equal copies: a board, a hand
+        and a rack mask mean a set by identity (boards compare their sets with ``is``)."""
+        if TILE_SETS.get(self.name) is self:
+            return _shipped_set, (self.name,)
+        return TileSet, (self.name, self.tiles, self.symbols)
+
+    def __deepcopy__(self, memo: dict[int, object]) -> TileSet:
+        return self  # never changed: a copy would only break identity
+
     def index(self, tile: Tile) -> int:
         try:
             return self.position[tile]
@@ -313,3 +323,7 @@ JUNIOR = TileSet(
 every combination of three, and the joker."""
 
 TILE_SETS: dict[str, TileSet] = {tiles.name: tiles for tiles in (CLASSIC, EXTENDED, JUNIOR)}
+
+
+def _shipped_set(name: str) -> TileSet:
+    return TILE_SETS[name]

@@ -7,10 +7,19 @@ from it, so a new setting of ``sim`` can be measured in ``triominos arena``,
 those commands take settings; a table in the web app seats a level by its name
 (:func:`~triominos.bots.base.make_bot`), so no client can ask for a bot that thinks ten
 times longer.
+
+An agent from outside the project is seated as ``module:factory`` (``mylab.agents:make``):
+the measuring commands import ``module`` in each process, call ``factory(seed=SEED)``
+(an int, so that a run can be repeated) and ask the object it returns for
+``act(observation)``, an :class:`~triominos.game.Observation` in and one of
+``observation.legal_actions()``'s actions out, exactly as a project bot is asked. A
+researcher's agent so meets ``sim`` on duplicate deals, with intervals, in ``triominos
+arena``, ``--sprt`` and ``triominos ladder``.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import re
 import types
@@ -20,10 +29,15 @@ from dataclasses import dataclass
 
 from triominos.bots.base import BOT_NAMES, Bot, Budget, make_bot
 from triominos.bots.sim import SimBot
+from triominos.game import Action, Observation
 
 
 class BotSpecError(ValueError):
     """A bot spec that names no bot, no setting of it, or a value the setting refuses."""
+
+
+class AgentError(ValueError):
+    """An outside agent (``module:factory``) that answered with something not legal."""
 
 
 Setting = tuple[str, object]
@@ -36,6 +50,43 @@ SETTINGS_EXAMPLE = "sim(fishing=4,candidates=10)"
 """A spec with settings, as help texts show one."""
 
 _SPEC = re.compile(r"(?P<name>[\w-]+)\s*(?:\((?P<settings>[^()]*)\))?")
+_OUTSIDE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
+
+
+def outside_factory(spec: str) -> Callable[..., object]:
+    """The factory an outside spec ``module:factory`` names, imported; BotSpecError if
+    the module cannot be imported or has no such callable."""
+    module_name, _, factory_name = spec.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as error:  # whatever importing someone's module raises
+        raise BotSpecError(f"{spec}: cannot import {module_name}: {error}") from None
+    factory = getattr(module, factory_name, None)
+    if not callable(factory):
+        raise BotSpecError(f"{spec}: {module_name} has no callable {factory_name}")
+    return factory  # type: ignore[no-any-return]  # any callable; its agent is checked
+
+
+class OutsideAgent:
+    """An outside agent seated as a bot: what it answers is checked against the legal
+    actions, so a mistaken agent stops the run with its name and the action it gave
+    instead of an error deep in the engine."""
+
+    def __init__(self, name: str, agent: object) -> None:
+        if not callable(getattr(agent, "act", None)):
+            raise BotSpecError(f"{name}: the factory's agent has no act(observation) method")
+        self.name = name
+        self._agent = agent
+
+    def act(self, observation: Observation) -> Action:
+        action = self._agent.act(observation)  # type: ignore[attr-defined]  # checked
+        legal = [choice.action for choice in observation.legal_actions()]
+        if action not in legal:
+            raise AgentError(
+                f"{self.name} answered {action!r}, which is not one of the "
+                f"{len(legal)} legal actions of seat {observation.seat}"
+            )
+        return action  # type: ignore[no-any-return]  # one of the legal actions
 
 
 TUNABLE: dict[str, Callable[..., Bot]] = {"sim": SimBot}
@@ -129,7 +180,11 @@ class BotSpec:
 
     @classmethod
     def from_text(cls, text: str, known: tuple[str, ...] = BOT_NAMES) -> BotSpec:
-        """Reads ``name`` or ``name(setting=value,...)``; ``known``: the names allowed."""
+        """Reads ``name``, ``name(setting=value,...)`` or an outside agent's
+        ``module:factory``; ``known``: the project's names allowed."""
+        if _OUTSIDE.fullmatch(text.strip()):
+            outside_factory(text.strip())  # a module that does not import fails here
+            return cls(text.strip())
         match = _SPEC.fullmatch(text.strip())
         if match is None:
             raise BotSpecError(f"a bot is written like sim or sim(fishing=4), not {text!r}")
@@ -164,6 +219,11 @@ class BotSpec:
         spec.make(0, Budget(simulations=1))  # a value out of range fails here, not later
         return spec
 
+    @property
+    def outside(self) -> bool:
+        """Whether this is an outside agent (``module:factory``)."""
+        return ":" in self.name
+
     def to_text(self) -> str:
         if not self.settings:
             return self.name
@@ -174,7 +234,10 @@ class BotSpec:
         return self.to_text()
 
     def make(self, seed: int | None, budget: Budget) -> Bot:
-        """The bot, seeded and with the budget; named by its spec when it has settings."""
+        """The bot, seeded and with the budget; named by its spec when it has settings.
+        An outside agent gets the seed alone: its budget is its own affair."""
+        if self.outside:
+            return OutsideAgent(self.name, outside_factory(self.name)(seed=seed))
         if not self.settings:
             return make_bot(self.name, seed, budget)
         kind = TUNABLE[self.name]

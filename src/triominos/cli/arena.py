@@ -29,6 +29,7 @@ from triominos.arena import (
 )
 from triominos.arena import summarize as summarize_results
 from triominos.bots import Budget
+from triominos.bots.spec import AgentError
 from triominos.cli.main import (
     bots_option,
     hands_option,
@@ -42,6 +43,7 @@ from triominos.cli.main import (
     rule_options,
     seed_option,
     seed_or_random,
+    stop,
     think_option,
 )
 from triominos.record import write_records
@@ -109,6 +111,8 @@ def run_sprt(config: ArenaConfig, test: Sprt, jobs: int) -> None:
             )
     except KeyboardInterrupt:
         raise click.Abort() from None
+    except AgentError as error:
+        stop(click.get_current_context(), str(error))
     elapsed = time.perf_counter() - start
     first, second = config.labels
     click.echo(
@@ -251,6 +255,8 @@ def arena(
                     raise click.FileError(str(out), hint=error.strerror) from None
     except KeyboardInterrupt:
         raise click.Abort() from None
+    except AgentError as error:
+        stop(click.get_current_context(), str(error))
     elapsed = time.perf_counter() - start
     kind = "hands" if hands else "matches"
     click.echo(

@@ -23,7 +23,7 @@ from triominos.arena import (
 )
 from triominos.arena import ladder as rate
 from triominos.bots import BOTS
-from triominos.bots.spec import SETTINGS_EXAMPLE
+from triominos.bots.spec import SETTINGS_EXAMPLE, AgentError
 from triominos.cli.arena import parse_budget
 from triominos.cli.main import (
     hands_option,
@@ -35,6 +35,7 @@ from triominos.cli.main import (
     rule_options,
     seed_option,
     seed_or_random,
+    stop,
     think_option,
 )
 
@@ -111,6 +112,8 @@ def ladder(
                 scores[i, j] = pair_scores(results)
     except KeyboardInterrupt:
         raise click.Abort() from None
+    except AgentError as error:
+        stop(click.get_current_context(), str(error))
     elapsed = time.perf_counter() - start
     kind = "hands" if hands else "matches"
     click.echo(

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from triominos import native
 from triominos.bots import BOTS, Bot, make_bot
 from triominos.bots.sim import DEFAULT_BUDGET
 from triominos.bots.spec import SETTINGS_EXAMPLE, BotSpec, BotSpecError, split_bots
@@ -57,10 +58,10 @@ def parse_bots(
         specs = [BotSpec.from_text(name, tuple(known)) for name in names]
     except BotSpecError as error:
         raise click.BadParameter(str(error), param_hint="--bots") from None
-    if not settings and any(spec.settings for spec in specs):
+    if not settings and any(spec.settings or spec.outside for spec in specs):
         raise click.BadParameter(
-            "this command seats bots by name: settings such as sim(fishing=4) are for "
-            "triominos arena and ladder",
+            "this command seats bots by name: settings such as sim(fishing=4) and "
+            "outside agents (module:factory) are for triominos arena and ladder",
             param_hint="--bots",
         )
     names = [spec.to_text() for spec in specs]
@@ -232,7 +233,10 @@ def read_record_file(context: click.Context, file: Path) -> list[tuple[int, dict
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="triominos")
+# The version and, on a line of its own, which core runs the board (triominos.native).
+@click.version_option(
+    package_name="triominos", message=f"%(prog)s, version %(version)s\n{native.core()}"
+)
 def main() -> None:
     """Triominos: play, watch bots play, and check game records."""
 

@@ -5,17 +5,76 @@
 - :mod:`triominos.rl.gymnasium`: ``TriominosEnv``, one seat against the project's bots.
 
 All three number actions with :class:`~triominos.encoding.ActionSpace` and observe with
-:class:`~triominos.encoding.ObservationEncoder`; the two functions here view those
-standard-library buffers as NumPy arrays without copying them.
+:class:`~triominos.encoding.ObservationEncoder`; :func:`tensor` and :func:`mask` view
+those standard-library buffers as NumPy arrays without copying them. All three take the
+same game parameters: a preset, every rule option on top of it (:func:`adapter_rules`)
+and the kind of returns (:data:`RETURNS`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, get_args
 
 import numpy as np
 import numpy.typing as npt
 
 from triominos.encoding import ActionSpace, ObservationEncoder
-from triominos.game import Observation
+from triominos.factored import FactoredSpace
+from triominos.game import Hand, Observation
+from triominos.rules import OPTIONS, RuleOptionError, Rules, preset
+
+Actions = Literal["flat", "factored"]
+"""How actions are numbered: ``flat``, by window cell (:class:`ActionSpace`, 774,147 ids
+in the classic game), or ``factored``, by frontier slot, tile and rotation
+(:class:`~triominos.factored.FactoredSpace`, 9,747), with a feature row per legal action."""
+ACTIONS: tuple[Actions, ...] = get_args(Actions)
+Space = ActionSpace | FactoredSpace
+
+
+def space_of(rules: Rules, actions: str) -> Space:
+    """The action space ``actions`` names (:data:`Actions`), for ``rules``."""
+    if actions not in ACTIONS:
+        raise ValueError(f"actions must be one of {', '.join(ACTIONS)}, not {actions!r}")
+    return FactoredSpace(rules) if actions == "factored" else ActionSpace(rules)
+
+
+Returns = Literal["margin", "pairwise"]
+"""What a hand pays each seat: ``margin``, its points less the mean of the others'
+(points; with two players, the margin); ``pairwise``, the mean over the other seats of
++1 for each it outscored, -1 for each that outscored it and 0 for a tie (from -1 to 1;
+with two players, win, draw or loss). Both sum to zero over the seats."""
+RETURNS: tuple[Returns, ...] = get_args(Returns)
+
+
+def adapter_rules(preset_name: str, options: Mapping[str, object] | None = None) -> Rules:
+    """The preset's rules with ``options`` on top: each a rule option's name and its value,
+    either of the option's type or the text ``--rule NAME=VALUE`` takes (``"none"``,
+    ``"2:9,3:7"``). RuleOptionError names a wrong one."""
+    rules = preset(preset_name).rules
+    changes = {}
+    for name, value in (options or {}).items():
+        if name not in OPTIONS:
+            raise RuleOptionError(name, f"is not a rule option; options are {', '.join(OPTIONS)}")
+        changes[name] = OPTIONS[name].parse(value) if isinstance(value, str) else value
+    return rules.replace(**changes) if changes else rules
+
+
+def check_returns(returns: str) -> Returns:
+    if returns not in RETURNS:
+        raise ValueError(f"returns must be one of {', '.join(RETURNS)}, not {returns!r}")
+    return returns
+
+
+def hand_returns(hand: Hand, returns: Returns = "margin") -> list[float]:
+    """What the hand pays each seat so far, of the kind ``returns`` names (:data:`Returns`)."""
+    points, others = hand.points, hand.players - 1
+    if returns == "pairwise":
+        return [
+            sum((mine > theirs) - (mine < theirs) for theirs in points) / others for mine in points
+        ]
+    total = sum(points)
+    return [mine - (total - mine) / others for mine in points]
 
 
 def tensor(encoder: ObservationEncoder, observation: Observation) -> npt.NDArray[np.float32]:
@@ -23,9 +82,31 @@ def tensor(encoder: ObservationEncoder, observation: Observation) -> npt.NDArray
     return np.frombuffer(encoder.encode(observation), dtype=np.float32)
 
 
-def mask(space: ActionSpace, observation: Observation) -> npt.NDArray[np.int8]:
+def mask(space: Space, observation: Observation) -> npt.NDArray[np.int8]:
     """The legal-action mask as an int8 array of ``space.size`` zeros and ones."""
     return np.frombuffer(space.mask(observation), dtype=np.int8)
 
 
-__all__ = ["mask", "tensor"]
+def action_features(space: Space, observation: Observation) -> dict[str, npt.NDArray[Any]]:
+    """With factored actions, what ``info`` carries each step: ``action_ids``, the legal
+    ids, and ``action_features``, a row of features for each (none with flat actions)."""
+    if not isinstance(space, FactoredSpace):
+        return {}
+    ids, rows = space.features(observation)
+    features = np.frombuffer(rows, dtype=np.float32).reshape(len(ids), space.feature_size)
+    return {"action_ids": np.array(ids, dtype=np.int64), "action_features": features}
+
+
+__all__ = [
+    "ACTIONS",
+    "RETURNS",
+    "Actions",
+    "Returns",
+    "Space",
+    "action_features",
+    "adapter_rules",
+    "hand_returns",
+    "mask",
+    "space_of",
+    "tensor",
+]

@@ -9,16 +9,26 @@ turns between the agent's. The observation is the agent's tensor
 :meth:`TriominosEnv.action_masks`, the name maskable learners call) marks the legal ids.
 
 The reward of a step is the change in the agent's margin (its points in the hand less
-the mean of the opponents'), over its action and the opponents' turns that follow (the
-first step's, from the deal); the rewards of a hand add up to its final margin. An action
-id the rules do not allow now ends the episode with ``illegal_reward`` and the reason in
-``info["illegal"]``: Gymnasium has no masks, and a learner must be able to try any id.
+the mean of the opponents'; or in its pairwise result, ``returns="pairwise"``), over its
+action and the opponents' turns that follow (the first step's, from the deal); the
+rewards of a hand add up to its final margin. ``rules={...}`` sets rule options on the
+preset's (:func:`~triominos.rl.adapter_rules`). ``actions="factored"`` numbers actions by
+frontier slot, tile and rotation (:class:`~triominos.factored.FactoredSpace`) and adds
+``info["action_ids"]`` and ``info["action_features"]``, a row of features a legal id.
+
+An action id the rules do not allow now ends the episode with ``illegal_reward`` and the
+reason in ``info["illegal"]``: Gymnasium has no masks, and a learner must be able to try
+any id. The environment then refuses to step until ``reset()``.
+
+Importing the module registers the environment as ``triominos/Triominos-v0``, so
+``gymnasium.make("triominos/Triominos-v0", preset="classic", opponents=["greedy"])`` and
+``gymnasium.make_vec(..., num_envs=8)`` (batched stepping) make it.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import gymnasium
@@ -27,11 +37,17 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from triominos.bots import Bot, make_bot
-from triominos.encoding import ActionSpace, ObservationEncoder
+from triominos.encoding import ObservationEncoder
 from triominos.game import Deal, Hand, IllegalActionError, observe
-from triominos.rl import mask, tensor
-from triominos.rl.pettingzoo import margins
-from triominos.rules import preset as find_preset
+from triominos.rl import (
+    action_features,
+    adapter_rules,
+    check_returns,
+    hand_returns,
+    mask,
+    space_of,
+    tensor,
+)
 
 Tensor = npt.NDArray[np.float32]
 
@@ -49,10 +65,14 @@ class TriominosEnv(gymnasium.Env[Tensor, np.int64]):
         seat: int = 0,
         illegal_reward: float = -100.0,
         render_mode: str | None = None,
+        rules: Mapping[str, object] | None = None,
+        returns: str = "margin",
+        actions: str = "flat",
     ) -> None:
-        rules = find_preset(preset).rules
+        self.returns = check_returns(returns)
+        chosen = adapter_rules(preset, rules)
         players = len(opponents) + 1
-        rules.check_players(players)
+        chosen.check_players(players)
         if not isinstance(seat, int) or not 0 <= seat < players:
             raise ValueError(f"seat must be from 0 to {players - 1}, not {seat!r}")
         if render_mode not in (None, *self.metadata["render_modes"]):
@@ -60,20 +80,21 @@ class TriominosEnv(gymnasium.Env[Tensor, np.int64]):
         for opponent in opponents:
             if isinstance(opponent, str):
                 make_bot(opponent)  # an unknown name fails here, naming the known ones
-        self.rules = rules
+        self.rules = chosen
         self.players = players
         self.seat = seat
         self.opponents = list(opponents)
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
-        self.space = ActionSpace(rules)
-        self.encoder = ObservationEncoder(rules, players)
+        self.space = space_of(chosen, actions)
+        self.encoder = ObservationEncoder(chosen, players)
         low, high = self.encoder.bounds()
         self.observation_space = spaces.Box(np.array(low), np.array(high), dtype=np.float32)
         self.action_space = spaces.Discrete(self.space.size)
         self.hand: Hand | None = None
         self._bots: dict[int, Bot] = {}
         self._rewarded = 0.0
+        self._ended_by: str | None = None  # the illegal action that ended the episode
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -88,7 +109,8 @@ class TriominosEnv(gymnasium.Env[Tensor, np.int64]):
         }
         deal = Deal.shuffle(self.rules, self.players, rng)
         self.hand = Hand(self.rules, deal, rng=random.Random(rng.randrange(2**63)))
-        self._rewarded = 0.0  # the margin the rewards so far add up to
+        self._rewarded = 0.0  # what the rewards so far add up to
+        self._ended_by = None
         self._play_opponents()
         return self._observation(), self._info()
 
@@ -96,15 +118,20 @@ class TriominosEnv(gymnasium.Env[Tensor, np.int64]):
         hand = self._hand()
         if hand.is_over:
             raise RuntimeError("the hand is over: call reset() to deal the next")
+        if self._ended_by is not None:
+            raise RuntimeError(
+                f"the episode ended with an illegal action ({self._ended_by}): call reset()"
+            )
         try:
             hand.apply(self.space.decode(int(action), hand.board), self.seat)
         except (IllegalActionError, ValueError) as error:
+            self._ended_by = str(error)
             info = self._info()
             info["illegal"] = str(error)
             return self._observation(), self.illegal_reward, True, False, info
         self._play_opponents()
-        margin = margins(hand)[self.seat]
-        reward, self._rewarded = margin - self._rewarded, margin
+        paid = hand_returns(hand, self.returns)[self.seat]
+        reward, self._rewarded = paid - self._rewarded, paid
         return self._observation(), reward, hand.is_over, False, self._info()
 
     def action_masks(self) -> npt.NDArray[np.int8]:
@@ -130,4 +157,12 @@ class TriominosEnv(gymnasium.Env[Tensor, np.int64]):
         return tensor(self.encoder, observe(self._hand(), self.seat))
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.action_masks()}
+        seen = observe(self._hand(), self.seat)
+        return {"action_mask": mask(self.space, seen), **action_features(self.space, seen)}
+
+
+ID = "triominos/Triominos-v0"
+"""The name ``gymnasium.make`` knows the environment by."""
+
+if ID not in gymnasium.registry:
+    gymnasium.register(ID, entry_point="triominos.rl.gymnasium:TriominosEnv")

@@ -3,9 +3,15 @@
 >>> import pyspiel, triominos.rl.openspiel
 >>> game = pyspiel.load_game("triominos", {"preset": "junior", "players": 3})
 
-Parameters ``preset`` (a name of :data:`~triominos.rules.PRESETS`, default ``classic``)
-and ``players`` (default 2). One OpenSpiel game is one hand: the unit that search and
-learning play out, and the one the arena's figures count.
+Parameters ``preset`` (a name of :data:`~triominos.rules.PRESETS`, default ``classic``),
+``players`` (default 2), ``returns`` (:data:`~triominos.rl.RETURNS`, default ``margin``)
+and every rule option by its name, as the text ``--rule NAME=VALUE`` takes (``""``, the
+default, keeps the preset's value):
+
+>>> game = pyspiel.load_game("triominos", {"preset": "classic", "max_draws": "none"})
+
+One OpenSpiel game is one hand: the unit that search and learning play out, and the one
+the arena's figures count.
 
 - **Player actions** are the ids of :class:`~triominos.encoding.ActionSpace`.
 - **Chance nodes** are every random event, each outcome a tile index of the set: the
@@ -15,12 +21,18 @@ learning play out, and the one the arena's figures count.
   :class:`~triominos.game.StarterDraw` shows (over the pool less the tiles shown in that
   round). Every outcome is equally likely.
 - **Returns** at the end: each seat's points in the hand less the mean of the other
-  seats' points, so that they sum to zero and, with two players, are the margin.
-- **Information state** of a seat: its rack, the seat to move and the hand's history as a
-  spectator saw it (every draw's tile hidden, the seat's own included). What the seat can
-  do next depends on nothing else; forgetting which of its own draws brought which tile is
-  the one thing it drops. The **observation** is the seat's rack and the table now, and its tensor
-  :class:`~triominos.encoding.ObservationEncoder`'s.
+  seats' points, so that they sum to zero and, with two players, are the margin. Their
+  bounds are :func:`~triominos.encoding.points_bound`: a seat's points are at most its
+  gains, every other seat's at least minus their losses, and the bound is the two added.
+  With ``returns="pairwise"``, from -1 to 1: how the seat did against each other seat.
+- **Information state** of a seat, with perfect recall: its rack, the seat to move and
+  the hand's history as the seat saw it (its own draws with their tiles, the others'
+  hidden), so what the seat may do next (another draw after a drawn tile that does not
+  fit, seed 003) follows from it; its tensor is
+  :class:`~triominos.encoding.InformationStateEncoder`'s. The **observation** is the
+  seat's rack and the table now, and its tensor
+  :class:`~triominos.encoding.ObservationEncoder`'s. A public-only observer
+  (``private_info`` ``NONE``) leaves the rack out of both.
 - ``resample_from_infostate`` deals the other racks with
   :class:`~triominos.bots.sampler.WorldSampler`, so OpenSpiel's ISMCTS searches worlds
   that agree with everything the seat saw.
@@ -41,19 +53,27 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from triominos.board import Placement
+from triominos.bots import Budget, make_bot
 from triominos.bots.sampler import WorldSampler
 from triominos.encoding import (
     DRAW,
     STARTER_DRAW,
-    ActionSpace,
+    InformationStateEncoder,
     ObservationEncoder,
     points_bound,
 )
 from triominos.game import Deal, Event, Hand, Observation, observe
-from triominos.rules import Rules, preset
+from triominos.rl import Returns, Space, adapter_rules, check_returns, hand_returns, space_of
+from triominos.rules import OPTIONS, Rules
 from triominos.tiles import indices
 
-DEFAULTS: dict[str, Any] = {"preset": "classic", "players": 2}
+DEFAULTS: dict[str, Any] = {
+    "preset": "classic",
+    "players": 2,
+    "returns": "margin",
+    "actions": "flat",
+    **dict.fromkeys(OPTIONS, ""),
+}
 
 GAME_TYPE = pyspiel.GameType(
     short_name="triominos",
@@ -66,7 +86,7 @@ GAME_TYPE = pyspiel.GameType(
     max_num_players=6,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=DEFAULTS,
@@ -83,10 +103,10 @@ def game_length_bound(rules: Rules, players: int) -> int:
 
 
 @functools.cache
-def action_space(preset_name: str) -> ActionSpace:
-    """The action space of a preset, made once: every new state (and OpenSpiel makes one
-    for each clone) shares it."""
-    return ActionSpace(preset(preset_name).rules)
+def action_space(rules: Rules, numbering: str = "flat") -> Space:
+    """The action space of a set of rules, made once: every new state (and OpenSpiel
+    makes one for each clone) shares it."""
+    return space_of(rules, numbering)
 
 
 class TriominosGame(pyspiel.Game):  # type: ignore[misc]
@@ -99,11 +119,13 @@ class TriominosGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError(
                 f"unknown parameter(s) {sorted(unknown)}; the game takes {sorted(DEFAULTS)}"
             )
-        rules = preset(params["preset"]).rules
+        options = {name: params[name] for name in OPTIONS if params[name] != ""}
+        rules = adapter_rules(params["preset"], options)
         players = params["players"]
         rules.check_players(players)
-        space = action_space(params["preset"])
-        bound = 2 * points_bound(rules, players)
+        self.returns = check_returns(params["returns"])
+        space = action_space(rules, params["actions"])
+        bound = 1 if self.returns == "pairwise" else points_bound(rules, players)
         info = pyspiel.GameInfo(
             num_distinct_actions=space.size,
             max_chance_outcomes=len(rules.tiles),
@@ -114,11 +136,12 @@ class TriominosGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=game_length_bound(rules, players),
         )
         super().__init__(GAME_TYPE, info, params)
-        self.preset = params["preset"]
         self.rules = rules
         self.players = players
         self.space = space
+        self.numbering = params["actions"]
         self.encoder = ObservationEncoder(rules, players)
+        self.information_encoder = InformationStateEncoder(rules, players)
 
     def new_initial_state(self) -> TriominosState:
         return TriominosState(self)
@@ -128,8 +151,15 @@ class TriominosGame(pyspiel.Game):  # type: ignore[misc]
     ) -> TriominosObserver:
         if params:
             raise ValueError(f"the observer takes no parameters, not {params}")
-        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return TriominosObserver(self, perfect_recall)
+        if iig_obs_type is None:
+            return TriominosObserver(self, perfect_recall=False, private=True)
+        if not iig_obs_type.public_info:
+            raise ValueError("an observer without the public information is not offered")
+        kinds = pyspiel.PrivateInfoType
+        if iig_obs_type.private_info == kinds.ALL_PLAYERS:
+            raise ValueError("no observer shows every seat's private tiles (it is no seat's)")
+        private = iig_obs_type.private_info == kinds.SINGLE_PLAYER
+        return TriominosObserver(self, iig_obs_type.perfect_recall, private)
 
 
 class Play:
@@ -137,25 +167,33 @@ class Play:
     the draw waiting for its chance node. Plain Python, so that OpenSpiel's clone copies
     it cheaply and its serialization stores the actions alone."""
 
-    def __init__(self, preset_name: str, players: int) -> None:
-        self.preset = preset_name
-        self.rules = preset(preset_name).rules
+    def __init__(
+        self, rules: Rules, players: int, returns: Returns = "margin", numbering: str = "flat"
+    ) -> None:
+        self.rules = rules
         self.players = players
-        self.space = action_space(preset_name)
+        self.returns = returns
+        self.numbering = numbering
+        self.space = action_space(rules, numbering)
         self.actions: list[int] = []
         self.dealt: list[int] = []
         self.hand: Hand | None = None
         self.pending: int | None = None  # DRAW or STARTER_DRAW, waiting for its tile
 
     @classmethod
-    def replay(cls, preset_name: str, players: int, actions: Sequence[int]) -> Play:
-        play = cls(preset_name, players)
+    def replay(
+        cls, rules: Rules, players: int, returns: Returns, numbering: str, actions: Sequence[int]
+    ) -> Play:
+        play = cls(rules, players, returns, numbering)
         for action in actions:
             play.apply(action)
         return play
 
-    def __reduce__(self) -> tuple[Callable[..., Play], tuple[str, int, tuple[int, ...]]]:
-        return Play.replay, (self.preset, self.players, tuple(self.actions))
+    def __reduce__(
+        self,
+    ) -> tuple[Callable[..., Play], tuple[Rules, int, Returns, str, tuple[int, ...]]]:
+        state = (self.rules, self.players, self.returns, self.numbering, tuple(self.actions))
+        return Play.replay, state
 
     def __deepcopy__(self, memo: dict[int, object]) -> Play:
         copy = Play.__new__(Play)
@@ -220,7 +258,7 @@ class Play:
                 hand.draw_next(action)
             else:
                 hand.starter_draw_next(action)
-            hand.apply(self.space.decode(self.pending))
+            hand.apply(self.space.decode(self.pending, hand.board))
             self.pending = None
             return
         if action in (DRAW, STARTER_DRAW):
@@ -232,43 +270,45 @@ class Play:
         assert self.hand is not None and not self.pending
         return sorted(self.space.legal_ids(observe(self.hand, self.hand.to_move)))
 
-    def returns(self) -> list[float]:
+    def final_returns(self) -> list[float]:
         if self.hand is None or not self.hand.is_over:
             return [0.0] * self.players
-        points, others = self.hand.points, self.players - 1
-        total = sum(points)
-        return [mine - (total - mine) / others for mine in points]
+        return hand_returns(self.hand, self.returns)
 
     # --- what a seat knows --------------------------------------------------------------
 
-    def information(self, seat: int) -> str:
-        """The seat's information state (module docstring), as text."""
+    def information(self, seat: int, private: bool = True) -> str:
+        """The seat's information state (module docstring), as text; without
+        ``private``, what every seat knows of it."""
         if self.hand is None:
             size = self.rules.rack_size(self.players)
-            mine = self.dealt[seat * size : (seat + 1) * size]
+            mine = self.dealt[seat * size : (seat + 1) * size] if private else []
             names = " ".join(self.rules.tiles.tiles[i].name for i in mine)
             return f"seat {seat}; dealing, {len(self.dealt)} dealt; rack {names}"
-        history = " ".join(map(_event_text, observe(self.hand, None).history))
+        seen = observe(self.hand, seat if private else None).history
         return (
-            f"{self._seat_text(seat)}; to move {self.hand.to_move}; history {history}"
-            f"{self._pending_text()}"
+            f"{self._seat_text(seat, private)}; to move {self.hand.to_move}; "
+            f"history {' '.join(map(_event_text, seen))}{self._pending_text()}"
         )
 
-    def observation(self, seat: int) -> str:
-        """What the seat sees now, as text: its rack, the table and the counts."""
+    def observation(self, seat: int, private: bool = True) -> str:
+        """What the seat sees now, as text: its rack, the table and the counts; without
+        ``private``, no rack."""
         if self.hand is None:
-            return self.information(seat)
+            return self.information(seat, private)
         seen = observe(self.hand, seat)
         table = " ".join(_placement_text(p) for p in seen.board)
         return (
-            f"{self._seat_text(seat)}; phase {seen.phase}; to move {seen.to_move}; "
+            f"{self._seat_text(seat, private)}; phase {seen.phase}; to move {seen.to_move}; "
             f"table {table}; points {list(seen.hand_points)}; totals {list(seen.totals)}; "
             f"racks {list(seen.rack_sizes)}; pool {seen.pool_size}; draws {seen.draws}"
             f"{self._pending_text()}"
         )
 
-    def _seat_text(self, seat: int) -> str:
+    def _seat_text(self, seat: int, private: bool) -> str:
         assert self.hand is not None
+        if not private:
+            return f"seat {seat}"
         return f"seat {seat}; rack {' '.join(tile.name for tile in self.hand.rack(seat))}"
 
     def _pending_text(self) -> str:
@@ -288,7 +328,7 @@ class TriominosState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: TriominosGame) -> None:
         super().__init__(game)
-        self.play = Play(game.preset, game.players)
+        self.play = Play(game.rules, game.players, game.returns, game.numbering)
 
     def current_player(self) -> int:
         play = self.play
@@ -318,7 +358,7 @@ class TriominosState(pyspiel.State):  # type: ignore[misc]
         return self.play.hand is not None and self.play.hand.is_over
 
     def returns(self) -> list[float]:
-        return self.play.returns()
+        return self.play.final_returns()
 
     def resample_from_infostate(self, player: int, probability_sampler: Any) -> TriominosState:
         state: TriominosState = self.clone()
@@ -337,29 +377,66 @@ class TriominosState(pyspiel.State):  # type: ignore[misc]
 
 
 class TriominosObserver:
-    """OpenSpiel's observer: the tensor of :class:`ObservationEncoder` (zeros while the
-    deal is under way) and the strings of :class:`Play`; with perfect recall, the
-    information state string and no tensor."""
+    """OpenSpiel's observer: the tensor of :class:`ObservationEncoder` and the observation
+    string of :class:`Play`, or with perfect recall those of
+    :class:`InformationStateEncoder` and the information state string (zeros while the
+    deal is under way). A public-only one (not ``private``) zeroes the seat's rack in the
+    tensor (and its own draws' tiles in the history) and leaves it out of the strings."""
 
-    def __init__(self, game: TriominosGame, perfect_recall: bool) -> None:
+    def __init__(self, game: TriominosGame, perfect_recall: bool, private: bool) -> None:
         self.perfect_recall = perfect_recall
-        self.encoder = game.encoder
-        size = 0 if perfect_recall else game.encoder.size
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.private = private
+        self.encoder: ObservationEncoder | InformationStateEncoder = (
+            game.information_encoder if perfect_recall else game.encoder
+        )
+        self.tensor = np.zeros(self.encoder.size, np.float32)
+        self.dict = {"info_state" if perfect_recall else "observation": self.tensor}
 
     def set_from(self, state: TriominosState, player: int) -> None:
-        if self.perfect_recall:
-            return
-        if state.play.hand is None:
+        hand = state.play.hand
+        if hand is None:
             self.tensor.fill(0)
-        else:
-            self.tensor[:] = self.encoder.encode(state.observation(player))
+            return
+        observation = state.observation(player)
+        if not self.private:
+            # The seat's tensor, less what only it knows: its rack and its draws' tiles.
+            public = observe(hand, None)
+            observation = observation._replace(rack=0, history=public.history)
+        self.tensor[:] = self.encoder.encode(observation)  # "unseen" then holds the rack
 
     def string_from(self, state: TriominosState, player: int) -> str:
         if self.perfect_recall:
-            return state.play.information(player)
-        return state.play.observation(player)
+            return state.play.information(player, self.private)
+        return state.play.observation(player, self.private)
+
+
+class ProjectBot(pyspiel.Bot):  # type: ignore[misc]
+    """A project bot (a name :func:`~triominos.bots.make_bot` knows) as an OpenSpiel bot
+    for one seat, so OpenSpiel's evaluation and search code can play against it."""
+
+    def __init__(
+        self,
+        game: TriominosGame,
+        player: int,
+        name: str,
+        *,
+        seed: int | None = None,
+        budget: Budget | None = None,
+    ) -> None:
+        pyspiel.Bot.__init__(self)
+        self._bot = make_bot(name, seed, budget)
+        self._player = player
+        self._space = game.space
+
+    def step(self, state: TriominosState) -> int:
+        observation = state.observation(self._player)
+        return self._space.encode(self._bot.act(observation), observation.board)
+
+    def restart_at(self, state: TriominosState) -> None:
+        """Nothing to restart: the bot decides from each observation afresh."""
+
+    def provides_policy(self) -> bool:
+        return False
 
 
 def _event_text(event: Event) -> str:

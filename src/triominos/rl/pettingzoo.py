@@ -7,14 +7,20 @@ when it is not the seat's turn). An action is an id; one the rules do not allow 
 raises :class:`~triominos.game.IllegalActionError`.
 
 Rewards are the change, after every action, in each seat's margin: its points in the hand
-less the mean of the other seats' points. They add up over the hand to the OpenSpiel
-game's returns. The hand's end terminates every agent; nothing truncates it (a hand is
-finite). ``render_mode="ansi"`` renders the hand's position string.
+less the mean of the other seats' points (or in its pairwise result, ``returns="pairwise"``:
+:data:`~triominos.rl.RETURNS`). They add up over the hand to the OpenSpiel game's
+returns. ``rules={"max_draws": "none", ...}`` sets rule options on the preset's
+(:func:`~triominos.rl.adapter_rules`); ``actions="factored"`` numbers actions by frontier
+slot, tile and rotation and puts the legal ids and a row of features for each in the
+infos of the seat to move (:func:`~triominos.rl.action_features`). The hand's end
+terminates every agent; nothing truncates it (a hand is finite). ``render_mode="ansi"``
+renders the hand's position string.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -23,19 +29,19 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
-from triominos.encoding import ActionSpace, ObservationEncoder
+from triominos.encoding import ObservationEncoder
 from triominos.game import Deal, Hand, observe
-from triominos.rl import mask, tensor
-from triominos.rules import preset as find_preset
+from triominos.rl import (
+    action_features,
+    adapter_rules,
+    check_returns,
+    hand_returns,
+    mask,
+    space_of,
+    tensor,
+)
 
 Observation = dict[str, npt.NDArray[Any]]
-
-
-def margins(hand: Hand) -> list[float]:
-    """Each seat's points in the hand less the mean of the other seats' points."""
-    points, others = hand.points, hand.players - 1
-    total = sum(points)
-    return [mine - (total - mine) / others for mine in points]
 
 
 class TriominosAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
@@ -48,17 +54,25 @@ class TriominosAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
     }
 
     def __init__(
-        self, preset: str = "classic", players: int = 2, render_mode: str | None = None
+        self,
+        preset: str = "classic",
+        players: int = 2,
+        render_mode: str | None = None,
+        *,
+        rules: Mapping[str, object] | None = None,
+        returns: str = "margin",
+        actions: str = "flat",
     ) -> None:
         super().__init__()
-        rules = find_preset(preset).rules
-        rules.check_players(players)
+        self.returns = check_returns(returns)
+        chosen = adapter_rules(preset, rules)
+        chosen.check_players(players)
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.rules = rules
+        self.rules = chosen
         self.render_mode = render_mode
-        self.space = ActionSpace(rules)
-        self.encoder = ObservationEncoder(rules, players)
+        self.space = space_of(chosen, actions)
+        self.encoder = ObservationEncoder(chosen, players)
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         low, high = self.encoder.bounds()
@@ -94,6 +108,7 @@ class TriominosAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[self.hand.to_move]
+        self._inform()
 
     def _hand(self) -> Hand:
         if self.hand is None:
@@ -112,15 +127,25 @@ class TriominosAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
         hand = self._hand()
         if action is None:
             raise ValueError(f"{agent} is to move: the action is an id, not None")
-        before = margins(hand)
+        before = hand_returns(hand, self.returns)
         hand.apply(self.space.decode(int(action), hand.board), self._seats[agent])
         self._cumulative_rewards[agent] = 0.0
-        for seat, (old, new) in enumerate(zip(before, margins(hand), strict=True)):
+        after = hand_returns(hand, self.returns)
+        for seat, (old, new) in enumerate(zip(before, after, strict=True)):
             self.rewards[self.possible_agents[seat]] = new - old
         if hand.is_over:
             self.terminations = dict.fromkeys(self.agents, True)
         self.agent_selection = self.possible_agents[hand.to_move]
+        self._inform()
         self._accumulate_rewards()
+
+    def _inform(self) -> None:
+        """The seat to move's info: with factored actions, its legal ids and their rows
+        of features (:func:`~triominos.rl.action_features`)."""
+        hand = self._hand()
+        if not hand.is_over:
+            seen = observe(hand, hand.to_move)
+            self.infos[self.agent_selection] = action_features(self.space, seen)
 
     def render(self) -> str | None:
         if self.render_mode == "ansi":
@@ -131,9 +156,19 @@ class TriominosAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
         pass
 
 
-def env(preset: str = "classic", players: int = 2, render_mode: str | None = None) -> AECEnv:
+def env(
+    preset: str = "classic",
+    players: int = 2,
+    render_mode: str | None = None,
+    *,
+    rules: Mapping[str, object] | None = None,
+    returns: str = "margin",
+    actions: str = "flat",
+) -> AECEnv:
     """The environment, wrapped as PettingZoo's own: actions out of range and calls out of
     order are refused with a clear message."""
-    environment = TriominosAEC(preset, players, render_mode)
+    environment = TriominosAEC(
+        preset, players, render_mode, rules=rules, returns=returns, actions=actions
+    )
     environment = wrappers.AssertOutOfBoundsWrapper(environment)
     return wrappers.OrderEnforcingWrapper(environment)

@@ -1,0 +1,169 @@
+"""The native core against the pure-Python one, side by side in one run.
+
+Each figure is the same seeded work timed on both cores in turn (triominos.native
+.running_on), ``--runs`` times each, the cores alternating so that a shared machine's
+noise falls on both, after one untimed run of each; the time is the process's CPU time,
+which the other processes of a shared machine change less than the wall clock's. It
+prints the medians and their ratio, native over Python:
+
+- the board's hot paths alone: placements laid, the greedy reply found, taken back, per
+  second (classic, extended, Junior);
+- greedy hands/s, each preset at 2 players and classic at 4 (every move through the
+  public path: an observation, the bot's choice, ``Match.apply``);
+- ``sim`` moves/s at 1,200 simulations (classic 2p and 4p, extended 4p, Junior 2p);
+- random play through the public API (``Match.legal_actions``, ``Match.apply``), actions/s;
+- observation tensors built/s (:class:`triominos.encoding.ObservationEncoder`).
+
+Usage: ``nice -n 10 .venv/bin/python benchmarks/native.py --runs 5`` (several minutes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+from triominos import native
+from triominos.board import Board
+from triominos.bots import Budget, GreedyBot
+from triominos.bots.sim import DEFAULT_BUDGET, SimBot
+from triominos.encoding import ObservationEncoder
+from triominos.game import Match, Observation
+from triominos.rules import PRESETS
+
+
+def greedy_hands(preset: str, players: int, hands: int) -> Callable[[], int]:
+    """Work: ``hands`` seeded greedy hands (each the first hand of a match)."""
+    rules, bot = PRESETS[preset].rules, GreedyBot()
+
+    def work() -> int:
+        for seed in range(hands):
+            match = Match(rules, players, seed)
+            first = match.hand
+            while match.hand is first and not match.is_over:
+                match.apply(bot.act(match.observe(match.to_move)))
+        return hands
+
+    return work
+
+
+def positions(preset: str, players: int, count: int) -> list[Observation]:
+    """Seeded positions 4 to 20 tiles into greedy hands, with a choice to make."""
+    rules, bot, rng = PRESETS[preset].rules, GreedyBot(), random.Random(preset)
+    found: list[Observation] = []
+    while len(found) < count:
+        match = Match(rules, players, rng.randrange(2**32))
+        stop = rng.randrange(4, 20)
+        while not match.is_over and len(match.hand.board) < stop:
+            match.apply(bot.act(match.observe(match.to_move)))
+        observation = match.observe(match.to_move)
+        if observation.phase == "play" and len(observation.legal_actions()) > 2:
+            found.append(observation)
+    return found
+
+
+def sim_moves(preset: str, players: int, moves: int) -> Callable[[], int]:
+    """Work: ``sim``'s choice at 1,200 simulations on ``moves`` seeded positions."""
+    seen = positions(preset, players, moves)
+
+    def work() -> int:
+        for seed, observation in enumerate(seen):
+            SimBot(seed, Budget(simulations=DEFAULT_BUDGET.simulations)).act(observation)
+        return moves
+
+    return work
+
+
+def board_paths(preset: str) -> Callable[[], int]:
+    """Work: on seeded positions of the preset, every legal placement of the rack to move,
+    each laid and taken back, and the greedy move: the board's hot paths alone."""
+    seen: list[tuple[Board, int]] = []
+    for observation in positions(preset, 2, 40):
+        assert observation.rack is not None  # the seat to move sees its rack
+        seen.append((observation.board.copy(), observation.rack))
+    rules = PRESETS[preset].rules
+
+    def work() -> int:
+        done = 0
+        for board, rack in seen:
+            for cell, tile, corners, _ in list(board.placement_ids(rack)):
+                board.push_unchecked(cell, tile, corners)
+                board.best_placement(rack & ~(1 << tile), rules.figure_points, rules.tile_values)
+                board.pop()
+                done += 1
+        return done
+
+    return work
+
+
+def random_actions(actions: int) -> Callable[[], int]:
+    """Work: ``actions`` random legal actions of classic 2-player matches, public API."""
+
+    def work() -> int:
+        rng, match = random.Random(5), Match(PRESETS["classic"].rules, 2, 5)
+        for _ in range(actions):
+            if match.is_over:
+                match = Match(PRESETS["classic"].rules, 2, rng.randrange(2**32))
+            match.apply(rng.choice(match.legal_actions()).action)
+        return actions
+
+    return work
+
+
+def tensors(count: int) -> Callable[[], int]:
+    """Work: observation tensors of ``count`` classic 2-player positions."""
+    seen = positions("classic", 2, count)
+    encoder = ObservationEncoder(PRESETS["classic"].rules, 2)
+
+    def work() -> int:
+        for observation in seen:
+            encoder.encode(observation)
+        return count
+
+    return work
+
+
+def side_by_side(name: str, work: Callable[[], int], runs: int) -> None:
+    """Time ``work`` on both cores in turn; print the medians of the rates and the ratio."""
+    rates: dict[str, list[float]] = {"python": [], "native": []}
+    for core in rates:  # untimed: fills the lattice's memo tables and the caches
+        with native.running_on(core):
+            work()
+    for _ in range(runs):
+        for core, measured in rates.items():
+            with native.running_on(core):
+                start = time.process_time()
+                units = work()
+                measured.append(units / (time.process_time() - start))
+    python, ours = (statistics.median(rates[core]) for core in ("python", "native"))
+    print(f"{name}: python {python:.4g}/s, native {ours:.4g}/s, {ours / python:.2f}x", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="timed runs per figure and core")
+    parser.add_argument("--hands", type=int, default=20, help="greedy hands in a run")
+    parser.add_argument("--moves", type=int, default=3, help="sim moves in a run")
+    args = parser.parse_args()
+    if not native.built():
+        sys.exit(f"no native core to compare: {native.core()}")
+    print(f"on CPython {sys.version.split()[0]}, {sys.executable}")
+    for preset in ("classic", "extended", "junior"):
+        side_by_side(
+            f"{preset} board: placements laid, answered, taken back", board_paths(preset), args.runs
+        )
+    for preset in PRESETS:
+        side_by_side(f"{preset} 2p greedy hands", greedy_hands(preset, 2, args.hands), args.runs)
+    side_by_side("classic 4p greedy hands", greedy_hands("classic", 4, args.hands), args.runs)
+    for preset, players in (("classic", 2), ("classic", 4), ("extended", 4), ("junior", 2)):
+        work = sim_moves(preset, players, args.moves)
+        side_by_side(f"{preset} {players}p sim moves (1,200 simulations)", work, args.runs)
+    side_by_side("random actions through the public API", random_actions(2000), args.runs)
+    side_by_side("observation tensors", tensors(200), args.runs)
+
+
+if __name__ == "__main__":
+    main()

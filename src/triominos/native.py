@@ -1,0 +1,102 @@
+"""Which core runs the board: the native one (C, built from Cython) or pure Python.
+
+The native core is an accelerator, never a second rulebook: each of its functions takes
+the place of the Python method of the same name, on the same state, and gives the same
+results bit for bit (``tests/test_native_*.py`` compare them on thousands of positions).
+So it is on wherever it was built, and ``TRIOMINOS_NATIVE=0`` turns it off, for the tests
+that run the suite on Python alone and for anyone who wants the reference.
+
+``pip install`` builds it when a C compiler and Python's headers are there and skips it
+otherwise (setup.py); ``make`` installs both first where it can.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import ModuleType
+
+SWITCH = "TRIOMINOS_NATIVE"
+"""The environment variable that turns the native core off when it is 0."""
+
+BOARD_PATHS = (
+    "push_unchecked",
+    "pop",
+    "placement_ids",
+    "fitting_tiles",
+    "can_place",
+    "best_placement",
+)
+"""The methods of :class:`~triominos.board.Board` that the native core replaces."""
+
+
+def built() -> bool:
+    """Whether the native core was built (whether or not it is switched on)."""
+    return importlib.util.find_spec("triominos._board") is not None
+
+
+def _load() -> tuple[ModuleType | None, str]:
+    """The native board module, or None and why not.
+
+    Called once by :mod:`triominos.board` when its class is made (the module reads the
+    board's constants). A module that is there but fails to import raises: only one that
+    was never built means pure Python.
+    """
+    if os.environ.get(SWITCH, "1").strip() == "0":
+        return None, f"{SWITCH}=0"
+    if not built():
+        return None, "not built: no C compiler or Python headers when it was installed"
+    return importlib.import_module("triominos._board"), ""
+
+
+BOARD: ModuleType | None = None
+"""The native board module when the native core is on (set by :func:`load_board`)."""
+WHY_NOT = "not loaded yet"
+
+
+def load_board() -> ModuleType | None:
+    """The native board module when the core is on, loaded once."""
+    global BOARD, WHY_NOT
+    if WHY_NOT == "not loaded yet":
+        BOARD, WHY_NOT = _load()
+    return BOARD
+
+
+def core() -> str:
+    """Which core is in use, in one line: what ``triominos --version`` prints."""
+    if load_board() is None:
+        return f"core: python ({WHY_NOT})"
+    return "core: native (C, from Cython)"
+
+
+def paths(core: str) -> dict[str, object]:
+    """The functions for :data:`BOARD_PATHS` of one core, "python" or "native", whichever
+    core is in use (the native ones whenever the extension is built): what the
+    differential tests and ``benchmarks/native.py`` compare."""
+    from triominos.board import PYTHON_PATHS  # the board loads this module first
+
+    if core == "python":
+        return dict(PYTHON_PATHS)
+    if core != "native":
+        raise ValueError(f"a core is 'python' or 'native', not {core!r}")
+    module = importlib.import_module("triominos._board")
+    return {name: getattr(module, name) for name in BOARD_PATHS}
+
+
+@contextmanager
+def running_on(core: str) -> Iterator[None]:
+    """Every board of the process runs on ``core`` meanwhile (see :func:`paths`)."""
+    from triominos.board import Board
+
+    chosen = paths(core)
+    saved = {name: Board.__dict__[name] for name in BOARD_PATHS}
+    for name, function in chosen.items():
+        setattr(Board, name, function)
+    try:
+        yield
+    finally:
+        for name, function in saved.items():
+            setattr(Board, name, function)
