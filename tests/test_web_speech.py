@@ -14,22 +14,22 @@ pytest.importorskip("playwright")
 from playwright.sync_api import Page, expect
 
 from conftest import LiveServerFactory
-from web import FAST_BOTS, TURN_TIMEOUT_MS, open_in, play_until_a_tile_fits, post_table
-
-SPEECH = "import('/static/speech.js').then((speech) => {script})"
-
-
-def said(page: Page, script: str) -> object:
-    """What ``script`` (over speech.js's exports, ``speech``) gives on the page."""
-    return page.evaluate(SPEECH.replace("{script}", script))
+from web import (
+    FAST_BOTS,
+    TURN_TIMEOUT_MS,
+    home_in,
+    in_module,
+    open_in,
+    play_until_a_tile_fits,
+    post_table,
+)
 
 
 @pytest.mark.parametrize(("language", "words"), [("en", 0), ("fr", 1)])
 def test_moves_and_rack_tiles_are_said_in_words(
     live_server: LiveServerFactory, page: Page, language: str, words: int
 ) -> None:
-    open_in(page, f"{live_server().base_url}/", language)
-    expect(page.locator("html")).to_have_attribute("lang", language)
+    home_in(page, live_server(), language)
     place = {
         "action": "place",
         "player": 0,
@@ -39,18 +39,21 @@ def test_moves_and_rack_tiles_are_said_in_words(
         "bonuses": {"bridge": 40},
     }
     names = json.dumps(["Ann", "Bob"])
+
+    def said(script: str) -> object:
+        return in_module(page, "speech", script)
+
     sentences = {
-        "place": said(page, f"speech.moveWords({json.dumps(place)}, {names})"),
-        "draw": said(page, f"speech.moveWords({{action: 'draw', player: 1, points: -5}}, {names})"),
-        "pass": said(page, f"speech.moveWords({{action: 'pass', player: 1, points: 0}}, {names})"),
+        "place": said(f"speech.moveWords({json.dumps(place)}, {names})"),
+        "draw": said(f"speech.moveWords({{action: 'draw', player: 1, points: -5}}, {names})"),
+        "pass": said(f"speech.moveWords({{action: 'pass', player: 1, points: 0}}, {names})"),
         "fits": said(
-            page,
             "speech.rackTileName('1-2-3', new Map([['a', {points: 14}], ['b', {points: 6}], "
             "['c', {points: 9}]]), true)",
         ),
-        "one": said(page, "speech.rackTileName('0-0-0', new Map([['a', {points: 3}]]), true)"),
-        "none": said(page, "speech.rackTileName('2-3-4', undefined, true)"),
-        "waiting": said(page, "speech.rackTileName('2-3-4', undefined, false)"),
+        "one": said("speech.rackTileName('0-0-0', new Map([['a', {points: 3}]]), true)"),
+        "none": said("speech.rackTileName('2-3-4', undefined, true)"),
+        "waiting": said("speech.rackTileName('2-3-4', undefined, false)"),
     }
     expected = [
         {

@@ -13,34 +13,27 @@ from playwright.sync_api import Page, expect
 
 from conftest import LiveServerFactory
 from triominos.rules import PRESETS
-from web import FAST_BOTS, STATIC, ann_and_bob, open_in, post_table
+from web import FAST_BOTS, STATIC, ann_and_bob, home_in, in_module, open_in, post_table
 
 LANGUAGES = ("en", "nl", "fr", "de", "es", "pt")
 MINUS = "\u2212"
-
-
-def evaluated(page: Page, script: str) -> object:
-    """What ``script`` (an expression over i18n.js's exports, ``i18n``) gives on the page."""
-    return page.evaluate(f"import('/static/i18n.js').then((i18n) => {script})")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_numbers_are_written_in_the_pages_language_with_the_true_minus(
     live_server: LiveServerFactory, page: Page, language: str
 ) -> None:
-    open_in(page, f"{live_server().base_url}/", language)
-    expect(page.locator("html")).to_have_attribute("lang", language)
+    home_in(page, live_server(), language)
     decimal = "," if language in ("nl", "fr", "de", "es", "pt") else "."
-    assert evaluated(page, "i18n.number(11.3, { digits: 1 })") == f"11{decimal}3"
-    assert evaluated(page, "i18n.number(-11)") == f"{MINUS}11"
-    assert evaluated(page, "i18n.signed(-11)") == f"{MINUS}11"
-    assert evaluated(page, "i18n.signed(14)") == "+14"
-    assert evaluated(page, "i18n.signed(0)") == "0"
-    assert (
-        evaluated(page, "i18n.number(2026)") == "2026"
-    )  # a year or a puzzle's number, not grouped
+    assert in_module(page, "i18n", "i18n.number(11.3, { digits: 1 })") == f"11{decimal}3"
+    assert in_module(page, "i18n", "i18n.number(-11)") == f"{MINUS}11"
+    assert in_module(page, "i18n", "i18n.signed(-11)") == f"{MINUS}11"
+    assert in_module(page, "i18n", "i18n.signed(14)") == "+14"
+    assert in_module(page, "i18n", "i18n.signed(0)") == "0"
+    # A year or a puzzle's number is not grouped.
+    assert in_module(page, "i18n", "i18n.number(2026)") == "2026"
     # A number given to a text is written the same way.
-    lost = evaluated(page, "i18n.format({ x: 'lost {n}' }, 'x', { n: -2.5 })")
+    lost = in_module(page, "i18n", "i18n.format({ x: 'lost {n}' }, 'x', { n: -2.5 })")
     assert lost == f"lost {MINUS}2{decimal}5"
 
 
@@ -48,8 +41,7 @@ def test_numbers_are_written_in_the_pages_language_with_the_true_minus(
 def test_each_count_takes_its_plural_form(
     live_server: LiveServerFactory, page: Page, language: str
 ) -> None:
-    open_in(page, f"{live_server().base_url}/", language)
-    expect(page.locator("html")).to_have_attribute("lang", language)
+    home_in(page, live_server(), language)
     messages = json.loads((STATIC / "locales" / f"{language}.json").read_text(encoding="utf-8"))
     one, other = messages["rack_size.one"], messages["rack_size.other"]
     assert one != other
@@ -57,10 +49,10 @@ def test_each_count_takes_its_plural_form(
         "MESSAGES", json.dumps(messages)
     )
     for count, form in ((1, one), (2, other), (7, other)):
-        assert evaluated(page, f"({text})({count})") == form.replace("{count}", str(count))
+        assert in_module(page, "i18n", f"({text})({count})") == form.replace("{count}", str(count))
     # French and Portuguese count 0 as one ("0 tuile"), English as many ("0 tiles").
     zero = one if language in ("fr", "pt") else other
-    assert evaluated(page, f"({text})(0)") == zero.replace("{count}", "0")
+    assert in_module(page, "i18n", f"({text})(0)") == zero.replace("{count}", "0")
 
 
 def test_a_free_seat_is_counted_in_words_on_the_home_page(

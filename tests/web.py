@@ -200,6 +200,18 @@ def with_board_view(page: Page, box_style: str, script: str) -> Any:
     )
 
 
+def in_module(page: Page, module: str, script: str) -> Any:
+    """What ``script``, an expression over the exports of ``/static/<module>.js`` (named
+    ``module``), gives on ``page``: a page module's function tried on hand-built input."""
+    return page.evaluate(f"import('/static/{module}.js').then(({module}) => {script})")
+
+
+def home_in(page: Page, server: LiveServer, language: str) -> None:
+    """Open the home page in ``language`` and wait until it speaks it."""
+    open_in(page, f"{server.base_url}/", language)
+    expect(page.locator("html")).to_have_attribute("lang", language)
+
+
 def written(number: int) -> str:
     """A whole number as the pages write it (i18n.js's ``number``): with the true minus
     sign, U+2212."""
