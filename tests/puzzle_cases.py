@@ -1,6 +1,6 @@
 """Puzzle positions for the tests: made by hand, and puzzles made from greedy games
-(their "solutions" are any placement but greedy's: the server and the page check an
-answer against the solution, whoever found it)."""
+(their "solutions" are any placement that scores less now than greedy's: the server and
+the page check an answer against the solution, whoever found it)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from triominos.board import Board, Placement
 from triominos.bots import GreedyBot
 from triominos.game import Hand, Match, Observation, observe
 from triominos.notation import move_from_text, tile_from_text
-from triominos.puzzles import Puzzle, explain, obvious_move
+from triominos.puzzles import Puzzle, explain, obvious_move, scores_less
 from triominos.rules import preset
 
 
@@ -34,8 +34,8 @@ def position(
 
 
 def made_puzzles(count: int, seed: int = 1) -> list[Puzzle]:
-    """``count`` puzzles from greedy games, each a position where two placements differ:
-    the solution is the first legal placement that is not greedy's."""
+    """``count`` puzzles from greedy games, each a position where two placements differ
+    in points: the solution is the first legal placement that scores less than greedy's."""
     puzzles: list[Puzzle] = []
     bot = GreedyBot()
     while len(puzzles) < count:
@@ -51,10 +51,12 @@ def made_puzzles(count: int, seed: int = 1) -> list[Puzzle]:
                     for option in observation.legal_actions()
                     if isinstance(option.action, Placement)
                 ]
-                if len(placements) > 1:
-                    obvious = obvious_move(observation)
-                    solution = next(move for move in placements if move != obvious)
-                    reasons = explain(observation, solution, obvious, 7.5)
-                    puzzles.append(Puzzle(observation, solution, obvious, 7.5, reasons))
+                obvious = obvious_move(observation) if placements else None
+                quieter = [
+                    m for m in placements if obvious and scores_less(observation, m, obvious)
+                ]
+                if obvious and quieter:
+                    reasons = explain(observation, quieter[0], obvious, 7.5)
+                    puzzles.append(Puzzle(observation, quieter[0], obvious, 7.5, reasons))
             match.apply(bot.act(observation))
     return puzzles

@@ -1,18 +1,24 @@
-"""Events and hand endings in words: the classic words, and Junior's cards and counters."""
+"""Events, hand endings and places in words: the classic words, Junior's cards and
+counters, and a cell named by the tiles beside it."""
 
 from __future__ import annotations
 
 import pytest
 
+from triominos import CLASSIC as CLASSIC_TILES
+from triominos.board import Board
 from triominos.explain import (
     CLASSIC_TERMS,
     Terms,
+    Where,
     describe_end,
     describe_event,
     describe_first_card,
+    where,
 )
 from triominos.game import Event, HandEnd
 from triominos.lattice import Cell
+from triominos.notation import move_from_text
 from triominos.rules import PRESETS
 from triominos.tiles import JOKER, WILD, Tile
 
@@ -83,3 +89,23 @@ def test_endings_in_words() -> None:
 
 def test_the_first_card_in_words() -> None:
     assert describe_first_card(Tile(2, 4, 4)) == "the first card, 2-4-4, lies face up as 244@0,0^"
+
+
+def test_a_cell_is_named_by_the_tiles_beside_it_and_the_side_it_is_on() -> None:
+    # 5-5-5 points up at 0,0; 4-5-5 points down beside it, on its right.
+    board = Board(CLASSIC_TILES)
+    assert where(board, Cell(0, 0, True)) == Where((), None)  # the first tile opens
+    for move in ("555@0,0^", "545@0,0v", "455@-1,0v"):
+        board.push(move_from_text(move, board))  # type: ignore[arg-type]
+    assert where(board, Cell(0, -1, False)) == Where(("5-5-5",), "below")
+    assert where(board, Cell(1, 0, True)) == Where(("4-5-5",), "right")
+    assert where(board, Cell(0, 1, True)) == Where(("4-5-5",), "above")
+    assert where(board, Cell(-1, 0, True)) == Where(("4-5-5",), "left")
+    # A cell between two tiles (the last of a hexagon): no one side.
+    hexagon = Board(CLASSIC_TILES)
+    for move in ("222@0,0^", "322@-1,0v", "352@-1,1^", "502@-1,1v", "202@0,0v"):
+        hexagon.push(move_from_text(move, hexagon))  # type: ignore[arg-type]
+    assert where(hexagon, Cell(0, 1, True)).to_json() == {
+        "beside": ["0-2-5", "0-2-2"],
+        "side": None,
+    }

@@ -70,11 +70,31 @@ def test_the_id_is_the_positions_alone() -> None:
     assert other.to_text() == a_puzzle().position
 
 
-def test_the_explanation_says_what_each_move_scores_and_the_tile_kept_back() -> None:
+def test_the_explanation_says_what_each_move_scores_and_the_tile_kept_back_that_fits() -> None:
+    # 2-4-5 takes the one cell where 3-4-5 fits: keeping 3-4-5 back is no reason.
     assert a_puzzle().explanation == (
         Reason("worth", {"solution": 11, "obvious": 12, "margin": 9.2}),
-        Reason("keeps_back", {"tile": "3-4-5"}),
     )
+    # Drawing leaves the cell free, and the 3-4-5 still scores 12 there afterwards.
+    assert a_puzzle(Draw()).explanation[1:] == (
+        Reason("draws", {"points": -5}),
+        Reason("keeps_back", {"tile": "3-4-5", "points": 12}),
+    )
+
+
+def test_a_move_that_scores_as_much_now_as_the_obvious_one_is_no_solution() -> None:
+    """The prompt promises a move better than the one that scores the most now: a move
+    that scores as much is a second obvious move, not the answer to a puzzle."""
+    data = json.loads(a_puzzle().to_json())
+    tied = position(RACK, ["1-1-1"], board=("555@0,0^", "545@0,0v", "455@-1,0v"))
+    placements = [option for option in tied.legal_actions() if option.points == 12]
+    assert len(placements) >= 2, "two placements score the most here"
+    obvious = obvious_move(tied)
+    other = next(option.action for option in placements if option.action != obvious)
+    with pytest.raises(PuzzleError, match="scores less now") as raised:
+        Puzzle(tied, other, obvious, 20.0, ())
+    assert raised.value.field == "solution"
+    assert data["solution"] == "524@0,1^"
 
 
 # Two positions from greedy games (seeds 1 to 400, the fewest tiles on the board).
@@ -107,9 +127,16 @@ def test_the_explanation_names_the_bonus_a_move_sets_up() -> None:
     assert explain(observation, solution, obvious, 6.0) == (
         Reason("worth", {"solution": 4, "obvious": 11, "margin": 6.0}),
         Reason(
-            "sets_up", {"tile": "0-0-2", "bonus": "hexagon", "points": 50, "cell": [0, 1, "up"]}
+            "sets_up",
+            {
+                "tile": "0-0-2",
+                "bonus": "hexagon",
+                "points": 50,
+                "cell": [0, 1, "up"],
+                "where": {"beside": ["0-2-5", "0-2-2"], "side": None},
+            },
         ),
-        Reason("keeps_back", {"tile": "3-3-5"}),
+        Reason("keeps_back", {"tile": "3-3-5", "points": 11}),
     )
 
 
@@ -120,15 +147,23 @@ def test_the_explanation_names_the_bonus_the_obvious_move_gives_away() -> None:
     solution = Placement(Tile(0, 4, 4), Cell(0, 0, False), (4, 0, 4))
     obvious = obvious_move(observation)
     assert obvious == Placement(Tile(3, 3, 4), Cell(-1, 0, True), (3, 3, 4))
-    reasons = explain(observation, solution, obvious, 6.0)
-    assert Reason("denies", {"bonus": "hexagon", "points": 50, "cell": [-1, -1, "down"]}) in reasons
+    gives_away = Reason(
+        "gives_away",
+        {
+            "bonus": "hexagon",
+            "points": 50,
+            "cell": [-1, -1, "down"],
+            "where": {"beside": ["1-4-5", "3-3-4"], "side": None},
+        },
+    )
+    assert gives_away in explain(observation, solution, obvious, 6.0)
 
 
 @pytest.mark.parametrize(
     ("change", "field", "words"),
     [
         (lambda data: data | {"solution": "555@9,9^"}, "solution", "not a legal choice"),
-        (lambda data: data | {"solution": "534@0,1^"}, "solution", "not the obvious move"),
+        (lambda data: data | {"solution": "534@0,1^"}, "solution", "scores less now"),
         (lambda data: data | {"obvious": "524@0,1^"}, "obvious", "highest-scoring"),
         (lambda data: data | {"obvious": "draw"}, "obvious", "is a placement"),
         (lambda data: data | {"solution": "5x@"}, "solution", "column"),

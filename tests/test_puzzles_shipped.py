@@ -1,6 +1,7 @@
 """The puzzles the package ships: at least 200, each one read and checked (a legal
-solution that is not the obvious move, one seat's information only), and a sample
-solved again by the evaluation, deterministically, at a small budget."""
+solution that scores less now than the obvious move, as the prompt says, one seat's
+information only, explained in words), and a sample solved again by the evaluation,
+deterministically, at a small budget."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import random
 
 from benchmark_runs import benchmark_figures
 from triominos.game import DRAWS
-from triominos.puzzles import MARGIN, shipped, solves
+from triominos.puzzles import MARGIN, explain, shipped, solves
 
 
 def test_at_least_200_puzzles_ship_and_every_one_is_a_puzzle() -> None:
@@ -22,6 +23,22 @@ def test_at_least_200_puzzles_ship_and_every_one_is_a_puzzle() -> None:
         assert puzzle.solution in legal and puzzle.obvious in legal
         assert puzzle.solution != puzzle.obvious and puzzle.margin >= MARGIN
         assert puzzle.explanation[0].key == "worth"
+
+
+def test_every_shipped_solution_scores_less_now_than_the_obvious_move() -> None:
+    # The prompt: "clearly better than the one that scores the most now"; a solution that
+    # scored as much now would be a second obvious move (27 of the first set did).
+    for puzzle in shipped().puzzles:
+        assert puzzle.points(puzzle.solution) < puzzle.points(puzzle.obvious), puzzle.id
+
+
+def test_every_shipped_explanation_is_the_explainers_and_names_places_in_words() -> None:
+    for puzzle in shipped().puzzles:
+        again = explain(puzzle.observation, puzzle.solution, puzzle.obvious, puzzle.margin)
+        assert puzzle.explanation == again, puzzle.id
+        for reason in puzzle.explanation:
+            if "cell" in reason.params:
+                assert reason.params["where"]["beside"], (puzzle.id, reason)
 
 
 def test_every_shipped_puzzle_shows_one_seats_information_only() -> None:

@@ -13,6 +13,7 @@ from triominos.game import IllegalActionError, observe  # noqa: E402
 from triominos.rl import hand_returns  # noqa: E402
 from triominos.rl.pettingzoo import TriominosAEC, env  # noqa: E402
 from triominos.rules import PRESETS, RuleOptionError  # noqa: E402
+from triominos.tiles import indices as triominos_indices  # noqa: E402
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
@@ -90,3 +91,23 @@ def test_factored_actions_put_the_features_in_the_info_of_the_seat_to_move() -> 
         assert set(np.flatnonzero(observation["action_mask"])) == set(info["action_ids"].tolist())
         assert info["action_features"].shape[0] == len(info["action_ids"])
         environment.step(int(info["action_ids"][0]))
+
+
+def test_the_global_state_holds_every_rack_and_the_pool_for_a_critic_only() -> None:
+    environment = env(preset="classic", players=3)
+    environment.reset(seed=11)
+    raw = environment.unwrapped
+    hand = raw.hand
+    state = environment.state()
+    assert state.shape == raw.state_space.shape == (raw.global_encoder.size,)
+    features = raw.global_encoder.features
+    tiles = len(hand.tile_set)
+    racks = state[features["racks"]].reshape(3, tiles)
+    for i in range(3):
+        seat = (hand.to_move + i) % 3
+        assert set(np.flatnonzero(racks[i])) == set(triominos_indices(hand.racks[seat]))
+    assert set(np.flatnonzero(state[features["pool"]])) == set(hand.undrawn())
+    # What a seat's policy gets holds none of the other racks.
+    agent = environment.agent_selection
+    observation = environment.observe(agent)["observation"]
+    assert observation.shape[0] == raw.global_encoder.observation.size < state.shape[0]

@@ -18,6 +18,8 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from puzzle_cases import made_puzzles
+from triominos.board import Placement
+from triominos.explain import where
 from triominos.game import action_json
 from triominos.puzzles import Puzzle, PuzzleSet
 from triominos.server.puzzle_api import BROWSER_HEADER, puzzle_routes
@@ -103,10 +105,15 @@ def test_solving_raises_the_browser_and_lowers_the_puzzle_once(client: TestClien
     )
     assert result.status_code == 201, result.text
     body = result.json()
-    assert body["solved"] and body["solution"] == action_json(
-        puzzle.solution, puzzle.observation.board.joker_cell
-    )
-    assert body["obvious"] == action_json(puzzle.obvious, puzzle.observation.board.joker_cell)
+    board = puzzle.observation.board
+    # Each move as the log has it, its place also in words: the tiles beside it.
+    for name, move in (("solution", puzzle.solution), ("obvious", puzzle.obvious)):
+        shown = {**action_json(move, board.joker_cell)}
+        if isinstance(move, Placement):
+            shown["where"] = where(board, move.cell).to_json()
+            assert shown["where"]["beside"]
+        assert body[name] == shown
+    assert body["solved"]
     assert body["explanation"] == [reason.to_json() for reason in puzzle.explanation]
     assert body["browser"]["before"]["rating"] == 1500 < body["browser"]["after"]["rating"]
     assert body["puzzle"]["before"]["rating"] == 1500 > body["puzzle"]["after"]["rating"]

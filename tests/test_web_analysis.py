@@ -8,14 +8,15 @@ import pytest
 
 pytest.importorskip("playwright")
 
+from pathlib import Path
 from typing import Any
 
 import httpx
 from playwright.sync_api import Browser, Page, expect
 
-from conftest import DESKTOP, LiveServerFactory, watched_page
+from conftest import DESKTOP, PHONE, LiveServerFactory, watched_page
 from test_web_table_finished import bots_table, finished_record
-from web import FAST_BOTS, open_in, watch_texts
+from web import FAST_BOTS, open_in, post_table, watch_texts
 
 QUICK_ANALYSIS = {**FAST_BOTS, "TRIOMINOS_ANALYSIS_SIMS": "30"}
 """Bots that move at once, and an analysis of a few simulations a decision."""
@@ -81,3 +82,105 @@ def test_analyse_a_finished_match_and_step_through_its_marks(
         expect(second.get_by_test_id("analyse")).to_have_count(0)
     assert len(record["hands"]) >= 1
     assert missing == []
+
+
+def sheet_fits(page: Page) -> dict[str, float]:
+    """The move list's height, and how far its widest row and its points column reach past
+    its right edge (0 when nothing is cut off)."""
+    result: dict[str, float] = page.evaluate(
+        """() => {
+            const sheet = document.querySelector('[data-testid=score-sheet]');
+            const right = sheet.getBoundingClientRect().right;
+            const cells = [...sheet.querySelectorAll('td.points')];
+            return {
+                height: sheet.clientHeight,
+                overflow: sheet.scrollWidth - sheet.clientWidth,
+                past: Math.max(0, ...cells.map((c) => c.getBoundingClientRect().right - right)),
+            };
+        }"""
+    )
+    return result
+
+
+def test_the_replays_graph_has_axes_hands_marks_and_a_legend_at_phone_and_desktop(
+    live_server: LiveServerFactory, browser: Browser, screenshot_dir: Path
+) -> None:
+    server = live_server(**QUICK_ANALYSIS)
+    code = bots_table(server)
+    with watched_page(browser, **DESKTOP) as page:
+        missing = watch_texts(page)
+        open_in(page, f"{server.base_url}/")
+        finished_record(server, code, page)
+        open_in(page, f"{server.base_url}/t/{code}?replay=1")
+        page.get_by_test_id("analyse").click()
+        expect(page.get_by_test_id("analysis-summary")).to_be_visible(timeout=60_000)
+        decisions = httpx.get(f"{server.base_url}/api/tables/{code}/analysis").json()["analysis"][
+            "decisions"
+        ]
+        graph = page.get_by_test_id("analysis-graph")
+        # Points up and the moves across, each axis with numbered ticks.
+        for axis in ("graph-y-tick", "graph-x-tick"):
+            labels = graph.get_by_test_id(axis).all_text_contents()
+            assert len(labels) >= 2 and all(label.lstrip("-").isdigit() for label in labels)
+        # A dashed line where each hand after the first begins.
+        hands = {decision["hand"] for decision in decisions}
+        expect(graph.get_by_test_id("graph-hand")).to_have_count(len(hands) - 1)
+        # Each marked move a symbol of its mark (a polygon, not a dot of a line).
+        marks = [decision["mark"] for decision in decisions if decision["mark"]]
+        symbols = graph.get_by_test_id("graph-mark")
+        expect(symbols).to_have_count(len(marks))
+        assert sorted(symbols.evaluate_all("nodes => nodes.map((n) => n.dataset.mark)")) == sorted(
+            marks
+        )
+        assert symbols.evaluate_all("nodes => nodes.every((n) => n.tagName === 'polygon')")
+        legend = page.get_by_test_id("graph-legend")
+        for words in ("Greta", "?! inaccuracy", "? mistake", "?? blunder", "a new hand"):
+            expect(legend).to_contain_text(words)
+        # The move list: tall enough to read, its points column whole.
+        page.get_by_test_id("replay-last").click()
+        fits = sheet_fits(page)
+        assert fits["height"] >= 240 and fits["overflow"] <= 0 and fits["past"] <= 0.5, fits
+        page.screenshot(path=str(screenshot_dir / "replay-analysis-desktop.png"))
+        assert missing == []
+
+    with watched_page(browser, **PHONE) as phone:
+        open_in(phone, f"{server.base_url}/t/{code}?replay=1")
+        expect(phone.get_by_test_id("analysis-graph")).to_be_visible()
+        phone.get_by_test_id("replay-last").click()
+        fits = sheet_fits(phone)
+        assert fits["height"] >= 240 and fits["overflow"] <= 0 and fits["past"] <= 0.5, fits
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        # Each title stays with its part: Analysis, then its box; Scores, then the table.
+        tops = [
+            phone.get_by_role("heading", name=name).bounding_box()
+            for name in ("Analysis", "Scores", "Moves")
+        ]
+        parts = [
+            phone.get_by_test_id(test_id).bounding_box()
+            for test_id in ("analysis", "score-table", "score-sheet")
+        ]
+        order = [box["y"] for pair in zip(tops, parts, strict=True) for box in pair if box]
+        assert len(order) == 6 and order == sorted(order), order
+        phone.screenshot(path=str(screenshot_dir / "replay-analysis-phone.png"), full_page=True)
+
+
+def test_a_childrens_match_not_yet_analysed_shows_the_button_and_no_null(
+    live_server: LiveServerFactory, page: Page
+) -> None:
+    """The box under Analysis held the button and a left-out (null) refusal, which
+    replaceChildren wrote as the text "null"."""
+    server = live_server(**FAST_BOTS)
+    answer = post_table(
+        server,
+        {
+            "preset": "classic-children",
+            "players": 2,
+            "seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}],
+        },
+    )
+    open_in(page, f"{server.base_url}/")
+    finished_record(server, answer["code"], page)
+    open_in(page, f"{server.base_url}/t/{answer['code']}?replay=1")
+    box = page.get_by_test_id("analysis")
+    expect(box.get_by_test_id("analyse")).to_be_visible()
+    expect(box).to_have_text("Analyse")

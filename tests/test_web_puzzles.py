@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
@@ -15,10 +16,22 @@ from playwright.sync_api import Browser, Page, expect
 
 from conftest import DESKTOP, LiveServerFactory, watched_page
 from triominos.board import Placement
-from triominos.puzzles import Puzzle, shipped
+from triominos.explain import Side, where
+from triominos.puzzles import REASONS, Puzzle, shipped
 from web import open_in, watch_texts
 
 LOCALES = Path(__file__).resolve().parent.parent / "src/triominos/server/static/locales"
+
+
+PUZZLES_READ_MS = 60_000
+"""How long a page may wait for its puzzle: the server reads and checks the shipped
+puzzles on first use, seconds on a busy machine."""
+
+
+def expect_unanswered(page: Page) -> None:
+    """Wait until the page shows a puzzle not yet answered."""
+    puzzle = page.get_by_test_id("puzzle")
+    expect(puzzle).to_have_attribute("data-answered", "false", timeout=PUZZLES_READ_MS)
 
 
 def placement_puzzles() -> list[Puzzle]:
@@ -83,7 +96,7 @@ def test_solve_one_fail_another_and_the_rating_moves(
     solution = solved.solution
     assert isinstance(solution, Placement)
     open_in(page, f"{server.base_url}/puzzles/{solved.id}")
-    expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
+    expect_unanswered(page)
     expect(page.get_by_test_id("puzzle-prompt")).to_be_visible()
     assert rating(page) == 1500
     assert page.locator(".rack-tile").count() == len(solved.observation.rack_tiles)
@@ -102,6 +115,13 @@ def test_solve_one_fail_another_and_the_rating_moves(
     reasons = page.get_by_test_id("puzzle-why").locator("li")
     expect(reasons).to_have_count(len(solved.explanation))
     assert "points more" in reasons.first.inner_text()
+    # Each move named by its tile and the tiles beside it, never by coordinates.
+    board = solved.observation.board
+    for move in (solution, solved.obvious):
+        beside = where(board, move.cell).beside
+        expect(result).to_contain_text(f"the {move.tile} ")
+        expect(result).to_contain_text(f"the {beside[0]}")
+    assert not {"\u25b2", "\u25bc"} & set(result.inner_text())
     expect(page.get_by_test_id("legal-cell")).to_have_count(0)  # one answer, then no more
     page.screenshot(path=str(screenshot_dir / "puzzle-solved.png"))
 
@@ -112,7 +132,7 @@ def test_solve_one_fail_another_and_the_rating_moves(
 
     # The obvious move is never the answer: its tile dragged onto its cell.
     page.goto(f"{server.base_url}/puzzles/{failed.id}")
-    expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
+    expect_unanswered(page)
     drag(page, failed.obvious)
     expect(page.get_by_test_id("puzzle-result")).to_have_attribute("data-solved", "false")
     assert rating(page) < after_solving
@@ -120,7 +140,7 @@ def test_solve_one_fail_another_and_the_rating_moves(
 
     # Next: a puzzle this browser has not tried, rated near it.
     page.get_by_test_id("next-puzzle").click()
-    expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
+    expect_unanswered(page)
     shown = page.get_by_test_id("puzzle").get_attribute("data-puzzle")
     assert shown not in (solved.id, failed.id) and page.url.endswith(f"/puzzles/{shown}")
 
@@ -132,7 +152,7 @@ def test_the_puzzle_of_the_day_by_taps_on_a_phone(
     server = live_server()
     page.emulate_media(reduced_motion="reduce")
     open_in(page, f"{server.base_url}/puzzles/daily")
-    expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
+    expect_unanswered(page)
     daily = shipped().by_id[page.get_by_test_id("puzzle").get_attribute("data-puzzle") or ""]
     page.screenshot(path=str(screenshot_dir / "puzzle-phone.png"))
     width = page.evaluate("document.documentElement.scrollWidth")
@@ -147,6 +167,10 @@ def test_the_puzzle_of_the_day_by_taps_on_a_phone(
     expect(page.get_by_test_id("puzzle-result")).to_have_attribute("data-solved", "true")
     page.screenshot(path=str(screenshot_dir / "puzzle-phone-solved.png"))
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # Every tile named in the result on one line: "2-2-" never ends a line before "4".
+    names = page.get_by_test_id("puzzle-result").locator(".tile-name")
+    assert names.count() >= 1
+    assert names.evaluate_all("spans => spans.every((span) => span.getClientRects().length === 1)")
 
 
 def test_the_home_page_leads_to_the_puzzles_in_the_players_language(
@@ -159,7 +183,7 @@ def test_the_home_page_leads_to_the_puzzles_in_the_players_language(
         open_in(page, f"{server.base_url}/", language="de")
         page.evaluate("localStorage.setItem('triominos.puzzle_browser', 'not an id')")
         page.get_by_test_id("puzzles-link").click()
-        expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
+        expect_unanswered(page)
         kept = page.evaluate("localStorage.getItem('triominos.puzzle_browser')")
         assert kept != "not an id" and len(kept) == 43
         german = json.loads((LOCALES / "de.json").read_text(encoding="utf-8"))
@@ -176,7 +200,7 @@ def test_a_puzzle_answered_by_the_keyboard_alone(
     server = live_server()
     puzzle = next(p for p in shipped().puzzles if not isinstance(p.solution, Placement))
     open_in(page, f"{server.base_url}/puzzles/{puzzle.id}")
-    expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
+    expect_unanswered(page)
     page.keyboard.press("d")
     result = page.get_by_test_id("puzzle-result")
     expect(result).to_have_attribute("data-solved", "true")
@@ -186,7 +210,7 @@ def test_a_puzzle_answered_by_the_keyboard_alone(
     # The obvious move's tile, by the keyboard: not the answer, wherever it goes.
     other = placement_puzzles()[3]
     page.goto(f"{server.base_url}/puzzles/{other.id}")
-    expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
+    expect_unanswered(page)
     page.locator(f".rack-tile[data-tile='{other.obvious.tile.name}']").focus()
     page.keyboard.press("Enter")
     page.keyboard.press("ArrowRight")
@@ -204,11 +228,22 @@ def test_the_draw_button_keeps_the_keyboard_when_the_page_is_drawn_again(
     server = live_server()
     puzzle = next(p for p in shipped().puzzles if not isinstance(p.solution, Placement))
     open_in(page, f"{server.base_url}/puzzles/{puzzle.id}")
-    expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
+    expect_unanswered(page)
     draw = page.get_by_test_id("draw")
     expect(draw).to_be_enabled()
     draw.focus()
     page.keyboard.press("Escape")
     page.keyboard.press("r")
     expect(draw).to_be_focused()
-    expect(page.get_by_test_id("puzzle")).to_have_attribute("data-answered", "false")
+    expect_unanswered(page)
+
+
+def test_every_reason_and_every_side_has_its_words_in_every_language() -> None:
+    """The page builds these keys from the server's names (puzzle_why_<key>,
+    puzzle_where_<side>): each declared one has a text in each language."""
+    wanted = {f"puzzle_why_{key}" for key in REASONS} | {
+        f"puzzle_where_{side}" for side in get_args(Side)
+    }
+    for code in ("en", "nl", "fr", "de", "es", "pt"):
+        texts = json.loads((LOCALES / f"{code}.json").read_text(encoding="utf-8"))
+        assert sorted(wanted - set(texts)) == [], code

@@ -62,8 +62,11 @@ for an up cell), ``corners`` (the three numbers laid, -1 for the joker's wild co
 tensors.
 
 Everything comes from the seat's :class:`~triominos.game.Observation`, so the tensor
-shows nothing the seat may not know. Both classes use the standard library only; the
-adapters of :mod:`triominos.rl` view the same numbers as NumPy arrays.
+shows nothing the seat may not know. The one exception is :class:`GlobalStateEncoder`, the
+**global state** for a centralized critic (trained beside the policies, never given to a
+seat's policy): the observation tensor of the seat to move, then every rack (``T`` each,
+counted from that seat) and the tiles in the pool (``T``). The encoders use the standard
+library only; the adapters of :mod:`triominos.rl` view the same numbers as NumPy arrays.
 """
 
 from __future__ import annotations
@@ -75,6 +78,7 @@ from triominos.board import Placement
 from triominos.game import (
     Action,
     Draw,
+    Hand,
     Observation,
     Pass,
     Phase,
@@ -82,6 +86,7 @@ from triominos.game import (
     TakeJoker,
     fit_forbids_draw,
     may_draw,
+    observe,
 )
 from triominos.lattice import Cell, Vertex, cell_id
 from triominos.rules import Rules
@@ -520,4 +525,37 @@ class InformationStateEncoder:
                     slots[at + corners_at + offset] = float(corner)
             slots[at + points_at] = event.points / POINTS_SCALE
         out.extend(slots)
+        return out
+
+
+class GlobalStateEncoder:
+    """The whole state of a hand as numbers, hidden tiles included (module docstring):
+    for a centralized critic, never for a seat's policy."""
+
+    def __init__(self, rules: Rules, players: int, radius: int = RADIUS) -> None:
+        self.observation = ObservationEncoder(rules, players, radius)
+        self.rules = rules
+        self.players = players
+        tiles = len(rules.tiles)
+        start = self.observation.size
+        self.features = {
+            "racks": slice(start, start + players * tiles),
+            "pool": slice(start + players * tiles, start + (players + 1) * tiles),
+        }
+        self.size = start + (players + 1) * tiles
+
+    def __repr__(self) -> str:
+        return f"<GlobalStateEncoder {self.rules.tiles.name}, {self.players} players: {self.size}>"
+
+    def encode(self, hand: Hand) -> array[float]:
+        """The tensor of ``hand`` as it truly is, as an ``array('f')`` of ``size`` numbers."""
+        seat = hand.to_move
+        out = self.observation.encode(observe(hand, seat))
+        tiles = len(self.rules.tiles)
+        hidden = array("f", bytes(4 * (self.players + 1) * tiles))
+        for i in range(self.players):
+            ObservationEncoder._bits(hidden, i * tiles, hand.racks[(seat + i) % self.players])
+        for tile in hand.undrawn():
+            hidden[self.players * tiles + tile] = 1.0
+        out.extend(hidden)
         return out

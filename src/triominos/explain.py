@@ -1,17 +1,19 @@
-"""Events and hand endings in words, for the terminal and the logs.
+"""Events, hand endings and places on the board in words, for the terminal, the logs
+and the puzzles' explanations.
 
 The words follow the edition: Triominos Junior has cards, a pot and reward counters
-from a bank, the other editions tiles, a pool and points (:class:`Terms`).
+from a bank, the other editions tiles, a pool and points (:class:`Terms`). A place is
+named by the tiles beside it (:func:`where`), never by its coordinates.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, Literal, NamedTuple
 
-from triominos.board import Placement
+from triominos.board import Board, FrozenBoard, Placement
 from triominos.game import Event, HandEnd, TakeJoker
-from triominos.lattice import ORIGIN
+from triominos.lattice import ORIGIN, Cell
 from triominos.notation import placement_to_text, take_joker_to_text
 from triominos.rules import Rules
 from triominos.tiles import JOKER, Tile
@@ -111,3 +113,36 @@ def describe_end(end: HandEnd, names: Sequence[str], rules: Rules | None = None)
         if change
     )
     return f"{opening}; settlement: {changes or 'nothing'}"
+
+
+Side = Literal["left", "right", "above", "below"]
+
+_SIDES: dict[bool, tuple[Side, Side, Side]] = {
+    True: ("left", "right", "above"),
+    False: ("right", "left", "below"),
+}
+"""Where a cell lies from each of its neighbours, in :meth:`Cell.neighbours`' order: an
+upward cell's neighbours are to its right, its left and below it, so it lies left of the
+first, right of the second and above the third; a downward cell the other way round."""
+
+
+class Where(NamedTuple):
+    """A cell in words: the tiles beside it (sharing an edge), and, when there is one, the
+    side of it the cell is on ("left of the 5-5-5"). No tile beside it: the board is
+    empty, and a tile there opens it."""
+
+    beside: tuple[str, ...]
+    side: Side | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"beside": list(self.beside), "side": self.side}
+
+
+def where(board: Board | FrozenBoard, cell: Cell) -> Where:
+    """``cell`` named by the tiles beside it on ``board`` (see :class:`Where`)."""
+    beside = []
+    for neighbour, side in zip(cell.neighbours(), _SIDES[cell.up], strict=True):
+        placed = board.tile_at(neighbour)
+        if placed is not None:
+            beside.append((placed.tile.name, side))
+    return Where(tuple(name for name, _ in beside), beside[0][1] if len(beside) == 1 else None)

@@ -1,4 +1,5 @@
-"""Puzzles: positions from bot games where one move is clearly better than the obvious one.
+"""Puzzles: positions from bot games where one move is clearly better than the obvious one,
+the placement that scores the most now, while scoring less now itself.
 
 A puzzle is a value (:class:`Puzzle`): the seat's observation (:mod:`triominos.position`
 text, so the seat's own information and nothing more: never another rack, never the
@@ -27,11 +28,13 @@ from typing import Any, NamedTuple
 from triominos.board import FIGURES, Board, Placement
 from triominos.bots.base import Budget, GreedyBot, make_bot
 from triominos.bots.evaluate import MoveValue, evaluate
-from triominos.game import Action, Draw, Match, Observation
+from triominos.explain import where
+from triominos.game import Action, Draw, Match, Observation, placement_points
 from triominos.glicko import Rating, RatingError
 from triominos.lattice import Cell
 from triominos.notation import NotationError, move_from_text, move_to_text
 from triominos.position import PositionError
+from triominos.rules import Rules
 
 DRAW = "draw"
 """How a puzzle's JSON writes the draw as its solution."""
@@ -48,17 +51,21 @@ class PuzzleError(ValueError):
 class Reason(NamedTuple):
     """One part of a puzzle's explanation: a message key and its parameters.
 
-    The keys (the browser's ``puzzle_why_<key>`` messages; a ``cell`` is written as in
-    records, ``[x, y, "up"]``, for the board to mark):
+    The keys (the browser's ``puzzle_why_<key>`` messages). A ``cell`` is written as in
+    records, ``[x, y, "up"]``, for the board to mark, and ``where`` names it in words, by
+    the tiles beside it (:class:`triominos.explain.Where`):
 
     - ``worth``: ``solution`` and ``obvious`` points now, and the ``margin`` in expected
       points by which the solution is better, all things counted;
+    - ``draws``: drawing (``points``: its cost) beats every placement here;
     - ``sets_up``: after the solution, ``tile`` (kept in the rack) completes a ``bonus``
-      worth ``points`` at ``cell`` next turn, a better one than the obvious move leaves;
-    - ``keeps_back``: the solution keeps ``tile`` (the obvious move's) for later;
-    - ``denies``: the obvious move opens a ``bonus`` worth ``points`` at ``cell`` that a
-      tile the seat has not seen completes; the solution leaves less to take;
-    - ``draws``: drawing (``points``: its cost) beats every placement here.
+      worth ``points`` at ``cell`` next turn, a bigger one than the rack can after the
+      obvious move;
+    - ``keeps_back``: the solution keeps ``tile`` (the obvious move's), which still fits
+      after it, for ``points`` at most;
+    - ``gives_away``: the obvious move opens a ``bonus`` worth ``points`` at ``cell`` for
+      the tiles the seat has not seen, a bigger one than they can make now or after the
+      solution: what the solution denies the opponents.
     """
 
     key: str
@@ -68,7 +75,7 @@ class Reason(NamedTuple):
         return {"key": self.key, "params": dict(self.params)}
 
 
-REASONS = ("worth", "sets_up", "keeps_back", "denies", "draws")
+REASONS = ("worth", "draws", "sets_up", "keeps_back", "gives_away")
 """Every :class:`Reason` key, in the order an explanation lists them."""
 
 
@@ -95,8 +102,12 @@ class Puzzle:
             raise PuzzleError("solution", f"{self.solution!r} is not a legal choice here")
         if self.obvious != obvious_move(self.observation):
             raise PuzzleError("obvious", "the obvious move is the highest-scoring placement")
-        if self.solution == self.obvious:
-            raise PuzzleError("solution", "the solution is not the obvious move")
+        if not scores_less(self.observation, self.solution, self.obvious):
+            raise PuzzleError(
+                "solution",
+                "the solution must be a move that scores less now than the obvious one "
+                "(the puzzle's prompt says so)",
+            )
         for reason in self.explanation:
             if reason.key not in REASONS:
                 raise PuzzleError("explanation", f"unknown reason {reason.key!r}")
@@ -254,12 +265,19 @@ class _Bonus(NamedTuple):
     tile: int
 
 
-def _best_bonus(board: Board, tiles: int, figure_points: tuple[int, ...]) -> _Bonus | None:
-    """The biggest bonus a tile of ``tiles`` (a bitmask) completes on the board now."""
+def _best_bonus(
+    board: Board, tiles: int, figure_points: tuple[int, ...], at: int | None = None
+) -> _Bonus | None:
+    """The biggest bonus a tile of ``tiles`` (a bitmask) completes on the board now (at
+    the cell of id ``at`` only, when given)."""
     found = None
     for cell, tile, _, figure in board.placement_ids(tiles):
         points = figure_points[figure]
-        if points > 0 and (found is None or (points, -cell) > (found.points, -found.cell)):
+        if (
+            points > 0
+            and at in (None, cell)
+            and (found is None or (points, -cell) > (found.points, -found.cell))
+        ):
             found = _Bonus(points, FIGURES[figure] or "", cell, tile)
     return found
 
@@ -269,9 +287,10 @@ def explain(
 ) -> tuple[Reason, ...]:
     """Why ``solution`` beats ``obvious``, from the position alone (see :class:`Reason`).
 
-    Each reason compares the board each move leaves: what the seat's kept tiles can
-    complete next (its own chance) and what the tiles it has not seen can (the
-    opponents'), the biggest bonus of each.
+    Each reason compares the boards: as it is now, after the solution and after the
+    obvious move; on each, the biggest bonus the seat's kept tiles can complete next (its
+    own chance) and the biggest the tiles it has not seen can (the opponents'). A place
+    is named by the tiles beside it (:func:`triominos.explain.where`).
     """
     rules, tile_set = observation.rules, observation.board.tile_set
     rack = observation.rack or 0
@@ -279,59 +298,55 @@ def explain(
     unseen = tile_set.full_mask & ~on_board & ~rack
     points = {option.action: option.points for option in observation.legal_actions()}
 
-    def after(move: Action) -> tuple[_Bonus | None, _Bonus | None]:
-        """(the seat's best bonus next turn, the opponents') once ``move`` is made."""
+    def after(move: Action | None) -> tuple[Board, int, _Bonus | None, _Bonus | None]:
+        """The board and the rack once ``move`` is made (None: as they are now), with the
+        seat's best bonus next turn and the opponents'."""
         board = observation.board.copy()
         kept = rack
         if isinstance(move, Placement):
             index = tile_set.index(move.tile)
             board.push_unchecked(move.cell.id, index, move.corners)
             kept &= ~(1 << index)
-        return (
-            _best_bonus(board, kept, rules.figure_points),
-            _best_bonus(board, unseen, rules.figure_points),
-        )
+        mine = _best_bonus(board, kept, rules.figure_points)
+        return board, kept, mine, _best_bonus(board, unseen, rules.figure_points)
 
+    def bonus(board: Board, found: _Bonus, **more: Any) -> dict[str, Any]:
+        cell = Cell.from_id(found.cell)
+        named = {"bonus": found.figure, "points": found.points}
+        return {**more, **named, "cell": cell.to_json(), "where": where(board, cell).to_json()}
+
+    def worth(found: _Bonus | None) -> int:
+        return 0 if found is None else found.points
+
+    _, _, _, theirs_now = after(None)
+    board, kept, mine, theirs = after(solution)
+    obvious_board, _, obvious_mine, obvious_theirs = after(obvious)
     reasons = [
         Reason(
             "worth",
             {"solution": points[solution], "obvious": points[obvious], "margin": round(margin, 1)},
         )
     ]
-    mine, theirs = after(solution)
-    obvious_mine, obvious_theirs = after(obvious)
     if isinstance(solution, Draw):
         reasons.append(Reason("draws", {"points": points[solution]}))
-    if mine is not None and (obvious_mine is None or mine.points > obvious_mine.points):
-        reasons.append(
-            Reason(
-                "sets_up",
-                {
-                    "tile": tile_set.tiles[mine.tile].name,
-                    "bonus": mine.figure,
-                    "points": mine.points,
-                    "cell": _cell(mine.cell),
-                },
-            )
-        )
-    if not isinstance(solution, Placement) or solution.tile != obvious.tile:
-        reasons.append(Reason("keeps_back", {"tile": obvious.tile.name}))
-    if obvious_theirs is not None and (theirs is None or obvious_theirs.points > theirs.points):
-        reasons.append(
-            Reason(
-                "denies",
-                {
-                    "bonus": obvious_theirs.figure,
-                    "points": obvious_theirs.points,
-                    "cell": _cell(obvious_theirs.cell),
-                },
-            )
-        )
+    if mine is not None and mine.points > worth(obvious_mine):
+        tile = tile_set.tiles[mine.tile].name
+        reasons.append(Reason("sets_up", bonus(board, mine, tile=tile)))
+    later = _most_points(board, kept & tile_set.mask((obvious.tile,)), rules)
+    if later is not None and (mine is None or mine.tile != tile_set.index(obvious.tile)):
+        reasons.append(Reason("keeps_back", {"tile": obvious.tile.name, "points": later}))
+    if obvious_theirs is not None and obvious_theirs.points > max(worth(theirs), worth(theirs_now)):
+        reasons.append(Reason("gives_away", bonus(obvious_board, obvious_theirs)))
     return tuple(reasons)
 
 
-def _cell(cell_id: int) -> list[int | str]:
-    return Cell.from_id(cell_id).to_json()
+def _most_points(board: Board, tiles: int, rules: Rules) -> int | None:
+    """The most a tile of ``tiles`` (a bitmask) scores on the board now; None if none fits."""
+    scores = (
+        placement_points(rules, rules.tile_values[tile], figure, False)[0]
+        for _, tile, _, figure in board.placement_ids(tiles)
+    )
+    return max(scores, default=None)
 
 
 # --- finding puzzles -------------------------------------------------------------------
@@ -359,7 +374,7 @@ class Found(NamedTuple):
 
     puzzle: Puzzle | None
     screen_margin: float
-    """0 when the obvious move is the best."""
+    """0 when the best is the obvious move or scores as much now (:func:`scores_less`)."""
     confirm_margin: float | None
     """The screen's best less the obvious move at the confirming budget; None when the
     screen dropped the position."""
@@ -386,9 +401,11 @@ def find(
 
     None when there is nothing to weigh: not the seat's turn in play, or no placement to
     beat. The screen values every choice with ``simulations``; it drops the position
-    when the obvious move is the best, or the best beats it by less than :data:`MARGIN`
-    or leads the next choice by less than :data:`LEAD`. Otherwise the choices are valued
-    again with ``confirm`` simulations from another seed, and the puzzle is kept only if
+    when the best choice does not score less now than the obvious move
+    (:func:`scores_less`: the obvious move itself, or one that scores as much), or beats
+    it by less than :data:`MARGIN`, or leads the next choice by less than :data:`LEAD`.
+    Otherwise the choices are valued again with ``confirm`` simulations from another
+    seed, and the puzzle is kept only if
     the same move is best, by :data:`MARGIN` over the obvious move and by :data:`LEAD`
     over every other choice.
     """
@@ -400,7 +417,9 @@ def find(
         return None
     screened = evaluate(observation, Budget(simulations=simulations), seed=seed)
     best = screened[0]
-    if not isinstance(best.action, Placement | Draw) or best.action == obvious:
+    if not isinstance(best.action, Placement | Draw) or not scores_less(
+        observation, best.action, obvious
+    ):
         return Found(None, 0.0, None)
     margin = best.expected - _value(screened, obvious)
     if margin < MARGIN or best.expected - screened[1].expected < LEAD:
@@ -421,6 +440,14 @@ def find(
         prior_rating(observation, solution, obvious),
     )
     return Found(puzzle, margin, confirm_margin)
+
+
+def scores_less(observation: Observation, action: Action, obvious: Placement) -> bool:
+    """Whether ``action`` scores less now than the obvious move: what a puzzle's solution
+    does (its prompt says so; a move that scores as much now is a second obvious move,
+    and which of two equal moves greedy calls obvious a person cannot see)."""
+    points = {option.action: option.points for option in observation.legal_actions()}
+    return points[action] < points[obvious]
 
 
 def _value(values: list[MoveValue], action: Action) -> float:

@@ -29,7 +29,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
-from triominos.encoding import ObservationEncoder
+from triominos.encoding import GlobalStateEncoder, ObservationEncoder
 from triominos.game import Deal, Hand, observe
 from triominos.rl import (
     action_features,
@@ -73,6 +73,8 @@ class TriominosAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.render_mode = render_mode
         self.space = space_of(chosen, actions)
         self.encoder = ObservationEncoder(chosen, players)
+        self.global_encoder = GlobalStateEncoder(chosen, players)
+        self.state_space = spaces.Box(-np.inf, np.inf, (self.global_encoder.size,), np.float32)
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         low, high = self.encoder.bounds()
@@ -114,6 +116,11 @@ class TriominosAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if self.hand is None:
             raise RuntimeError("call reset() before using the environment")
         return self.hand
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """PettingZoo's global state, for a centralized critic (never a seat's policy): the
+        whole hand, hidden tiles included (:class:`~triominos.encoding.GlobalStateEncoder`)."""
+        return np.frombuffer(self.global_encoder.encode(self._hand()), dtype=np.float32)
 
     def observe(self, agent: str) -> Observation:
         seen = observe(self._hand(), self._seats[agent])

@@ -38,7 +38,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from triominos.board import Placement
-from triominos.game import Draw, action_json
+from triominos.explain import where
+from triominos.game import Action, Draw, action_json
 from triominos.glicko import Rating
 from triominos.puzzles import Puzzle, PuzzleSet, action_to_text, shipped
 from triominos.server.pad_api import json_body
@@ -94,12 +95,20 @@ def puzzle_json(puzzle: Puzzle, rating: Rating, attempt: JsonObject | None) -> J
 def result_json(puzzle: Puzzle, answer: str, solved: bool) -> JsonObject:
     """The answer checked: the solution, the obvious move and why (Puzzle.explanation)."""
     board = puzzle.observation.board
+
+    def named(action: Action) -> JsonObject:
+        """The action as a table's log has it, a placement's cell also in words."""
+        found = action_json(action, board.joker_cell)
+        if isinstance(action, Placement):
+            found["where"] = where(board, action.cell).to_json()
+        return found
+
     return {
         "solved": solved,
         "answer": answer,
-        "solution": action_json(puzzle.solution, board.joker_cell),
+        "solution": named(puzzle.solution),
         "solution_points": puzzle.points(puzzle.solution),
-        "obvious": action_json(puzzle.obvious, board.joker_cell),
+        "obvious": named(puzzle.obvious),
         "obvious_points": puzzle.points(puzzle.obvious),
         "margin": round(puzzle.margin, 1),
         "explanation": [reason.to_json() for reason in puzzle.explanation],

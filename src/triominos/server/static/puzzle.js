@@ -42,21 +42,37 @@ async function askOnce(method, path, body) {
   return method === "GET" ? getJson(path, headers) : postJson(path, body, headers);
 }
 
-/** An action in words, for the explanation: "3-4-5 on 0,1▲", or the draw. */
+/**
+ * A place in words, by the tiles beside it (triominos.explain.Where): "left of the
+ * 5-5-5", "between the 1-2-3 and the 3-4-5", never its coordinates.
+ */
+function whereText({ beside, side }) {
+  if (side) return t(`puzzle_where_${side}`, { tile: beside[0] });
+  const [first, second, third] = beside;
+  if (third) return t("puzzle_where_between_three", { first, second, third });
+  return second ? t("puzzle_where_between", { first, second }) : t("puzzle_where_open");
+}
+
+/** An action in words, for the explanation: "the 3-4-5 left of the 5-5-5", or the draw. */
 function moveText(action) {
-  return action.action === "draw" ? t("puzzle_the_draw") : t("puzzle_move", { tile: action.tile, cell: cellText(action.cell) });
+  return action.action === "draw" ? t("puzzle_the_draw") : t("puzzle_move", { tile: action.tile, where: whereText(action.where) });
+}
+
+/** A text as nodes, each tile's name ("2-2-4") in a span that never breaks at its hyphens. */
+function keepingTiles(text) {
+  return text.split(/(\d-\d-\d)/).map((part, index) => (index % 2 ? h("span", { class: "tile-name" }, part) : part));
 }
 
 /** One reason of the explanation (triominos.puzzles.Reason) in words. */
 function reasonText({ key, params }) {
   const words = { ...params };
   if (params.bonus) words.bonus = bonusText(params.bonus, params.points);
-  if (params.cell) words.cell = cellText(params.cell);
+  if (params.where) words.where = whereText(params.where);
   if (key === "worth") {
     words.solution = signed(params.solution);
     words.obvious = signed(params.obvious);
   }
-  if (key === "draws") words.points = signed(params.points);
+  if (key === "draws" || key === "keeps_back") words.points = signed(params.points);
   return t(`puzzle_why_${key}`, words);
 }
 
@@ -320,10 +336,11 @@ export class PuzzlePage {
           "section",
           { class: `card puzzle-result ${result.solved ? "solved" : "failed"}`, "data-testid": "puzzle-result", dataset: { solved: String(result.solved) } },
           h("h2", { i18n: result.solved ? "puzzle_solved" : "puzzle_failed" }),
-          h("p", { i18n: ["puzzle_best", { move: moveText(result.solution), points: signed(result.solution_points) }] }),
-          h("p", { i18n: ["puzzle_obvious", { move: moveText(result.obvious), points: signed(result.obvious_points) }] }),
+          // Drawn again in the new language by render(), as the reasons are.
+          h("p", {}, ...keepingTiles(t("puzzle_best", { move: moveText(result.solution), points: signed(result.solution_points) }))),
+          h("p", {}, ...keepingTiles(t("puzzle_obvious", { move: moveText(result.obvious), points: signed(result.obvious_points) }))),
           h("h3", { i18n: "puzzle_why_title" }),
-          h("ul", { class: "puzzle-why", "data-testid": "puzzle-why" }, ...result.explanation.map((reason) => h("li", { dataset: { reason: reason.key } }, reasonText(reason)))),
+          h("ul", { class: "puzzle-why", "data-testid": "puzzle-why" }, ...result.explanation.map((reason) => h("li", { dataset: { reason: reason.key } }, ...keepingTiles(reasonText(reason))))),
         ),
       );
     }

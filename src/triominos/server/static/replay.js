@@ -9,7 +9,7 @@ import { getJson } from "./api.js";
 import { BoardView } from "./board.js";
 import { seatNames } from "./bots.js";
 import { icon } from "./icons.js";
-import { h, number, signed, toast } from "./dom.js";
+import { arrange, h, number, signed, toast } from "./dom.js";
 import { describeRefusal } from "./errors.js";
 import { renderScores, renderSheet, actionText, endText } from "./sheet.js";
 import { JOKER, tilePicture, tileNumbers } from "./tiles.js";
@@ -118,7 +118,9 @@ export class ReplayPage {
         toast(text, "error", detail);
       }
     };
-    this.analysisBox.replaceChildren(
+    // arrange, not replaceChildren: the latter writes a left-out (null) child as "null".
+    arrange(
+      this.analysisBox,
       h("button", { type: "button", "data-testid": "analyse", i18n: "analyse", on: { click: ask } }),
       status.status === "failed" ? h("span", { class: "muted", title: describeRefusal(status.error).detail || null }, describeRefusal(status.error).text) : null,
     );
@@ -196,12 +198,10 @@ export class ReplayPage {
           { class: "table-side" },
           h("a", { class: "button", href: `/t/${this.code}`, i18n: "back_to_table" }),
           this.racks,
-          h("h2", { class: "sheet-title", i18n: "analysis_title" }),
-          this.analysisBox,
-          h("h2", { class: "sheet-title", i18n: "scores_title" }),
-          this.scores,
-          h("h2", { class: "sheet-title", i18n: "moves_title" }),
-          this.sheet,
+          // Each part with its title, so that a phone's column keeps them together.
+          h("section", { class: "replay-part" }, h("h2", { class: "sheet-title", i18n: "analysis_title" }), this.analysisBox),
+          h("section", { class: "replay-part" }, h("h2", { class: "sheet-title", i18n: "scores_title" }), this.scores),
+          h("section", { class: "replay-part replay-moves" }, h("h2", { class: "sheet-title", i18n: "moves_title" }), this.sheet),
         ),
       ),
     );
@@ -229,7 +229,7 @@ export class ReplayPage {
     this.status.replaceChildren(...parts.filter(Boolean));
     if (this.analysis) {
       const order = decision ? this.analysis.decisions.indexOf(decision) : -1;
-      this.graph.replaceChildren(h("h3", { class: "graph-title", i18n: "analysis_graph" }), expectedGraph(this.analysis, order));
+      this.graph.replaceChildren(h("h3", { class: "graph-title", i18n: "analysis_graph" }), expectedGraph(this.analysis, order, this.names));
     }
     this.racks.replaceChildren(
       ...this.names.map((name, seat) =>
