@@ -186,7 +186,7 @@ export function expectedGraph(analysis, at, names) {
   const label = (text, attributes) => (svgElement("text", { class: "tick-label", ...attributes }, svg).textContent = text);
   for (const value of yTicks) {
     svgElement("line", { class: value === 0 ? "axis zero" : "grid", x1: GRAPH.left, x2: right, y1: y(value), y2: y(value) }, svg);
-    label(String(value), { x: GRAPH.left - 4, y: y(value) + 3.5, "text-anchor": "end", "data-testid": "graph-y-tick" });
+    label(number(value), { x: GRAPH.left - 4, y: y(value) + 3.5, "text-anchor": "end", "data-testid": "graph-y-tick" });
   }
   svgElement("line", { class: "axis", x1: GRAPH.left, x2: GRAPH.left, y1: GRAPH.top, y2: bottom }, svg);
   svgElement("line", { class: "axis", x1: GRAPH.left, x2: right, y1: bottom, y2: bottom }, svg);
