@@ -86,6 +86,7 @@ def create_game(
         page.get_by_test_id(f"seat-{index}").select_option(seat)
     if rules or turn_seconds or grace_seconds:
         page.get_by_test_id("house-rules").click()
+        page.get_by_test_id("more-rules").click()  # the rest behind "More" too
     for option, value in (rules or {}).items():
         page.get_by_test_id(f"rule-{option}").fill(value)
     if turn_seconds:
