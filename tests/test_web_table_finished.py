@@ -432,6 +432,7 @@ def test_the_creator_chooses_hints_and_what_a_turn_that_ran_out_plays(
     expect(hints).not_to_be_checked()  # between people: off unless the creator says
     page.get_by_test_id("seat-1").select_option("bot:greedy")
     hints.uncheck()
+    page.get_by_test_id("more-rules").click()  # the table's timeout is behind "More"
     expect(page.get_by_test_id("timeout-action")).to_have_value("place")
     page.get_by_test_id("timeout-action").select_option("draw")
     page.get_by_test_id("create").click()
