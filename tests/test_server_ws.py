@@ -414,6 +414,7 @@ def test_the_players_and_the_spectators_chat_apart_and_it_is_kept(served: Served
         ann.send({"type": "chat", "text": "<img src=x onerror=alert(1)> good luck"})
         said = bob.until(lambda message: message["type"] == "chat" and message["messages"])
         assert said["messages"][0]["name"] == "Ann" and said["messages"][0]["seat"] == 0
+        assert said["messages"][0]["spectator"] is None
         # Kept as sent: the page writes it as text, never as HTML.
         assert said["messages"][0]["text"] == "<img src=x onerror=alert(1)> good luck"
         watcher.send({"type": "chat", "text": "go Bob"})
@@ -425,6 +426,29 @@ def test_the_players_and_the_spectators_chat_apart_and_it_is_kept(served: Served
     with served.viewer(code, tokens[1]) as again, served.viewer(code) as spectator:
         assert chats_of(again) == ["<img src=x onerror=alert(1)> good luck"]
         assert chats_of(spectator) == ["go Bob"]
+
+
+def test_spectators_are_numbered_in_their_chat_and_the_number_is_kept(served: Served) -> None:
+    code, _ = two_people(served)
+    with served.viewer(code) as first, served.viewer(code) as second:
+        for watcher, text in ((first, "hello"), (second, "hi")):
+            watcher.send({"type": "chat", "text": text})
+            watcher.until(lambda message: message["type"] == "chat" and message["messages"])
+        with served.viewer(code) as third:
+            third.send({"type": "chat", "text": "hey"})
+            third.until(lambda message: message["type"] == "chat" and message["messages"])
+    # Number 1 is free again once its spectator left: the next one (a reload) takes it.
+    with served.viewer(code) as later:
+        later.send({"type": "chat", "text": "back"})
+        later.until(lambda message: message["type"] == "chat" and message["messages"])
+    with served.viewer(code) as reader:
+        kept = reader.greeting["chat"]
+    assert [(said["text"], said["spectator"], said["name"]) for said in kept] == [
+        ("hello", 1, ""),
+        ("hi", 2, ""),
+        ("hey", 3, ""),
+        ("back", 1, ""),
+    ]
 
 
 def test_chat_is_short_and_rate_limited(served: Served) -> None:

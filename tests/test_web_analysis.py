@@ -121,7 +121,7 @@ def test_the_replays_graph_has_axes_hands_marks_and_a_legend_at_phone_and_deskto
         # Points up and the moves across, each axis with numbered ticks.
         for axis in ("graph-y-tick", "graph-x-tick"):
             labels = graph.get_by_test_id(axis).all_text_contents()
-            assert len(labels) >= 2 and all(label.lstrip("-").isdigit() for label in labels)
+            assert len(labels) >= 2 and all(label.lstrip("\u2212").isdigit() for label in labels)
         # A dashed line where each hand after the first begins.
         hands = {decision["hand"] for decision in decisions}
         expect(graph.get_by_test_id("graph-hand")).to_have_count(len(hands) - 1)

@@ -25,6 +25,7 @@ from web import (
     post_table,
     table_state,
     watch_texts,
+    written,
 )
 
 
@@ -82,7 +83,7 @@ def test_a_whole_match_against_a_bot_by_clicks(
             expect(rows.nth(index).locator(".points")).to_have_text(text)
     totals = page.get_by_test_id("total")
     for seat, score in enumerate(document["scores"]):
-        expect(totals.nth(seat)).to_have_text(str(score))
+        expect(totals.nth(seat)).to_have_text(written(score))
 
     # A rematch: a new table with the same seats, where this browser plays on.
     page.get_by_test_id("rematch").click()
@@ -144,7 +145,7 @@ def test_a_spectator_sees_each_hand_end_and_the_replay(
     page.get_by_test_id("replay-last").click()
     totals = page.get_by_test_id("replay-total")
     for seat, score in enumerate(document["scores"]):
-        expect(totals.nth(seat)).to_have_text(str(score))
+        expect(totals.nth(seat)).to_have_text(written(score))
     page.screenshot(path=str(screenshot_dir / "replay-desktop.png"))
     assert missing == []
 

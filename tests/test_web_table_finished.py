@@ -30,6 +30,7 @@ from web import (
     table_state,
     watch_texts,
     with_board_view,
+    written,
 )
 
 
@@ -317,7 +318,7 @@ def test_the_score_table_has_a_row_per_hand_with_running_totals(
     expect(rows).to_have_count(2)
     for number, hand in enumerate(record["hands"]):
         totals = rows.nth(number).get_by_test_id("running-total")
-        expect(totals).to_have_text([str(score) for score in hand["scores"]])
+        expect(totals).to_have_text([written(score) for score in hand["scores"]])
     assert missing == []
 
 
@@ -354,7 +355,7 @@ def test_the_replay_lists_the_moves_goes_to_one_and_plays_by_itself(
     page.get_by_test_id("replay-last").click()
     totals = page.locator("[data-testid=score-table] [data-testid=score-row]").last
     expect(totals.get_by_test_id("running-total")).to_have_text(
-        [str(score) for score in record["scores"]]
+        [written(score) for score in record["scores"]]
     )
 
 
@@ -438,6 +439,7 @@ def test_the_creator_chooses_hints_and_what_a_turn_that_ran_out_plays(
     expect(hints).not_to_be_checked()  # between people: off unless the creator says
     page.get_by_test_id("seat-1").select_option("bot:greedy")
     hints.uncheck()
+    page.get_by_test_id("more-rules").click()  # the table's timeout is behind "More"
     expect(page.get_by_test_id("timeout-action")).to_have_value("place")
     page.get_by_test_id("timeout-action").select_option("draw")
     page.get_by_test_id("create").click()

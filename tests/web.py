@@ -102,6 +102,7 @@ def create_game(
         page.get_by_test_id(f"seat-{index}").select_option(seat)
     if rules or turn_seconds or grace_seconds:
         page.get_by_test_id("house-rules").click()
+        page.get_by_test_id("more-rules").click()  # the rest behind "More" too
     for option, value in (rules or {}).items():
         page.get_by_test_id(f"rule-{option}").fill(value)
     if turn_seconds:
@@ -214,6 +215,31 @@ def with_board_view(page: Page, box_style: str, script: str) -> Any:
             {script}
         }}"""
     )
+
+
+def in_module(page: Page, module: str, script: str) -> Any:
+    """What ``script``, an expression over the exports of ``/static/<module>.js`` (named
+    ``module``), gives on ``page``: a page module's function tried on hand-built input."""
+    return page.evaluate(f"import('/static/{module}.js').then(({module}) => {script})")
+
+
+def home_in(page: Page, server: LiveServer, language: str) -> None:
+    """Open the home page in ``language`` and wait until it speaks it."""
+    open_in(page, f"{server.base_url}/", language)
+    expect(page.locator("html")).to_have_attribute("lang", language)
+
+
+def written(number: int) -> str:
+    """A whole number as the pages write it (i18n.js's ``number``): with the true minus
+    sign, U+2212."""
+    return str(number).replace("-", "\u2212")
+
+
+def message_keys(messages: dict[str, str]) -> set[str]:
+    """The keys a page may name in ``messages``: each message's, and each plural's own
+    (``KEY`` for ``KEY.one`` and ``KEY.other``, which i18n.js's ``format`` picks from)."""
+    plurals = {key.removesuffix(".other") for key in messages if key.endswith(".other")}
+    return set(messages) | plurals
 
 
 def assert_locales_agree(directory: Path, languages: tuple[str, ...]) -> dict[str, str]:

@@ -74,6 +74,9 @@ class RuleOption:
     without end (None: no bound)."""
     optional: bool = False
     """Whether None is allowed ("none": no limit, no target, no bank)."""
+    common: bool = False
+    """Whether a family changes it often: the forms show the common options first and
+    the rest behind "More"."""
 
     @property
     def label_key(self) -> str:
@@ -149,6 +152,7 @@ class RuleOption:
             "minimum": self.minimum if self.kind == "whole" else None,
             "maximum": self.maximum if self.kind == "whole" else None,
             "optional": self.optional,
+            "common": self.common,
             "default": Rules().to_dict()[self.name],
             "allowed": self.allowed,
             "meaning": self.meaning,
@@ -441,6 +445,7 @@ OPTIONS: dict[str, RuleOption] = _declare(
         "pool lasts).",
         ALL_SEEDS,
         optional=True,
+        common=True,
     ),
     RuleOption(
         "draw_when",
@@ -450,12 +455,14 @@ OPTIONS: dict[str, RuleOption] = _declare(
         "tile of the rack fits).",
         ADULT_SEEDS,
         choices=get_args(DrawWhen),
+        common=True,
     ),
     RuleOption(
         "draw_penalty",
         "whole",
         "Points lost for each tile drawn (with a bank: the counters a card costs).",
         ALL_SEEDS,
+        common=True,
     ),
     RuleOption(
         "failed_draw_penalty",
@@ -512,6 +519,7 @@ OPTIONS: dict[str, RuleOption] = _declare(
         "Points for going out (emptying the rack), besides the value of the tiles the "
         "others still hold when going_out_collects.",
         ADULT_SEEDS,
+        common=True,
     ),
     RuleOption(
         "going_out",
@@ -613,6 +621,7 @@ OPTIONS: dict[str, RuleOption] = _declare(
         "Whether every rack lies face up for all to see (for young children, so a grown-up "
         "can help).",
         (SEED_JUNIOR,),
+        common=True,
     ),
     RuleOption(
         "target_score",
@@ -622,6 +631,7 @@ OPTIONS: dict[str, RuleOption] = _declare(
         minimum=1,
         maximum=MAX_TARGET_SCORE,
         optional=True,
+        common=True,
     ),
     RuleOption(
         "match_end",
@@ -641,6 +651,7 @@ OPTIONS: dict[str, RuleOption] = _declare(
         minimum=1,
         maximum=MAX_HANDS,
         optional=True,
+        common=True,
     ),
 )
 """Every rule option, declared once, in the order of the fields of :class:`Rules`."""

@@ -303,7 +303,17 @@ def chat_channel(seat: int | None) -> ChatChannel:
 
 
 def _chat_json(row: ChatRow) -> dict[str, Any]:
-    return {"seat": row.seat, "name": row.name, "text": row.text, "at": row.created_at}
+    """A kept message as the viewers get it. A spectator's (``seat`` NULL) keeps the
+    spectator's number at the table in ``name``, given as ``spectator`` (None for one
+    kept before spectators were numbered, or for a seat)."""
+    spectator = row.seat is None
+    return {
+        "seat": row.seat,
+        "name": "" if spectator else row.name,
+        "spectator": int(row.name) if spectator and row.name.isdigit() else None,
+        "text": row.text,
+        "at": row.created_at,
+    }
 
 
 # --- what the rest of the service sees --------------------------------------------------

@@ -22,6 +22,7 @@ import math
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from itertools import count
 from typing import Any
 
 import msgspec
@@ -99,6 +100,10 @@ class Viewer:
 
     def __init__(self, seat: int | None = None) -> None:
         self.seat = seat
+        self.spectator: int | None = None
+        """A spectator's number at this table, by which the spectators' chat tells them
+        apart: the lowest that no spectator here holds when it came (so a reload keeps
+        it); None for a seat."""
         self.outbox = Outbox()
         self.chat_limit = RateLimit(*CHAT_PER_CONNECTION)
 
@@ -291,6 +296,9 @@ class LiveTable:
     def arrive(self, viewer: Viewer) -> bool:
         """Add a viewer; whether its seat's person was away until now."""
         arrived = viewer.seat is not None and viewer.seat not in self.connected
+        if viewer.seat is None and viewer.spectator is None:
+            held = {other.spectator for other in self.viewers}
+            viewer.spectator = next(number for number in count(1) if number not in held)
         self.viewers.add(viewer)
         if viewer.seat is not None:
             self.away_since.pop(viewer.seat, None)

@@ -292,7 +292,7 @@ async def chat(service: Service, table: LiveTable, viewer: Viewer, text: str) ->
         viewer.send(Refused("rate_limited", "too many chat messages; wait a moment").to_message())
         return
     channel = chat_channel(viewer.seat)
-    name = "" if viewer.seat is None else table.seat(viewer.seat).name
+    name = str(viewer.spectator) if viewer.seat is None else table.seat(viewer.seat).name
 
     async def say() -> None:
         said = await asyncio.to_thread(

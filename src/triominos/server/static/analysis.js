@@ -6,7 +6,7 @@
 // this module only asks, polls and draws what it says.
 
 import { getJson, postJson } from "./api.js";
-import { h, t } from "./dom.js";
+import { h, number, signed, t } from "./dom.js";
 import { cellText } from "./sheet.js";
 import { svgElement } from "./tiles.js";
 
@@ -60,7 +60,7 @@ export function decisionsByKey(analysis) {
 
 /** A choice in words: "0-2-5 on 0,−1▼ +57", "draw −5", "pass". */
 export function choiceText(choice) {
-  const points = choice.points > 0 ? `+${choice.points}` : choice.points < 0 ? `\u2212${-choice.points}` : "0";
+  const points = signed(choice.points);
   if (choice.action === "place" || choice.action === "take_joker") return `${choice.tile} ${cellText(choice.cell)} ${points}`;
   return `${t(choice.action === "pass" ? "analysis_pass" : "analysis_draw")} ${points}`;
 }
@@ -71,7 +71,7 @@ export function lossChip(decision) {
   return h(
     "span",
     { class: `loss-chip ${mark ? `mark-${mark}` : ""}`, "data-testid": "loss", "data-mark": mark ?? "", title: mark ? t(`mark_${mark}`) : null },
-    `${mark ? `${MARK_SIGNS[mark]} ` : ""}${decision.loss > 0 ? `\u2212${decision.loss.toFixed(1)}` : "0"}`,
+    `${mark ? `${MARK_SIGNS[mark]} ` : ""}${decision.loss > 0 ? signed(-decision.loss, 1) : "0"}`,
   );
 }
 
@@ -83,7 +83,7 @@ export function decisionNote(decision) {
     { class: `analysis-note ${decision.mark ? `mark-${decision.mark}` : ""}`, "data-testid": "analysis-note" },
     same
       ? h("span", { i18n: "analysis_best_played" })
-      : h("span", { i18n: ["analysis_best", { move: choiceText(decision.best), loss: decision.loss.toFixed(1) }] }),
+      : h("span", { i18n: ["analysis_best", { move: choiceText(decision.best), loss: number(decision.loss, { digits: 1 }) }] }),
     decision.mark ? h("strong", { "data-testid": "analysis-mark" }, ` ${MARK_SIGNS[decision.mark]} ${t(`mark_${decision.mark}`)}`) : null,
   );
 }
@@ -105,7 +105,7 @@ export function summaryList(analysis, names) {
             "analysis_player",
             {
               name: names[player.seat],
-              loss: player.average_loss.toFixed(1),
+              loss: number(player.average_loss, { digits: 1 }),
               inaccuracies: player.marks.inaccuracy,
               mistakes: player.marks.mistake,
               blunders: player.marks.blunder,
@@ -186,7 +186,7 @@ export function expectedGraph(analysis, at, names) {
   const label = (text, attributes) => (svgElement("text", { class: "tick-label", ...attributes }, svg).textContent = text);
   for (const value of yTicks) {
     svgElement("line", { class: value === 0 ? "axis zero" : "grid", x1: GRAPH.left, x2: right, y1: y(value), y2: y(value) }, svg);
-    label(String(value), { x: GRAPH.left - 4, y: y(value) + 3.5, "text-anchor": "end", "data-testid": "graph-y-tick" });
+    label(number(value), { x: GRAPH.left - 4, y: y(value) + 3.5, "text-anchor": "end", "data-testid": "graph-y-tick" });
   }
   svgElement("line", { class: "axis", x1: GRAPH.left, x2: GRAPH.left, y1: GRAPH.top, y2: bottom }, svg);
   svgElement("line", { class: "axis", x1: GRAPH.left, x2: right, y1: bottom, y2: bottom }, svg);

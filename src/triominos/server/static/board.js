@@ -53,7 +53,8 @@ export class BoardView {
     this.onCellClick = onCellClick;
     this.svg = svgElement("svg", { class: "board", "data-testid": "board", role: "img" });
     if (label) this.svg.setAttribute("aria-label", label);
-    this.viewport = svgElement("g", { class: "viewport" }, this.svg);
+    // The picture is for the eye; a screen reader reads the board's label (its summary).
+    this.viewport = svgElement("g", { class: "viewport", "aria-hidden": "true" }, this.svg);
     this.layers = {};
     for (const name of ["tiles", "legal", "hints", "preview", "effects"]) {
       this.layers[name] = svgElement("g", { class: `layer-${name}` }, this.viewport);

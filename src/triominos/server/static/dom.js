@@ -5,6 +5,8 @@
 
 import { LANGUAGES, chosenLanguage, format, loadMessages, setLanguage } from "./i18n.js";
 
+export { number, signed } from "./i18n.js";
+
 let messages = {};
 
 /** Use these messages (a loaded locale) for every text from now on. */
@@ -19,7 +21,7 @@ export function t(key, params = {}) {
 
 /** Whether the chosen language has a text for `key` (for keys made from server names). */
 export function hasText(key) {
-  return typeof messages[key] === "string";
+  return typeof messages[key] === "string" || typeof messages[`${key}.other`] === "string";
 }
 
 /**
@@ -149,11 +151,4 @@ export function toast(text, kind = "info", detail = "") {
   box.append(note);
   setTimeout(() => note.classList.add("leaving"), 3500);
   setTimeout(() => note.remove(), 4000);
-}
-
-/** A number with its sign, as a score change is written: +14, −5, 0. */
-export function signed(value) {
-  if (value > 0) return `+${value}`;
-  if (value < 0) return `\u2212${-value}`;
-  return "0";
 }

@@ -2,7 +2,7 @@
 // modal dialog. A dialog that comes while another is open waits for it to close, so a
 // hand's settlement is not lost when the match ends right after it.
 
-import { h, retranslate, signed } from "./dom.js";
+import { h, number, retranslate, signed } from "./dom.js";
 import { endText } from "./sheet.js";
 
 export class EndDialogs {
@@ -102,7 +102,7 @@ function settlementTable({ end, points, totals, names, counters }) {
           h("td", { class: "remaining" }, (end.remaining?.[index] ?? []).join(" ") || "\u2014"),
           h("td", { class: "points" }, signed(end.settlement[index])),
           points ? h("td", { class: "points" }, signed(points[index])) : null,
-          h("td", { class: "points total" }, String(totals[index])),
+          h("td", { class: "points total" }, number(totals[index])),
         ),
       ),
     ),

@@ -2,9 +2,9 @@
 
 import { getJson, heldSeats, heldTables, holdSeat, playerName, postJson, rememberName } from "./api.js";
 import { DEFAULT_LEVEL, LEVELS, seatNames, strength } from "./bots.js";
-import { h, keepingFocus, onSubmit, t, toast } from "./dom.js";
+import { h, keepingFocus, number, onSubmit, t, toast } from "./dom.js";
 import { describeRefusal, toastRefusal } from "./errors.js";
-import { optionLabels, ruleFields, useRuleTexts } from "./rule_form.js";
+import { editionDetail, editionName, houseRuleGroups, optionLabels, ruleFields, useRuleTexts } from "./rule_form.js";
 
 const TURN_TIMES = [null, 30, 60, 120, 300];
 /** What a turn that ran out plays (RULES.md §13), the server's default first. */
@@ -33,6 +33,7 @@ export class HomePage {
       seats: [{ kind: "you" }, { kind: "bot", level: DEFAULT_LEVEL }],
       house: {},
       houseOpen: false,
+      moreOpen: false,
       turnSeconds: null,
       graceSeconds: 60,
       listed: false,
@@ -62,6 +63,19 @@ export class HomePage {
     clearInterval(this.timer);
   }
 
+  /**
+   * A table's edition by its preset's plain name, marked so that `render` names it again
+   * in another language (the lists of tables are not drawn again by it).
+   */
+  presetLabel(name) {
+    return h("strong", { dataset: { preset: name } }, this.presetName(name));
+  }
+
+  presetName(name) {
+    const preset = this.presets.find((one) => one.name === name);
+    return preset ? editionName(preset) : name;
+  }
+
   get preset() {
     return this.presets.find((preset) => preset.name === this.form.preset) ?? this.presets[0];
   }
@@ -69,6 +83,7 @@ export class HomePage {
   render() {
     this.openTables ??= h("div", { class: "open-tables", "data-testid": "open-tables" });
     this.myGames ??= h("div", { class: "open-tables", "data-testid": "my-games" });
+    for (const label of [...this.openTables.querySelectorAll("[data-preset]"), ...this.myGames.querySelectorAll("[data-preset]")]) label.textContent = this.presetName(label.dataset.preset);
     // Made once: a code being typed survives the create form drawn again at each change.
     this.joinBox ??= h("section", { class: "card join" }, h("h2", { i18n: "join_title" }), this.joinForm());
     keepingFocus(this.root, () =>
@@ -121,8 +136,8 @@ export class HomePage {
               },
             },
           }),
-          h("strong", { i18n: `preset_${choice.name}` }),
-          h("small", { i18n: `preset_${choice.name}_about` }),
+          h("strong", { "data-testid": "edition-name" }, editionName(choice)),
+          h("small", { "data-testid": "edition-detail" }, editionDetail(choice)),
         ),
       ),
     );
@@ -149,7 +164,7 @@ export class HomePage {
               },
             },
           }),
-          String(count),
+          number(count),
         ),
       ),
     );
@@ -229,7 +244,7 @@ export class HomePage {
 
   houseRules(preset) {
     const form = this.form;
-    const controls = ruleFields(preset, form.house);
+    const { common, more } = ruleFields(preset, form.house);
     const timer = h(
       "label",
       { class: "field" },
@@ -279,7 +294,7 @@ export class HomePage {
       "details",
       { class: "house-rules", open: form.houseOpen, on: { toggle: (event) => (form.houseOpen = event.target.open) } },
       h("summary", { "data-testid": "house-rules", i18n: "house_rules" }),
-      h("div", { class: "fields" }, ...controls, timer, timeout, grace, hints, listed),
+      ...houseRuleGroups({ common: [...common, timer, hints, listed], more: [...more, timeout, grace] }, form),
     );
   }
 
@@ -373,7 +388,7 @@ export class HomePage {
             h(
               "a",
               { href: `/t/${table.code}` },
-              h("strong", { i18n: `preset_${table.preset}` }),
+              this.presetLabel(table.preset),
               h("span", { class: "muted" }, ` ${names.join(", ")}`),
               h("span", { class: "badge", i18n: ["free_seats", { count: free }] }),
             ),
@@ -414,7 +429,7 @@ export class HomePage {
             h(
               "a",
               { href: `/t/${table.code}` },
-              h("strong", { i18n: `preset_${table.preset}` }),
+              this.presetLabel(table.preset),
               h("span", { class: "muted" }, ` ${names.join(", ")}`),
               h("span", { class: `badge ${order(table) === 0 ? "you" : ""}`, i18n: state }),
             ),

@@ -12,7 +12,7 @@
 import { getJson, postJson } from "./api.js";
 import { BoardView } from "./board.js";
 import { TileChoice, choiceKey, renderConfirm } from "./choice.js";
-import { h, setText, signed, t } from "./dom.js";
+import { h, number, setText, signed, t } from "./dom.js";
 import { describeRefusal, toastRefusal } from "./errors.js";
 import { RackView } from "./rack.js";
 import { bonusText } from "./sheet.js";
@@ -298,7 +298,7 @@ export class PuzzlePage {
         h(
           "p",
           { class: "rating" },
-          h("strong", { "data-testid": "my-rating" }, String(rating?.rating ?? "")),
+          h("strong", { "data-testid": "my-rating" }, rating ? number(rating.rating) : ""),
           change === null ? null : h("span", { class: `rating-change ${change < 0 ? "down" : "up"}`, "data-testid": "rating-change" }, ` ${signed(change)}`),
         ),
       ),

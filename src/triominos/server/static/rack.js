@@ -4,8 +4,9 @@
 // tile turns it, a drag carries it to the board. Which tiles can go anywhere is told by
 // the table (from the server's `legal` list); the rack only shows it.
 
-import { h, t } from "./dom.js";
+import { h } from "./dom.js";
 import { JOKER, tilePicture, tileNumbers } from "./tiles.js";
+import { rackTileName } from "./speech.js";
 
 const DRAG_SLOP = 8;
 
@@ -30,10 +31,12 @@ export class RackView {
    * @param {string[]} state.tiles  the rack, in the server's order
    * @param {boolean} state.cards  Junior cards
    * @param {Set<string>} state.playable  tiles with somewhere to go (empty: not our turn)
+   * @param {Map|null} [state.fits]  on our turn, each tile's cells (choice.js `arrange`),
+   *   which name each tile's button for a screen reader: where it fits, the best points
    * @param {string|null} state.selected
    * @param {number[]|null} state.turned  the chosen tile's numbers as shown (left, apex, right)
    */
-  render({ tiles, cards, playable, selected, turned }) {
+  render({ tiles, cards, playable, fits = null, selected, turned }) {
     const same = this.tiles && this.tiles.length === tiles.length && this.tiles.every((tile, index) => tile === tiles[index]);
     if (!same) {
       // A new rack: new buttons. The same rack keeps its buttons (and a drag in progress).
@@ -49,7 +52,7 @@ export class RackView {
       button.classList.toggle("playable", playable.has(tile));
       button.classList.toggle("selected", tile === selected);
       button.setAttribute("aria-pressed", tile === selected ? "true" : "false");
-      button.setAttribute("aria-label", joker ? t("joker") : t("tile_label", { tile }));
+      button.setAttribute("aria-label", rackTileName(tile, fits?.get(tile), fits !== null));
       const look = numbers.join(",") + (cards ? ":cards" : "");
       if (button.dataset.look !== look) {
         button.dataset.look = look;

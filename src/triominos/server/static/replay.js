@@ -8,7 +8,8 @@ import { AnalysisClient, decisionKey, decisionNote, decisionsByKey, expectedGrap
 import { getJson } from "./api.js";
 import { BoardView } from "./board.js";
 import { seatNames } from "./bots.js";
-import { arrange, h, signed, toast } from "./dom.js";
+import { icon } from "./icons.js";
+import { arrange, h, number, signed, toast } from "./dom.js";
 import { describeRefusal } from "./errors.js";
 import { renderScores, renderSheet, actionText, endText } from "./sheet.js";
 import { JOKER, tilePicture, tileNumbers } from "./tiles.js";
@@ -93,9 +94,9 @@ export class ReplayPage {
         h(
           "div",
           { class: "mark-nav", role: "toolbar" },
-          jump("mark-prev", "analysis_prev_mark", (steps) => steps.filter((at) => at < this.at).pop(), "\u25C0"),
+          jump("mark-prev", "analysis_prev_mark", (steps) => steps.filter((at) => at < this.at).pop(), icon("previous")),
           h("span", { "data-testid": "mark-count", i18n: ["analysis_marks", { count: this.markSteps.length }] }),
-          jump("mark-next", "analysis_next_mark", (steps) => steps.find((at) => at > this.at), "\u25B6"),
+          jump("mark-next", "analysis_next_mark", (steps) => steps.find((at) => at > this.at), icon("next")),
         ),
         this.graph,
       );
@@ -142,7 +143,7 @@ export class ReplayPage {
   build() {
     const button = (testid, label, step, symbol) =>
       h("button", { type: "button", class: "icon", "data-testid": testid, i18nAttrs: { "aria-label": label, title: label }, on: { click: () => this.go(step()) } }, symbol);
-    this.playButton = h("button", { type: "button", class: "icon", "data-testid": "replay-autoplay", "aria-pressed": "false", i18nAttrs: { "aria-label": "replay_autoplay", title: "replay_autoplay" }, on: { click: () => this.toggleAutoplay() } }, "\u23EF");
+    this.playButton = h("button", { type: "button", class: "icon", "data-testid": "replay-autoplay", "aria-pressed": "false", i18nAttrs: { "aria-label": "replay_autoplay", title: "replay_autoplay" }, on: { click: () => this.toggleAutoplay() } }, icon("play_pause"));
     this.status = h("div", { class: "status-bar", "data-testid": "replay-status", "aria-live": "polite" });
     this.slider = h("input", {
       type: "range",
@@ -184,12 +185,12 @@ export class ReplayPage {
           h(
             "div",
             { class: "replay-controls", role: "toolbar" },
-            button("replay-first", "replay_first", () => 0, "\u21E4"),
-            button("replay-prev", "replay_prev", () => this.at - 1, "\u25C0"),
+            button("replay-first", "replay_first", () => 0, icon("first")),
+            button("replay-prev", "replay_prev", () => this.at - 1, icon("previous")),
             this.slider,
             this.playButton,
-            button("replay-next", "replay_next", () => this.at + 1, "\u25B6"),
-            button("replay-last", "replay_last", () => this.steps.length - 1, "\u21E5"),
+            button("replay-next", "replay_next", () => this.at + 1, icon("next")),
+            button("replay-last", "replay_last", () => this.steps.length - 1, icon("last")),
           ),
         ),
         h(
@@ -235,7 +236,7 @@ export class ReplayPage {
         h(
           "div",
           { class: `player seat-${seat} ${action?.player === seat && !step.end ? "to-move" : ""}` },
-          h("div", { class: "player-line" }, h("span", { class: "player-name" }, name), h("span", { class: "total", "data-testid": "replay-total" }, String(step.scores[seat]))),
+          h("div", { class: "player-line" }, h("span", { class: "player-name" }, name), h("span", { class: "total", "data-testid": "replay-total" }, number(step.scores[seat]))),
           h(
             "div",
             { class: "mini-rack" },

@@ -2,6 +2,8 @@
 // declarations of `GET /api/presets`: every option of the preset, the values it allows
 // and its texts in the chosen language. Nothing about an option is written here, so a
 // new option appears on both pages with its declaration (triominos.rules.OPTIONS).
+// The presets' names come from the same answer (each preset's `edition`, see
+// triominos.server.presets.edition), so a new preset is named on both pages too.
 
 import { h } from "./dom.js";
 import { format } from "./i18n.js";
@@ -19,6 +21,30 @@ export function ruleText(key, params = {}) {
   return format(texts, key, params);
 }
 
+/** The language names of the page's language: "Dutch", "néerlandais", ... */
+function languageName(code) {
+  return new Intl.DisplayNames([document.documentElement.lang || "en"], { type: "language" }).of(code);
+}
+
+/** The plain name of a preset of `/api/presets`: "Classic (56 tiles)", "Junior", ... */
+export function editionName(preset) {
+  const { box, tiles, variant, language } = preset.edition;
+  const edition = ruleText(`edition.${box}`, { count: tiles });
+  if (variant === "children") return ruleText("edition.children", { edition });
+  if (variant === "rulebook") return ruleText("edition.rulebook", { edition, language: languageName(language) });
+  if (variant === "other") return ruleText("edition.named", { edition, name: preset.name });
+  return edition;
+}
+
+/** The rulebooks a preset follows, in words: "Follows rulebook 002 (Dutch) and ...". */
+export function editionDetail(preset) {
+  const list = new Intl.ListFormat(document.documentElement.lang || "en", { type: "conjunction" });
+  const rulebooks = preset.edition.rulebooks.map(({ number, languages }) =>
+    ruleText("edition.rulebook_detail", { number, languages: list.format(languages.map(languageName)) }),
+  );
+  return ruleText("edition.follows", { rulebooks: list.format(rulebooks) });
+}
+
 /** Each option's label in the page's language, by option name: how a refusal names it. */
 export function optionLabels(preset) {
   return Object.fromEntries((preset?.options ?? []).map((option) => [option.name, ruleText(option.label)]));
@@ -26,11 +52,31 @@ export function optionLabels(preset) {
 
 /**
  * One field per option of `preset` (an entry of `/api/presets`), showing `changes[name]`
- * when set, else the preset's value. Editing a field puts the new value in `changes`, and
- * takes it out again when it is back at the preset's value: `changes` is what to send.
+ * when set, else the preset's value, in the two groups the declarations give: `common`
+ * (an option's `common` flag) and `more`. Editing a field puts the new value in
+ * `changes`, and takes it out again when it is back at the preset's value: `changes` is
+ * what to send.
  */
 export function ruleFields(preset, changes) {
-  return preset.options.map((option) => ruleField(option, changes, preset.players));
+  const field = (option) => ruleField(option, changes, preset.players);
+  return { common: preset.options.filter((option) => option.common).map(field), more: preset.options.filter((option) => !option.common).map(field) };
+}
+
+/**
+ * The house rules of a form: the `common` fields, then the `more` behind a "More"
+ * disclosure (a <details>: opened by click, Enter or Space), whose being open is kept in
+ * `state.moreOpen` for the form drawn again.
+ */
+export function houseRuleGroups({ common, more }, state) {
+  return [
+    h("div", { class: "fields", "data-testid": "common-rules" }, ...common),
+    h(
+      "details",
+      { class: "more-rules", open: state.moreOpen, on: { toggle: (event) => (state.moreOpen = event.target.open) } },
+      h("summary", { "data-testid": "more-rules", text: ruleText("rule.more", { count: more.length }) }),
+      h("div", { class: "fields" }, ...more),
+    ),
+  ];
 }
 
 function same(one, other) {

@@ -1,7 +1,7 @@
 // The score sheet: every action of the match with its points and bonuses, hand by hand.
 // The table and the replay both write it, from actions in the record's terms (RECORD.md).
 
-import { h, signed, t } from "./dom.js";
+import { h, number, signed, t } from "./dom.js";
 
 /** A cell as people read it: "1,0▲" points up, "1,0▼" down. */
 export function cellText(cell) {
@@ -107,10 +107,10 @@ export function renderScores(container, hands, names, start) {
   let before = names.map(() => start);
   const rows = hands.map((hand) => {
     const cells = hand.totals.map((total, seat) =>
-      h("td", { class: "points" }, h("span", { class: "hand-score" }, signed(total - before[seat])), h("span", { class: "running", "data-testid": "running-total" }, String(total))),
+      h("td", { class: "points" }, h("span", { class: "hand-score" }, signed(total - before[seat])), h("span", { class: "running", "data-testid": "running-total" }, number(total))),
     );
     before = hand.totals;
-    return h("tr", { "data-testid": "score-row" }, h("th", { scope: "row" }, String(hand.number)), ...cells);
+    return h("tr", { "data-testid": "score-row" }, h("th", { scope: "row" }, number(hand.number)), ...cells);
   });
   container.replaceChildren(
     h(

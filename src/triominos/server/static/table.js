@@ -10,7 +10,9 @@ import { TableConnection, getJson, heldSeats, holdSeat, playerName, postForBlob,
 import { BoardView } from "./board.js";
 import { TileChoice, choiceKey, pointingUp } from "./choice.js";
 import { DEFAULT_LEVEL, LEVELS, levelOf, seatNames, strength } from "./bots.js";
-import { arrange, h, onSubmit, setText, signed, t, toast } from "./dom.js";
+import { icon } from "./icons.js";
+import { arrange, h, number, onSubmit, setText, signed, t, toast } from "./dom.js";
+import { Announcer, boardSummary, moveWords } from "./speech.js";
 import { RackView } from "./rack.js";
 import { EndDialogs } from "./endings.js";
 import { describeRefusal, toastRefusal } from "./errors.js";
@@ -56,6 +58,12 @@ function stillToPlay(view) {
   return seats;
 }
 
+/** Who said a chat line: a player's name, or a spectator's number as the server tells it. */
+function chatName(said) {
+  if (said.seat !== null) return said.name;
+  return said.spectator ? t("spectator_n", { number: said.spectator }) : t("spectator");
+}
+
 export class TablePage {
   constructor(root, code) {
     this.root = root;
@@ -88,6 +96,7 @@ export class TablePage {
     // Only whose turn it is is read out (turnLive), never the clock that ticks beside it.
     this.status = h("div", { class: "status-bar", "data-testid": "status" });
     this.turnLive = h("span", { class: "visually-hidden", "aria-live": "polite", "data-testid": "turn-live" });
+    this.announcer = new Announcer(); // each move, and the placement shown, in words
     this.confirmBox = h("div", { class: "confirm", "data-testid": "confirm", hidden: true });
     this.boardWrap = h("div", { class: "board-wrap" });
     this.board = new BoardView(this.boardWrap, { onCellClick: (key) => this.onCell(key) });
@@ -96,9 +105,9 @@ export class TablePage {
     const tools = h(
       "div",
       { class: "board-tools" },
-      h("button", { type: "button", class: "icon", "data-testid": "recentre", i18nAttrs: { "aria-label": "recentre", title: "recentre" }, on: { click: () => this.board.recentre() } }, "\u25CE"),
-      h("button", { type: "button", class: "icon", i18nAttrs: { "aria-label": "zoom_in", title: "zoom_in" }, on: { click: () => this.zoom(1.25) } }, "+"),
-      h("button", { type: "button", class: "icon", i18nAttrs: { "aria-label": "zoom_out", title: "zoom_out" }, on: { click: () => this.zoom(0.8) } }, "\u2212"),
+      h("button", { type: "button", class: "icon", "data-testid": "recentre", i18nAttrs: { "aria-label": "recentre", title: "recentre" }, on: { click: () => this.board.recentre() } }, icon("recentre")),
+      h("button", { type: "button", class: "icon", i18nAttrs: { "aria-label": "zoom_in", title: "zoom_in" }, on: { click: () => this.zoom(1.25) } }, icon("zoom_in")),
+      h("button", { type: "button", class: "icon", i18nAttrs: { "aria-label": "zoom_out", title: "zoom_out" }, on: { click: () => this.zoom(0.8) } }, icon("zoom_out")),
     );
     this.boardWrap.append(tools, this.confirmBox);
     const rackBox = h("div", { class: "rack-box" });
@@ -176,6 +185,7 @@ export class TablePage {
         { class: "table-main" },
         this.status,
         this.turnLive,
+        this.announcer.element,
         this.boardWrap,
         this.handover,
         (this.rackBar = h("div", { class: "rack-bar" }, rackBox, this.actions)),
@@ -428,7 +438,7 @@ export class TablePage {
     const log = h(
       "ol",
       { class: "chat-log", "data-testid": "chat-log", "aria-live": "polite" },
-      ...(muted ? [] : this.chat.map((said) => h("li", { "data-testid": "chat-line" }, h("strong", { text: `${said.name || t("spectator")}: ` }), h("span", { text: said.text })))),
+      ...(muted ? [] : this.chat.map((said) => h("li", { "data-testid": "chat-line" }, h("strong", { text: `${chatName(said)}: ` }), h("span", { text: said.text })))),
     );
     arrange(
       this.chatBox,
@@ -481,6 +491,7 @@ export class TablePage {
    */
   announce(event, view) {
     const behind = this.finalBoard !== null && this.finalBoard.hand !== event.hand;
+    if (event.action !== "takeback") this.announcer.say(moveWords(event, this.names(view)));
     if (event.action === "takeback") {
       this.board.clearFlashes();
       toast(t("takeback_done", { name: this.names(view)[event.player] }));
@@ -636,10 +647,14 @@ export class TablePage {
       preview: previewEntry ? { ...previewEntry.action, points: previewEntry.points } : null,
       hints,
     });
+    const places = new Set([...byTile.values()].flatMap((tileCells) => [...tileCells.keys()]));
+    this.board.svg.setAttribute("aria-label", boardSummary(frozen ? this.finalBoard.board : view.board, frozen ? 0 : places.size));
+    this.announcer.preview(previewEntry);
     this.rack.render({
       tiles: view.rack ?? [],
       cards,
       playable: this.pending ? new Set() : new Set(byTile.keys()),
+      fits: view.legal.length && !frozen ? byTile : null,
       selected,
       turned,
     });
@@ -755,7 +770,7 @@ export class TablePage {
     buttons.hint.disabled = !byTile.size || this.pending;
     buttons.keys.setAttribute("aria-expanded", String(!this.keysHelp.hidden));
     buttons.mute.setAttribute("aria-pressed", String(this.sounds.muted));
-    buttons.mute.textContent = this.sounds.muted ? "\u{1F507}" : "\u{1F50A}";
+    buttons.mute.replaceChildren(icon(this.sounds.muted ? "sound_off" : "sound_on"));
     const playing = this.held.length && view.status === "playing" && !view.match_over;
     arrange(
       this.actions,
@@ -796,8 +811,7 @@ export class TablePage {
         "aria-controls": "keys-help",
         i18nAttrs: { "aria-label": "keys_title", title: "keys_title" },
         on: { click: () => this.toggleKeys() },
-        text: "\u2328",
-      }),
+      }, icon("keyboard")),
       mute: h("button", {
         type: "button",
         class: "icon",
@@ -1014,7 +1028,7 @@ export class TablePage {
             h("span", { class: `presence ${seat.connected === false ? "away" : "here"}`, i18nAttrs: { title: seat.connected === false ? "away" : "here" } }),
             h("span", { class: "player-name" }, names[index]),
             mine ? h("span", { class: "badge you", i18n: "you" }) : null,
-            h("span", { class: `total ${junior ? "counters" : ""}`, "data-testid": "total" }, String(view.totals[index])),
+            h("span", { class: `total ${junior ? "counters" : ""}`, "data-testid": "total" }, number(view.totals[index])),
           ),
           h("div", { class: "player-details" }, ...details, toMove ? h("span", { class: "clock", "data-seat-clock": index }) : null),
           openRack ? h("div", { class: "open-rack" }, openRack.join(" ")) : null,

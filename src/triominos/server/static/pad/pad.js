@@ -6,8 +6,8 @@
 // the players' statistics (/pad?players).
 
 import { getJson, postJson } from "/static/api.js";
-import { h, keepingFocus, onSubmit, signed, speak, t } from "/static/dom.js";
-import { optionLabels, ruleFields, useRuleTexts } from "/static/rule_form.js";
+import { h, keepingFocus, number, onSubmit, signed, speak, t } from "/static/dom.js";
+import { editionDetail, editionName, houseRuleGroups, optionLabels, ruleFields, useRuleTexts } from "/static/rule_form.js";
 import { renderScores } from "/static/sheet.js";
 
 const LOCALES = "/static/pad/locales";
@@ -148,7 +148,7 @@ function setupView() {
         "details",
         { class: "house", open: setup.houseOpen, on: { toggle: (event) => (setup.houseOpen = event.target.open) } },
         h("summary", { "data-testid": "house-rules", text: t("setup.house") }),
-        ...ruleFields(preset, setup.options),
+        ...houseRuleGroups(ruleFields(preset, setup.options), setup),
       )
     : null;
   return h(
@@ -176,10 +176,10 @@ function setupView() {
             },
           },
         },
-        state.presets.map((option) => h("option", { value: option.name, selected: option.name === setup.preset, text: t(`preset.${option.name}`) })),
+        state.presets.map((option) => h("option", { value: option.name, selected: option.name === setup.preset, text: editionName(option) })),
       ),
     ),
-    h("p", { class: "hint", text: t(`preset.${setup.preset}.about`) }),
+    h("p", { class: "hint", "data-testid": "edition-detail", text: editionDetail(presetOf(setup.preset)) }),
     house,
     h(
       "fieldset",
@@ -290,7 +290,7 @@ function totalsBar(sheet) {
           },
         },
         h("span", { class: "name", text: name }),
-        h("span", { class: "total", "data-testid": `total-${seat}`, text: String(sheet.totals[seat]) }),
+        h("span", { class: "total", "data-testid": `total-${seat}`, text: number(sheet.totals[seat]) }),
         h("span", { class: "rack", text: t("game.tiles", { count: sheet.racks[seat] }) }),
       ),
     ),
@@ -679,7 +679,7 @@ async function playersView() {
   } catch (error) {
     refused(error);
   }
-  const number = (value) => (value === null ? "–" : value.toLocaleString(document.documentElement.lang));
+  const stat = (value, digits = 0) => (value === null ? "\u2013" : number(value, { digits }));
   root().replaceChildren(
     h(
       "section",
@@ -698,15 +698,15 @@ async function playersView() {
                   "tr",
                   {},
                   h("td", { text: player.name }),
-                  h("td", { text: number(player.games) }),
-                  h("td", { text: number(player.won) }),
-                  h("td", { text: number(player.average_hand) }),
-                  h("td", { text: number(player.best_hand) }),
+                  h("td", { text: stat(player.games) }),
+                  h("td", { text: stat(player.won) }),
+                  h("td", { text: stat(player.average_hand, 1) }),
+                  h("td", { text: stat(player.best_hand) }),
                   h(
                     "td",
                     { class: "bonuses" },
                     Object.entries(player.bonuses)
-                      .map(([bonus, count]) => `${t(`figure.${bonus}`)} ×${count}`)
+                      .map(([bonus, count]) => `${t(`figure.${bonus}`)} ×${number(count)}`)
                       .join(", "),
                   ),
                 ),
