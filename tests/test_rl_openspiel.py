@@ -37,6 +37,17 @@ def deal(game: TriominosGame, rng: Any) -> TriominosState:
     return state
 
 
+def play_out(state: TriominosState, rng: Any) -> TriominosState:
+    """The state played to the hand's end, chance outcomes and actions drawn with ``rng``."""
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_random_simulations_pass_openspiel_checks(preset: str) -> None:
     for players in (2, PRESETS[preset].rules.max_players):
@@ -130,13 +141,7 @@ def test_resampled_states_agree_with_what_the_seat_saw() -> None:
 def test_returns_are_the_margin_and_sum_to_zero() -> None:
     game = load("classic", 3)
     rng = np.random.RandomState(7)
-    state = deal(game, rng)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
-        else:
-            state.apply_action(int(rng.choice(state.legal_actions())))
+    state = play_out(deal(game, rng), rng)
     points = hand_of(state).points
     returns = state.returns()
     assert sum(returns) == pytest.approx(0)
@@ -318,14 +323,7 @@ def test_every_rule_option_is_a_game_parameter_and_the_returns_a_choice() -> Non
     assert game.rules.max_draws is None and game.rules.tiles.name == "classic"
     assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
-    state = game.new_initial_state()
-    rng = np.random.RandomState(6)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
-        else:
-            state.apply_action(int(rng.choice(state.legal_actions())))
+    state = play_out(game.new_initial_state(), np.random.RandomState(6))
     points = hand_of(state).points
     expected = [sum((mine > theirs) - (mine < theirs) for theirs in points) / 2 for mine in points]
     assert state.returns() == expected and sum(expected) == 0
