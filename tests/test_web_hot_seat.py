@@ -27,7 +27,8 @@ def test_nothing_of_any_seat_shows_or_acts_behind_the_handover(
 ) -> None:
     page = phone_page
     server = live_server(**FAST_BOTS)
-    open_seats(page, server, ann_and_bob(server, take=[0, 1]))
+    # The house reading lets a seat draw beside a tile that fits: a draw at every turn.
+    open_seats(page, server, ann_and_bob(server, take=[0, 1], preset="classic-house"))
     racks: dict[str, set[str]] = {}  # each player's rack, as last seen on their turn
     checked_after_a_draw = False
     drew: str | None = None

@@ -241,7 +241,7 @@ def test_the_target_reached_during_a_hand_is_told(
     live_server: LiveServerFactory, page: Page
 ) -> None:
     server = live_server()
-    answer = ann_and_bob(server)
+    answer = ann_and_bob(server, preset="classic-house")  # the match ends after the hand
     open_in(page, f"{server.base_url}/t/{answer['code']}")
     # The totals hold this hand's points: Ann is at 378 with the 40 of this hand.
     table_with_view(
@@ -473,7 +473,7 @@ def test_the_chat_is_text_kept_apart_from_the_spectators_and_can_be_muted(
         expect(watcher.get_by_test_id("chat-line")).to_have_count(0)  # not the players'
         watcher.get_by_test_id("chat-input").fill("go Ann")
         watcher.get_by_test_id("chat-send").click()
-        expect(watcher.get_by_test_id("chat-line")).to_have_text(["Spectator: go Ann"])
+        expect(watcher.get_by_test_id("chat-line")).to_have_text(["Spectator 1: go Ann"])
     # Kept with the table: there after a reload; the spectators' never shows here.
     page.reload()
     expect(lines).to_have_text([f"Ann: {attack}"])

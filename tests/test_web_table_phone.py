@@ -76,8 +76,8 @@ def test_on_a_phone_your_turn_fits_one_screen_in_every_edition(
     live_server: LiveServerFactory, phone_page: Page, screenshot_dir: Path
 ) -> None:
     page = phone_page
-    server = live_server(**FAST_BOTS)
     for preset, counts in EDITIONS.items():
+        server = live_server(**FAST_BOTS)  # a server an edition: an address makes 10 a minute
         for players in counts:
             open_seats(page, server, ann_and_bots(server, preset, players))
             my_turn_to_place(page)

@@ -14,7 +14,7 @@ import { getJson } from "./api.js";
 import { h, signed, t } from "./dom.js";
 import { toastRefusal } from "./errors.js";
 import { EDITIONS } from "./learn.js";
-import { ruleText, useRuleTexts } from "./rule_form.js";
+import { editionDetail, editionName, ruleText, useRuleTexts } from "./rule_form.js";
 
 /** An option's value in words: its choice's label, yes or no, a number, or none. */
 function valueText(option, value) {
@@ -23,7 +23,7 @@ function valueText(option, value) {
   if (option.kind === "choice") return ruleText(option.choice_labels[value]);
   if (option.kind === "rack_sizes") {
     return Object.entries(value)
-      .map(([count, size]) => `${ruleText("rule.rack_sizes.players", { count })}: ${size}`)
+      .map(([count, size]) => `${ruleText("rule.rack_sizes.players", { count: Number(count) })}: ${size}`)
       .join(" · ");
   }
   return new Intl.NumberFormat(document.documentElement.lang).format(value);
@@ -67,12 +67,13 @@ export class RulesPage {
           "section",
           { class: "card narrow rules-page", "data-testid": "rules-list" },
           h("h1", { i18n: "rules_title" }),
-          h("ul", { class: "rules-editions" }, ...this.presets.map(({ name }) => h("li", {}, h("a", { href: `/rules/${name}`, "data-testid": `rules-${name}` }, t(`preset_${name}`)), " ", h("span", { class: "muted" }, t(`preset_${name}_about`))))),
+          h("ul", { class: "rules-editions" }, ...this.presets.map((entry) => h("li", {}, h("a", { href: `/rules/${entry.name}`, "data-testid": `rules-${entry.name}` }, editionName(entry)), " ", h("span", { class: "muted" }, editionDetail(entry))))),
         ),
       );
       return;
     }
     const { preset, figures, text } = this.rules;
+    const entry = this.presets.find(({ name }) => name === preset.name); // its plain name
     const english = document.documentElement.lang === "en";
     const prose = h("div", { class: "rules-text", lang: "en", "data-testid": "rules-text" });
     prose.innerHTML = text; // RULES.md rendered by the server, with no HTML of its own passed on
@@ -80,8 +81,8 @@ export class RulesPage {
       h(
         "article",
         { class: "card rules-page", "data-testid": "rules", dataset: { preset: preset.name } },
-        h("h1", { "data-testid": "rules-name" }, t(`preset_${preset.name}`)),
-        h("p", { class: "muted" }, t(`preset_${preset.name}_about`)),
+        h("h1", { "data-testid": "rules-name" }, editionName(entry)),
+        h("p", { class: "muted" }, editionDetail(entry)),
         h(
           "p",
           { class: "rules-links" },
