@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
+pytest.importorskip("starlette")  # the web extras, which the core-only run has not
+
 from server_games import Served
 from triominos.learn import LESSONS
 from triominos.rules import OPTIONS, PRESETS

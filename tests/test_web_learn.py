@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import httpx
 import pytest
 
 pytest.importorskip("playwright")
 
+import httpx  # the web extras, which the core-only run has not
 from playwright.sync_api import Browser, Page, expect
 
 from conftest import DESKTOP, PHONE, LiveServerFactory, watched_page
