@@ -180,7 +180,7 @@ def action_from_json(
         return StarterDraw()
     if kind == "resign":
         if player is None:
-            raise ActionFieldError(f"{path}.action", "a resignation is its player's own")
+            raise ActionFieldError(f"{path}.action", "a resignation needs the player who resigns")
         return Resign(player)
     tile = read_tile(_member(value, "tile", path), tile_set, f"{path}.tile")
     cell = read_cell(_member(value, "cell", path), f"{path}.cell")
@@ -297,12 +297,10 @@ class Event(NamedTuple):
     def to_record(self) -> dict[str, object]:
         """The event as a record's action (RECORD.md)."""
         record: dict[str, object] = {"player": self.player, "action": self.action}
-        if self.tile is not None:
+        if self.action in BOARD_ACTIONS:  # the action's own fields (ACTION_FIELDS)
+            record.update(action_json(self.action_made(), self.cell))
+        elif self.tile is not None:  # the tile drawn, for those who see it
             record["tile"] = self.tile.name
-        if self.cell is not None and self.corners is not None:
-            record["cell"] = self.cell.to_json()
-            # A joker's free corner has no number: JSON says so with null, not -1.
-            record["corners"] = [None if n == WILD else n for n in self.corners]
         if self.action != "starter_draw":
             record["points"] = self.points
         if self.action == "place":

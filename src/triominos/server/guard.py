@@ -40,7 +40,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from triominos.server.limits import Rate, RateLimiter
+from triominos.server.limits import Rate
+from triominos.server.limits import RateLimiter as RateLimiter  # the app makes the guard's
 from triominos.server.protocol import MAX_BODY_BYTES, ApiError
 from triominos.server.proxy import CLIENT_HEADER, HOP, NODE_HEADER
 

@@ -23,7 +23,6 @@ from triominos.bots.hint import Hint
 from triominos.game import (
     ACTION_NAMES,
     Action,
-    ActionFieldError,
     Draw,
     Event,
     HandEnd,
@@ -34,6 +33,9 @@ from triominos.game import (
     action_json,
     corners_json,
     shown_json,
+)
+from triominos.game import (
+    ActionFieldError as ActionFieldError,  # the parser's error, as the routes know it
 )
 from triominos.rules import Rules
 from triominos.server.store import SeatInfo, TableInfo
