@@ -327,8 +327,9 @@ class Event(NamedTuple):
 DRAWS = ("draw", "buy")
 """Event names of taking a tile from the pool: ``buy`` when it costs a counter (Junior)."""
 
-BOARD_ACTIONS = frozenset({"place", "take_joker"})
-"""Event names of the actions that change the board, each taken back by one pop."""
+BOARD_ACTIONS = frozenset(name for name, fields in ACTION_FIELDS.items() if "cell" in fields)
+"""Event names of the actions that change the board (those with a cell), each taken back
+by one pop."""
 
 
 @dataclass(frozen=True, slots=True)
