@@ -1,7 +1,7 @@
-"""The bot levels a family climbs: the web's levels (static/bots.js) are the engine's
-(triominos.bots.LEVELS), each with the Elo README's ladder gives it, with its interval,
-at least 150 above the level below; the strength the page says in words follows from
-those gaps (tests/test_web_learn.py reads them on the page)."""
+"""The bot levels a family climbs (triominos.bots.levels, which the web app reads from
+GET /api/bots), each with the Elo README's ladder gives it, with its interval, at least
+150 above the level below; the strength the page says in words follows from those gaps
+(tests/test_web_learn.py reads them on the page)."""
 
 from __future__ import annotations
 
@@ -9,16 +9,10 @@ import itertools
 import re
 from pathlib import Path
 
-from triominos.bots.base import LEVELS
+from triominos.bots.levels import OFFERED
 
 REPO = Path(__file__).resolve().parent.parent
-BOTS_JS = REPO / "src/triominos/server/static/bots.js"
-LEVEL = re.compile(r'\{ id: "(\w+)", bot: "(\w+)", think: ([\d.]+|null), elo: (-?\d+) \}')
 LADDER_ROW = re.compile(r"^\| (\w+) \| ([+-]\d+) \| ([+-]\d+) to ([+-]\d+) \| ([\d.]+) \|$")
-
-
-def web_levels() -> list[tuple[str, str, int]]:
-    return [(level, bot, int(elo)) for level, bot, _, elo in LEVEL.findall(BOTS_JS.read_text())]
 
 
 def ladder() -> dict[str, tuple[int, int, int]]:
@@ -33,11 +27,10 @@ def ladder() -> dict[str, tuple[int, int, int]]:
     return rows
 
 
-def test_the_web_offers_every_engine_level_with_the_elo_of_the_readme_ladder() -> None:
-    levels = web_levels()
-    assert [bot for _, bot, _ in levels] == list(LEVELS)
+def test_every_offered_level_has_the_elo_of_the_readme_ladder() -> None:
+    levels = [(level.id, level.bot, level.elo) for level in OFFERED]
     rows = ladder()
-    assert set(rows) == set(LEVELS)
+    assert set(rows) == {bot for _, bot, _ in levels}
     lowest = rows[levels[0][1]][0]
     for _, bot, elo in levels:
         value, low, high = rows[bot]

@@ -24,7 +24,6 @@ from triominos.server.guard import (
     OriginError,
     Origins,
     ProxyError,
-    RateLimiter,
     TrustedProxies,
     limit_of,
 )
@@ -166,26 +165,6 @@ def test_every_route_counts_against_its_limit() -> None:
     assert limit_of("POST", "/api/puzzles/abc/attempts").name == "puzzle"
     assert limit_of("GET", "/api/puzzles/next").name == "puzzle"
     assert limit_of("GET", "/static/app.js").name == "page"
-
-
-def test_a_bucket_refills_at_its_rate() -> None:
-    now = [0.0]
-    limiter = RateLimiter(clock=lambda: now[0])
-    create = LIMIT["create"]
-    assert all(limiter.wait(create, "a") == 0 for _ in range(create.burst))
-    assert limiter.wait(create, "a") == pytest.approx(60 / create.per_minute)
-    assert limiter.wait(create, "b") == 0  # another address has its own
-    now[0] += 60 / create.per_minute
-    assert limiter.wait(create, "a") == 0
-
-
-def test_a_flood_of_addresses_keeps_the_limiter_small() -> None:
-    now = [0.0]
-    limiter = RateLimiter(clock=lambda: now[0])
-    for number in range(RateLimiter.MAX_BUCKETS + 10):
-        limiter.wait(LIMIT["create"], f"address {number}")
-    assert len(limiter._buckets) <= RateLimiter.MAX_BUCKETS // 2 + 10
-    assert limiter.wait(LIMIT["create"], f"address {RateLimiter.MAX_BUCKETS + 9}") == 0
 
 
 def look_up_until_refused(served: Served, headers: Callable[[int], dict[str, str]]) -> list[int]:

@@ -101,7 +101,7 @@ def test_simple_actions_parse_and_buy_is_a_draw_with_a_bank() -> None:
     ("sent", "field", "words"),
     [
         ({"action": "jump"}, "action.action", "must be one of"),
-        ({}, "action.action", "not None"),
+        ({}, "action.action", "not null"),
         ({"action": "place", "cell": [0, 0, "up"], "corners": [1, 2, 3]}, "action.tile", "missing"),
         (
             {"action": "place", "tile": 5, "cell": [0, 0, "up"], "corners": [1, 2, 3]},
@@ -137,13 +137,13 @@ def test_simple_actions_parse_and_buy_is_a_draw_with_a_bank() -> None:
         ),
         (
             {"action": "place", "tile": "1-2-3", "cell": [0, 0, "up"], "corners": [1, None, 3]},
-            "action.corners",
-            "three numbers",
+            "action.corners[1]",
+            "only the joker has free corners",
         ),
         (
             {"action": "place", "tile": "1-2-3", "cell": [0, 0, "up"], "corners": [1, True, 3]},
-            "action.corners",
-            "three numbers",
+            "action.corners[1]",
+            "whole number",
         ),
     ],
 )

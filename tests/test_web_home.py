@@ -14,6 +14,7 @@ pytest.importorskip("playwright")
 from playwright.sync_api import Browser, Page, expect
 
 from conftest import LiveServerFactory, watched_page
+from triominos.bots.levels import OFFERED
 from triominos.server.presets import rule_texts
 from triominos.server.timers import TIMEOUT_ACTIONS
 from web import STATIC, assert_locales_agree, message_keys, open_in, post_table, watch_texts
@@ -55,8 +56,8 @@ ERROR_CODES = (
     "no_hints",
     "no_takeback",
 )
-LEVEL_IDS = ("random", "greedy", "expert", "sim")
-"""The bot levels of static/bots.js, whose texts are found by their ids."""
+LEVEL_IDS = tuple(level.id for level in OFFERED)
+"""The bot levels the page offers, whose texts are found by their ids."""
 ENGINE = Path(__file__).resolve().parent.parent / "src" / "triominos"
 
 

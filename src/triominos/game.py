@@ -13,6 +13,7 @@ know what it may do.
 
 from __future__ import annotations
 
+import json
 import operator
 import random
 from collections import Counter
@@ -23,7 +24,7 @@ from typing import Any, Literal, NamedTuple
 from triominos.board import FIGURES, Board, FrozenBoard, IllegalPlacementError, Placement
 from triominos.lattice import ORIGIN, Cell, LatticeError
 from triominos.rules import RuleOptionError, Rules, preset
-from triominos.tiles import WILD, Corners, Joker, Tile, TileSet, indices
+from triominos.tiles import JOKER, WILD, Corners, Joker, Tile, TileSet, indices
 
 Phase = Literal["starter_draw", "opening", "play", "over"]
 EndReason = Literal["out", "blocked", "last_round", "target", "resigned"]
@@ -86,38 +87,173 @@ class Resign:
 Action = Placement | Draw | Pass | StarterDraw | TakeJoker | Resign
 
 
+ACTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "place": ("tile", "cell", "corners"),
+    "draw": (),
+    "pass": (),
+    "starter_draw": (),
+    "buy": (),
+    "take_joker": ("tile", "cell", "corners"),
+    "resign": (),
+}
+"""Each action's name and the fields its JSON carries beside ``action``, declared once:
+the protocol, the stored actions and the records encode and decode actions from here
+(:func:`action_json`, :func:`action_from_json`), and the notation writes the actions
+without fields by their names. A resignation's player is who sent it (the record's
+``player``), so its JSON has no field; ``take_joker``'s cell is where the joker lies."""
+
+ACTION_NAMES = tuple(ACTION_FIELDS)
+"""Every action's name, as the events, the protocol and the records write it (the
+record's schema, the protocol's parser, the analyses and the sampler take theirs from
+here)."""
+
+_NAME_OF: dict[type, str] = {
+    Placement: "place",
+    Draw: "draw",
+    Pass: "pass",
+    StarterDraw: "starter_draw",
+    TakeJoker: "take_joker",
+    Resign: "resign",
+}
+"""The name an action's JSON carries: a draw is ``draw`` (an event calls it ``buy`` when
+the rules make it cost a counter)."""
+
+
+class ActionFieldError(ValueError):
+    """A JSON action that names no engine action; ``field`` is the path of the faulty
+    value (``action.tile``, ``hands[0].actions[3].corners[1]``), ``message`` what is
+    wrong with it. Whether the action is legal is the engine's to say."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
 def corners_json(corners: Corners) -> list[int | None]:
     """A placement's corners; a joker's free corner is null (RECORD.md)."""
     return [None if number == WILD else number for number in corners]
 
 
 def action_json(action: Action, joker_cell: Cell | None = None) -> dict[str, Any]:
-    """An action as the protocol and the record write it: ``place`` and ``take_joker``
-    with the tile, the cell (for ``take_joker``, ``joker_cell``: where the joker lies)
-    and the corners."""
-    if isinstance(action, Placement):
-        return {
-            "action": "place",
+    """An action as the protocol and the record write it (:data:`ACTION_FIELDS`): the
+    cell of ``take_joker`` is ``joker_cell``, where the joker lies."""
+    name = _NAME_OF.get(type(action))
+    if name is None:
+        raise TypeError(f"not an action: {action!r}")
+    values: dict[str, Any] = {}
+    if isinstance(action, Placement | TakeJoker):
+        cell = action.cell if isinstance(action, Placement) else joker_cell
+        values = {
             "tile": action.tile.name,
-            "cell": action.cell.to_json(),
+            "cell": None if cell is None else cell.to_json(),
             "corners": corners_json(action.corners),
         }
-    if isinstance(action, TakeJoker):
-        return {
-            "action": "take_joker",
-            "tile": action.tile.name,
-            "cell": None if joker_cell is None else joker_cell.to_json(),
-            "corners": corners_json(action.corners),
-        }
-    if isinstance(action, Draw):
-        return {"action": "draw"}
-    if isinstance(action, Pass):
-        return {"action": "pass"}
-    if isinstance(action, StarterDraw):
-        return {"action": "starter_draw"}
-    if isinstance(action, Resign):
-        return {"action": "resign"}
-    raise TypeError(f"not an action: {action!r}")
+    return {"action": name, **{field: values[field] for field in ACTION_FIELDS[name]}}
+
+
+def action_from_json(
+    value: object,
+    tile_set: TileSet,
+    *,
+    path: str = "action",
+    player: int | None = None,
+    joker_cell: Cell | None = None,
+) -> Action:
+    """The action a JSON action object names (:func:`action_json` read back).
+
+    ``path`` is the object's path, which every ActionFieldError extends; ``player`` is
+    who sent it (a resignation's player); ``joker_cell``, when known, is where a
+    ``take_joker`` must say the joker lies.
+    """
+    if not isinstance(value, Mapping):
+        raise ActionFieldError(path, f"must be an object, not {shown_json(value)}")
+    kind = value.get("action")
+    if kind not in ACTION_FIELDS:
+        names = ", ".join(repr(name) for name in ACTION_NAMES)
+        raise ActionFieldError(f"{path}.action", f"must be one of {names}, not {shown_json(kind)}")
+    if kind in DRAWS:
+        return Draw()
+    if kind == "pass":
+        return Pass()
+    if kind == "starter_draw":
+        return StarterDraw()
+    if kind == "resign":
+        if player is None:
+            raise ActionFieldError(f"{path}.action", "a resignation needs the player who resigns")
+        return Resign(player)
+    tile = read_tile(_member(value, "tile", path), tile_set, f"{path}.tile")
+    cell = read_cell(_member(value, "cell", path), f"{path}.cell")
+    corners = read_corners(_member(value, "corners", path), f"{path}.corners", free=tile == JOKER)
+    if kind == "place":
+        return Placement(tile, cell, corners)
+    if tile == JOKER:
+        raise ActionFieldError(
+            f"{path}.tile", "is the card that takes the joker's place, not the joker"
+        )
+    if joker_cell is not None and cell != joker_cell:
+        raise ActionFieldError(
+            f"{path}.cell", f"the joker lies at {joker_cell.to_json()}, not {cell.to_json()}"
+        )
+    return TakeJoker(tile, corners)
+
+
+def shown_json(value: object, limit: int = 60) -> str:
+    """A value as JSON, cut short: messages quote the culprit, not the whole document."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _member(value: Mapping[str, Any], name: str, path: str) -> Any:
+    if name not in value:
+        raise ActionFieldError(f"{path}.{name}", "missing")
+    return value[name]
+
+
+def read_tile(value: object, tile_set: TileSet, path: str) -> Tile:
+    """A tile's name (``"0-1-2"``, ``"J"``) of ``tile_set``."""
+    if not isinstance(value, str):
+        raise ActionFieldError(path, f'must be a tile name like "0-1-2", not {shown_json(value)}')
+    try:
+        return tile_set.parse(value)
+    except ValueError as error:  # TileError, or int() of an exotic digit
+        raise ActionFieldError(path, str(error)) from None
+
+
+def read_cell(value: object, path: str) -> Cell:
+    """A cell ``[x, y, "up"]`` on the board."""
+    try:
+        cell = Cell.from_json(value)
+        cell.id  # noqa: B018  (checks that the cell is on the board)
+    except LatticeError as error:
+        raise ActionFieldError(path, str(error)) from None
+    return cell
+
+
+def read_corners(value: object, path: str, *, free: bool = False) -> Corners:
+    """Three numbers from 0; with ``free`` (the joker's), null is a free corner (WILD)."""
+    if not isinstance(value, list) or len(value) != 3:
+        raise ActionFieldError(
+            path, f"a placement's corners are three numbers, not {shown_json(value)}"
+        )
+    numbers = [
+        WILD if free and number is None else read_corner(number, f"{path}[{index}]")
+        for index, number in enumerate(value)
+    ]
+    return numbers[0], numbers[1], numbers[2]
+
+
+def read_corner(value: object, path: str) -> int:
+    if value is None:
+        raise ActionFieldError(path, "must be a number; only the joker has free corners (null)")
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ActionFieldError(path, f"must be a whole number, not {shown_json(value)}")
+    if value < 0:
+        raise ActionFieldError(path, f"must be a number from 0, not {value}")
+    return value
 
 
 class LegalAction(NamedTuple):
@@ -161,12 +297,10 @@ class Event(NamedTuple):
     def to_record(self) -> dict[str, object]:
         """The event as a record's action (RECORD.md)."""
         record: dict[str, object] = {"player": self.player, "action": self.action}
-        if self.tile is not None:
+        if self.action in BOARD_ACTIONS:  # the action's own fields (ACTION_FIELDS)
+            record.update(action_json(self.action_made(), self.cell))
+        elif self.tile is not None:  # the tile drawn, for those who see it
             record["tile"] = self.tile.name
-        if self.cell is not None and self.corners is not None:
-            record["cell"] = self.cell.to_json()
-            # A joker's free corner has no number: JSON says so with null, not -1.
-            record["corners"] = [None if n == WILD else n for n in self.corners]
         if self.action != "starter_draw":
             record["points"] = self.points
         if self.action == "place":
@@ -190,15 +324,12 @@ class Event(NamedTuple):
         return Placement(self.tile, self.cell, self.corners)
 
 
-ACTION_NAMES = ("place", "draw", "pass", "starter_draw", "buy", "take_joker", "resign")
-"""Every action's name, as the events, the protocol and the records write it (declared
-once: the record's schema, the protocol's parser, the analyses and the sampler take
-theirs from here)."""
 DRAWS = ("draw", "buy")
 """Event names of taking a tile from the pool: ``buy`` when it costs a counter (Junior)."""
 
-BOARD_ACTIONS = frozenset({"place", "take_joker"})
-"""Event names of the actions that change the board, each taken back by one pop."""
+BOARD_ACTIONS = frozenset(name for name, fields in ACTION_FIELDS.items() if "cell" in fields)
+"""Event names of the actions that change the board (those with a cell), each taken back
+by one pop."""
 
 
 @dataclass(frozen=True, slots=True)

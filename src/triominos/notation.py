@@ -25,6 +25,9 @@ Grammar (no spaces inside a token; ``DIGIT`` is 0-9)::
                                                ; corners clockwise from the leftmost;
                                                ; the joker goes back to the rack
     move      = placement / take-joker         ; what a player does on the table
+    action    = move / name                    ; any action: "draw", "pass",
+                                               ; "starter_draw", "buy" (a draw),
+                                               ; "resign" (of a player given apart)
     position  = [placement *(1*" " placement)] ; the placements in the order they
                                                ; were made; "" is the empty table
 
@@ -58,6 +61,12 @@ card in the joker's place in the order: the same table, reached legally.
 (5, -1, 5)
 >>> move_to_text(move_from_text("553@J"))
 '553@J'
+>>> action_to_text(action_from_text("draw"))
+'draw'
+
+An action without fields (:data:`~triominos.game.ACTION_FIELDS`) is written by its name,
+as its JSON names it; a resignation's player is not in the text, as it is not in the
+JSON: :func:`action_from_text` is told it.
 """
 
 from __future__ import annotations
@@ -65,13 +74,23 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from triominos.board import Board, FrozenBoard, IllegalPlacementError, Placement
-from triominos.game import TakeJoker
+from triominos.game import (
+    ACTION_FIELDS,
+    Action,
+    ActionFieldError,
+    TakeJoker,
+    action_from_json,
+    action_json,
+)
 from triominos.lattice import Cell, LatticeError
 from triominos.tiles import CLASSIC, JOKER, WILD, Corners, Tile, TileSet
 
 __all__ = [
+    "NAMED_ACTIONS",
     "Move",
     "NotationError",
+    "action_from_text",
+    "action_to_text",
     "cell_from_text",
     "cell_to_text",
     "joker_corners",
@@ -89,6 +108,9 @@ __all__ = [
 
 Move = Placement | TakeJoker
 """What a player does on the table: lay a tile, or take the joker back with a card."""
+
+NAMED_ACTIONS = tuple(name for name, fields in ACTION_FIELDS.items() if not fields)
+"""The actions written by their name alone: those whose JSON has no field."""
 
 UP, DOWN = "^", "v"
 JOKER_MARK = "J"
@@ -149,6 +171,14 @@ def move_to_text(move: Move) -> str:
     if isinstance(move, TakeJoker):
         return take_joker_to_text(move)
     return placement_to_text(move)
+
+
+def action_to_text(action: Action) -> str:
+    """Any action: a move as :func:`move_to_text` writes it, another by its name."""
+    if isinstance(action, Placement | TakeJoker):
+        return move_to_text(action)
+    name: str = action_json(action)["action"]
+    return name
 
 
 def position_to_text(board: Iterable[Placement]) -> str:
@@ -317,6 +347,22 @@ def move_from_text(text: str, board: Board | FrozenBoard | None = None) -> Move:
     move = scanner.move(board)
     scanner.end("move")
     return move
+
+
+def action_from_text(
+    text: str, board: Board | FrozenBoard | None = None, player: int | None = None
+) -> Action:
+    """Parse a move (:func:`move_from_text`, against ``board``) or an action's name
+    (:data:`NAMED_ACTIONS`); ``resign`` needs the ``player`` who resigns."""
+    if text in NAMED_ACTIONS:
+        try:
+            return action_from_json({"action": text}, CLASSIC, player=player)
+        except ActionFieldError as error:
+            raise NotationError(error.message, text, 1) from None
+    if text[:1].isalpha() and text[:1].upper() != JOKER_MARK:
+        names = ", ".join(repr(name) for name in NAMED_ACTIONS)
+        raise NotationError(f"expected a move like 545@0,0v or one of {names}", text, 1)
+    return move_from_text(text, board)
 
 
 def position_from_text(text: str, tile_set: TileSet = CLASSIC) -> Board:

@@ -74,32 +74,36 @@ Triominos Junior (rule ``opening="pool_card"``, counters from a ``bank``):
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple, cast, get_args
+from typing import Any, NamedTuple, TypeVar, cast, get_args
 
 from triominos.board import Placement
 from triominos.game import (
     ACTION_NAMES,
     DRAWS,
     Action,
+    ActionFieldError,
     Deal,
-    Draw,
     EndReason,
     Event,
     Hand,
     HandEnd,
     IllegalActionError,
     Match,
-    Pass,
-    Resign,
-    StarterDraw,
     TakeJoker,
+    action_from_json,
+    read_cell,
+    read_corners,
+    read_tile,
+    shown_json,
 )
-from triominos.lattice import Cell, LatticeError
+from triominos.lattice import Cell
 from triominos.rules import PRESETS, RuleOptionError, Rules
-from triominos.tiles import JOKER, WILD, Corners, Tile, TileSet
+from triominos.tiles import Corners, Tile, TileSet
+
+_Value = TypeVar("_Value")
 
 __all__ = [
     "ACTION_NAMES",
@@ -318,7 +322,7 @@ def _check_format(document: Mapping[str, Any], line: int | None) -> None:
         )
     if document["format"] != FORMAT:
         raise RecordError(
-            f"is {_shown(document['format'])}; this program reads {FORMAT!r} records",
+            f"is {shown_json(document['format'])}; this program reads {FORMAT!r} records",
             line=line,
             field="format",
         )
@@ -356,7 +360,7 @@ class JsonField:
         return JsonField(value, path, self.line, self.error_type)
 
     def _mistyped(self, expected: str) -> RecordError:
-        return self.error(f"must be {expected}, not {_shown(self.value)}")
+        return self.error(f"must be {expected}, not {shown_json(self.value)}")
 
     def object(self) -> Mapping[str, Any]:
         if not isinstance(self.value, Mapping):
@@ -414,40 +418,31 @@ class JsonField:
             raise self.error(f"is {value!r}; it must be one of {', '.join(map(repr, allowed))}")
         return value
 
-    def tile(self, tile_set: TileSet) -> Tile:
-        if not isinstance(self.value, str):
-            raise self._mistyped('a tile name like "0-1-2"')
+    def _read(self, reader: Callable[[], _Value]) -> _Value:
+        """What ``reader`` makes of this value, its ActionFieldError a complaint here."""
         try:
-            return tile_set.parse(self.value)
-        except ValueError as error:  # TileError, or int() of an exotic digit
-            raise self.error(str(error)) from None
+            return reader()
+        except ActionFieldError as error:
+            raise self.error_type(error.message, line=self.line, field=error.field) from None
+
+    def tile(self, tile_set: TileSet) -> Tile:
+        return self._read(lambda: read_tile(self.value, tile_set, self.path))
 
     def tiles(self, tile_set: TileSet) -> tuple[Tile, ...]:
         return tuple(item.tile(tile_set) for item in self.items())
 
     def cell(self) -> Cell:
-        try:
-            cell = Cell.from_json(self.value)
-            cell.id  # noqa: B018  (checks that the cell is on the board)
-        except LatticeError as error:
-            raise self.error(str(error)) from None
-        return cell
+        return self._read(lambda: read_cell(self.value, self.path))
 
     def corners(self, *, free: bool = False) -> Corners:
         """Three numbers from 0; with ``free`` (the joker's), null is a free corner (WILD)."""
-        items = self.items()
-        if len(items) != 3:
-            raise self.error(f"a placement's corners are three numbers, not {_shown(self.value)}")
-        numbers = [WILD if free and item.value is None else item.corner() for item in items]
-        return numbers[0], numbers[1], numbers[2]
+        return self._read(lambda: read_corners(self.value, self.path, free=free))
 
-    def corner(self) -> int:
-        if self.value is None:
-            raise self.error("must be a number; only the joker has free corners (null)")
-        number = self.integer()
-        if number < 0:
-            raise self.error(f"must be a number from 0, not {number}")
-        return number
+    def action(self, tile_set: TileSet, player: int) -> Action:
+        """The action of a record's action object (its JSON as the protocol's)."""
+        return self._read(
+            lambda: action_from_json(self.value, tile_set, path=self.path, player=player)
+        )
 
     def bonuses(self) -> tuple[tuple[str, int], ...]:
         return tuple((name, self.member(name).integer()) for name in self.object())
@@ -585,33 +580,30 @@ def _parse_hand(field: JsonField, number: int, rules: Rules, players: int) -> _R
 
 
 def _parse_action(field: JsonField, tile_set: TileSet) -> _RecordedAction:
+    """The action (read as the protocol's, :func:`~triominos.game.action_from_json`) and
+    what the record says it made: its points, a draw's tile, a placement's bonuses."""
     player = field.member("player").integer()
     kind = field.member("action").choice(ACTION_NAMES)
+    action = field.action(tile_set, player)
     if kind == "starter_draw":
-        tile = field.member("tile").tile(tile_set)
-        return _RecordedAction(StarterDraw(), Event(player, kind, 0, tile))
+        return _RecordedAction(action, Event(player, kind, 0, field.member("tile").tile(tile_set)))
     points = field.member("points").integer()
-    if kind == "pass":
-        return _RecordedAction(Pass(), Event(player, kind, points))
-    if kind == "resign":
-        return _RecordedAction(Resign(player), Event(player, kind, points))
-    tile_field = field.member("tile")
-    tile = tile_field.tile(tile_set)
     if kind in DRAWS:
-        return _RecordedAction(Draw(), Event(player, kind, points, tile))
-    cell = field.member("cell").cell()
-    if kind == "take_joker":
-        if tile == JOKER:
-            raise tile_field.error("is the card that takes the joker's place, not the joker")
-        corners = field.member("corners").corners()
         return _RecordedAction(
-            TakeJoker(tile, corners), Event(player, kind, points, tile, cell, corners)
+            action, Event(player, kind, points, field.member("tile").tile(tile_set))
         )
-    corners = field.member("corners").corners(free=tile == JOKER)
-    bonuses = field.member("bonuses").bonuses()
-    return _RecordedAction(
-        Placement(tile, cell, corners), Event(player, kind, points, tile, cell, corners, bonuses)
-    )
+    if isinstance(action, TakeJoker):
+        cell = field.member("cell").cell()
+        return _RecordedAction(
+            action, Event(player, kind, points, action.tile, cell, action.corners)
+        )
+    if isinstance(action, Placement):
+        bonuses = field.member("bonuses").bonuses()
+        return _RecordedAction(
+            action,
+            Event(player, kind, points, action.tile, action.cell, action.corners, bonuses),
+        )
+    return _RecordedAction(action, Event(player, kind, points))
 
 
 def _parse_end(field: JsonField, tile_set: TileSet) -> HandEnd:
@@ -899,12 +891,3 @@ def _json_kind(value: object) -> str:
     if isinstance(value, str):
         return "a string"
     return "a number"
-
-
-def _shown(value: object, limit: int = 60) -> str:
-    """A value as JSON, cut short: messages quote the culprit, not the whole document."""
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"

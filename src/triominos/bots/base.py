@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from triominos.board import Placement
+from triominos.bots.levels import OFFERED
 from triominos.game import Action, Draw, Observation, Pass, may_draw
 from triominos.lattice import Cell
 from triominos.rules import RuleOptionError
@@ -136,10 +137,9 @@ def make_bot(name: str, seed: int | None = None, budget: Budget | None = None) -
     raise RuleOptionError("bot", f"must be one of {names}, not {name!r}")
 
 
-LEVELS = ("random", "greedy", "expert", "sim")
+LEVELS = tuple(level.bot for level in OFFERED)
 """The bots offered to players, weakest first: a table may seat any of them, and the web
-app offers each as a level, each at least 150 Elo above the one before
-(``static/bots.js``; README, "Bot levels")."""
+app offers each as a level (:mod:`triominos.bots.levels`; README, "Bot levels")."""
 
 BOT_NAMES = (*LEVELS, "sim-v1")
 """Every bot :func:`make_bot` knows: the levels, then ``sim-v1``, the frozen reference

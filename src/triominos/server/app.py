@@ -146,6 +146,7 @@ def create_app(
 
     table_routes: list[BaseRoute] = [
         Route("/api/presets", routes.presets),
+        Route("/api/bots", routes.bot_levels),
         Route("/api/tables", routes.create_table, methods=["POST"]),
         Route("/api/tables", routes.list_tables),
         Route("/api/tables/{code}", routes.get_table),

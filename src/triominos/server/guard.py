@@ -35,12 +35,13 @@ import hmac
 import ipaddress
 import math
 import re
-import time
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from triominos.server.limits import Rate
+from triominos.server.limits import RateLimiter as RateLimiter  # the app makes the guard's
 from triominos.server.protocol import MAX_BODY_BYTES, ApiError
 from triominos.server.proxy import CLIENT_HEADER, HOP, NODE_HEADER
 
@@ -248,6 +249,10 @@ class Limit:
     routes: str
     """The routes it counts, in words (PROTOCOL.md's table of limits)."""
 
+    @property
+    def rate(self) -> Rate:
+        return Rate(self.burst, self.per_minute / 60)
+
 
 LIMITS = (
     Limit("create", 10, 5, "POST /api/tables, POST /api/pad/games, POST /api/puzzles/browsers"),
@@ -314,43 +319,6 @@ def client_key(scope: Scope) -> str:
 BOT_TABLES_PER_ADDRESS = 3
 """Tables of bots only one address may have being played at once (PROTOCOL.md,
 "Limits"): they play on with nobody there, so each costs the server until it ends."""
-
-
-class RateLimiter:
-    """Token buckets per (limit, client), forgotten once full again: memory stays in
-    proportion to the clients of the last few minutes."""
-
-    MAX_BUCKETS = 100_000
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self._clock = clock
-        self._buckets: dict[tuple[str, str], tuple[float, float]] = {}
-
-    def wait(self, limit: Limit, client: str) -> float:
-        """0 when the request may go (and it is counted), else seconds until it may."""
-        now = self._clock()
-        rate = limit.per_minute / 60
-        key = (limit.name, client)
-        tokens, then = self._buckets.get(key, (float(limit.burst), now))
-        tokens = min(float(limit.burst), tokens + (now - then) * rate)
-        if tokens < 1:
-            self._buckets[key] = (tokens, now)
-            return (1 - tokens) / rate
-        self._buckets[key] = (tokens - 1, now)
-        if len(self._buckets) > self.MAX_BUCKETS:
-            self._forget_full(now)
-        return 0.0
-
-    def _forget_full(self, now: float) -> None:
-        """Forget the full buckets; if too many are not (a flood from very many
-        addresses), the half least recently used, so that this runs rarely."""
-        for key, (tokens, then) in list(self._buckets.items()):
-            limit = LIMIT[key[0]]
-            if tokens + (now - then) * limit.per_minute / 60 >= limit.burst:
-                del self._buckets[key]
-        if len(self._buckets) > self.MAX_BUCKETS // 2:
-            by_age = sorted(self._buckets.items(), key=lambda item: item[1][1])
-            self._buckets = dict(by_age[len(by_age) // 2 :])
 
 
 def rate_limited(wait: float, limit: Limit) -> ApiError:
@@ -437,7 +405,7 @@ class Guard:
         method = "WEBSOCKET" if scope["type"] == "websocket" else scope["method"]
         if self.limiter is not None:
             limit = limit_of(method, scope["path"])
-            wait = self.limiter.wait(limit, client_key(scope))
+            wait = self.limiter.wait((limit.name, client_key(scope)), limit.rate)
             if wait > 0:
                 return rate_limited(wait, limit)
         headers = _headers(scope)

@@ -27,6 +27,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 
 from triominos.bots import BOTS
+from triominos.bots.levels import levels_json
 from triominos.rules import PRESETS, RuleOptionError
 from triominos.server.bots import THINKING_BOTS
 from triominos.server.guard import BOT_TABLES_PER_ADDRESS, client_key
@@ -157,6 +158,12 @@ async def presets(request: Request) -> JSONResponse:
             ],
         }
     )
+
+
+async def bot_levels(request: Request) -> JSONResponse:
+    """The bot levels a seat may be given: ``static/bots.js`` reads them here, so the page
+    and the engine never list them apart (:mod:`triominos.bots.levels`)."""
+    return JSONResponse(levels_json())
 
 
 async def create_table(request: Request) -> JSONResponse:

@@ -20,7 +20,6 @@ import hashlib
 import hmac
 import math
 import time
-from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from itertools import count
 from typing import Any
@@ -29,6 +28,7 @@ import msgspec
 
 from triominos.game import Action, IllegalActionError, LegalAction, Match, Resign, action_json
 from triominos.record import PlayerInfo, match_record
+from triominos.server.limits import RateLimit
 from triominos.server.outbox import Outbox
 from triominos.server.protocol import (
     BOT_TABLE_IDLE_SECONDS,
@@ -117,22 +117,6 @@ class Viewer:
     def close(self, code: int = 1000) -> None:
         """Close the connection with this WebSocket close code once the outbox is sent."""
         self.outbox.put_close(code)
-
-
-class RateLimit:
-    """At most ``count`` events in any ``seconds``."""
-
-    def __init__(self, count: int, seconds: float) -> None:
-        self.count = count
-        self.seconds = seconds
-        self.times: deque[float] = deque(maxlen=count)
-
-    def allow(self) -> bool:
-        moment = time.monotonic()
-        if len(self.times) == self.count and moment - self.times[0] < self.seconds:
-            return False
-        self.times.append(moment)
-        return True
 
 
 class ChatBudgets:

@@ -29,26 +29,19 @@ from triominos.game import (
     LegalAction,
     Match,
     Observation,
-    Pass,
-    StarterDraw,
-    TakeJoker,
+    action_from_json,
     action_json,
     corners_json,
+    shown_json,
 )
-from triominos.lattice import Cell, LatticeError
+from triominos.game import (
+    ActionFieldError as ActionFieldError,  # the parser's error, as the routes know it
+)
 from triominos.rules import Rules
 from triominos.server.store import SeatInfo, TableInfo
-from triominos.tiles import JOKER, WILD, Corners, Tile, TileError
+from triominos.tiles import Tile
 
 JsonObject = dict[str, Any]
-
-
-class ActionFieldError(ValueError):
-    """An action object a client sent that names no engine action; ``field`` says where."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
 
 
 class LoggedEvent(NamedTuple):
@@ -68,12 +61,14 @@ class LoggedEvent(NamedTuple):
 
 
 ACTION_KINDS = tuple(name for name in ACTION_NAMES if name != "resign")
-"""What an ``action`` message may be (a resignation is a message of its own)."""
-"""The ``action`` names a client may send; ``buy`` is Junior's name for ``draw``."""
+"""The ``action`` names a client may send (a resignation is a message of its own);
+``buy`` is Junior's name for ``draw``."""
 
 
-def parse_action(value: Mapping[str, Any], rules: Rules, board: Board) -> Action:
-    """The engine action a client's action object names.
+def parse_action(value: Mapping[str, Any], rules: Rules, board: Board | FrozenBoard) -> Action:
+    """The engine action a client's action object names (:func:`~triominos.game.action_from_json`
+    with what a client may send: no resignation, which is a message of its own, and
+    ``buy`` only where the rules have a bank).
 
     Raises ActionFieldError naming the field (``action.tile``, ``action.cell``…) when the
     object is not an action at all; whether the action is legal is the engine's to say.
@@ -81,71 +76,14 @@ def parse_action(value: Mapping[str, Any], rules: Rules, board: Board) -> Action
     kind = value.get("action")
     if kind not in ACTION_KINDS:
         names = ", ".join(repr(name) for name in ACTION_KINDS)
-        raise ActionFieldError("action.action", f"must be one of {names}, not {kind!r}")
+        raise ActionFieldError("action.action", f"must be one of {names}, not {shown_json(kind)}")
     if kind == "buy" and rules.bank is None:
         raise ActionFieldError(
             "action.action",
             "'buy' is a draw paid with a counter, which needs a bank (rule bank); "
             "these rules have none: 'draw'",
         )
-    if kind in ("draw", "buy"):
-        return Draw()
-    if kind == "pass":
-        return Pass()
-    if kind == "starter_draw":
-        return StarterDraw()
-    tile = _tile(value, rules)
-    cell = _cell(value)
-    corners = _corners(value, free=tile == JOKER)
-    if kind == "place":
-        return Placement(tile, cell, corners)
-    if board.joker_cell is not None and cell != board.joker_cell:
-        raise ActionFieldError(
-            "action.cell", f"the joker lies at {board.joker_cell.to_json()}, not {cell.to_json()}"
-        )
-    return TakeJoker(tile, corners)
-
-
-def _member(value: Mapping[str, Any], name: str) -> Any:
-    if name not in value:
-        raise ActionFieldError(f"action.{name}", "missing")
-    return value[name]
-
-
-def _tile(value: Mapping[str, Any], rules: Rules) -> Tile:
-    name = _member(value, "tile")
-    if not isinstance(name, str):
-        raise ActionFieldError("action.tile", f'must be a tile name like "0-1-2", not {name!r}')
-    try:
-        return rules.tiles.parse(name)
-    except (TileError, ValueError) as error:
-        raise ActionFieldError("action.tile", str(error)) from None
-
-
-def _cell(value: Mapping[str, Any]) -> Cell:
-    try:
-        cell = Cell.from_json(_member(value, "cell"))
-        cell.id  # noqa: B018  (checks that the cell is on the board)
-    except LatticeError as error:
-        raise ActionFieldError("action.cell", str(error)) from None
-    return cell
-
-
-def _corners(value: Mapping[str, Any], *, free: bool) -> Corners:
-    corners = _member(value, "corners")
-    if not isinstance(corners, list) or len(corners) != 3:
-        raise ActionFieldError("action.corners", f"must be three numbers, not {corners!r}")
-    numbers: list[int] = []
-    for number in corners:
-        if number is None and free:
-            numbers.append(WILD)
-        elif isinstance(number, int) and not isinstance(number, bool) and 0 <= number < 100:
-            numbers.append(number)
-        else:
-            raise ActionFieldError(
-                "action.corners", f"must be three numbers from 0, not {corners!r}"
-            )
-    return numbers[0], numbers[1], numbers[2]
+    return action_from_json(value, rules.tiles, joker_cell=board.joker_cell)
 
 
 def legal_json(legal: Sequence[LegalAction], board: Board | FrozenBoard) -> list[JsonObject]:

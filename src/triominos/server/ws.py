@@ -17,6 +17,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from triominos.game import Resign
 from triominos.server.guard import client_key
+from triominos.server.limits import RateLimit
 from triominos.server.nodes import Node
 from triominos.server.protocol import (
     CHAT_KEPT,
@@ -38,7 +39,7 @@ from triominos.server.protocol import (
 from triominos.server.proxy import is_hop, relay
 from triominos.server.service import Moved, Service
 from triominos.server.store import StorageFault, chat_channel
-from triominos.server.table import LiveTable, RateLimit, Refused, Viewer, encode, token_hash
+from triominos.server.table import LiveTable, Refused, Viewer, encode, token_hash
 from triominos.server.views import hints_json
 
 log = logging.getLogger("triominos.server")

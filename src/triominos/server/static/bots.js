@@ -8,17 +8,14 @@
 import { t } from "./dom.js";
 
 /**
- * The levels offered for a seat, weakest first: a bot, its thinking time and its Elo on
- * the ladder of README's "Bot levels" (random at 0), each level at least 150 Elo above
- * the one before. A table made when `sim` also had a 3-second level shows that seat as
- * the strong bot, the nearest level.
+ * The levels offered for a seat, weakest first, as the server declares them
+ * (`GET /api/bots`, from `triominos.bots.levels`): a level's id (its texts' key), its
+ * bot, the bot's thinking time and its Elo on the ladder of README's "Bot levels"
+ * (random at 0), each level at least 150 Elo above the one before. A table made when
+ * `sim` also had a 3-second level shows that seat as the strong bot, the nearest level.
  */
-export const LEVELS = [
-  { id: "random", bot: "random", think: null, elo: 0 },
-  { id: "greedy", bot: "greedy", think: null, elo: 248 },
-  { id: "expert", bot: "expert", think: null, elo: 472 },
-  { id: "sim", bot: "sim", think: 1.0, elo: 880 },
-];
+const declared = await (await fetch("/api/bots")).json();
+export const LEVELS = declared.levels;
 
 /**
  * A level's strength in words, as a text key and its values: how many games in a few it
@@ -38,7 +35,7 @@ export function strength(level) {
 }
 
 /** The level a new bot seat gets unless the player picks another. */
-export const DEFAULT_LEVEL = "greedy";
+export const DEFAULT_LEVEL = declared.default;
 
 /** The level of a bot seat: the one with its engine and, among those, the nearest thinking time. */
 export function levelOf(seat) {

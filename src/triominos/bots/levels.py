@@ -1,0 +1,47 @@
+"""The levels a player may give a bot seat, declared once: the engine's list of offered
+bots (:data:`triominos.bots.base.LEVELS`) and the web app's (``GET /api/bots``, which
+``static/bots.js`` reads) both come from :data:`OFFERED`.
+
+A level is a bot, how long it thinks and its Elo on the ladder of README's "Bot levels"
+(``random`` at 0), each at least 150 above the one before, so that a family can tell
+the levels apart; the page says a level's strength in words from those gaps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Level:
+    """A level as people know it (``id``: its texts' key, "Easy") and the bot it seats.
+
+    ``think`` is the bot's seconds a move, None for a bot that does not search. A table
+    made when a level of the same bot thought longer shows its seat as the level with
+    the nearest thinking time (``levelOf`` in ``static/bots.js``).
+    """
+
+    id: str
+    bot: str
+    think: float | None
+    elo: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"id": self.id, "bot": self.bot, "think": self.think, "elo": self.elo}
+
+
+OFFERED = (
+    Level("random", "random", None, 0),
+    Level("greedy", "greedy", None, 248),
+    Level("expert", "expert", None, 472),
+    Level("sim", "sim", 1.0, 880),
+)
+"""The levels, weakest first."""
+
+DEFAULT_LEVEL = "greedy"
+"""The level a new bot seat gets unless the player picks another."""
+
+
+def levels_json() -> dict[str, object]:
+    """The levels as ``GET /api/bots`` answers them."""
+    return {"levels": [level.to_json() for level in OFFERED], "default": DEFAULT_LEVEL}
