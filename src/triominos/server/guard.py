@@ -264,6 +264,13 @@ LIMITS = (
     Limit("analyse", 6, 3, "POST /api/tables/CODE/analysis"),
     Limit("pad", 300, 60, "the rest of /api/pad"),
     Limit("puzzle", 60, 20, "the rest of /api/puzzles: puzzles shown, answers"),
+    Limit(
+        "sign_in",
+        10,
+        5,
+        "POST /api/account/sign-up, /sign-in, /passkey-sign-in and the passkey options",
+    ),
+    Limit("account", 60, 20, "the rest of /api/account"),
     Limit("page", 1200, 300, "pages, static files and everything else"),
 )
 """Every HTTP route's limit per client address, declared once (PROTOCOL.md's table)."""
@@ -283,6 +290,12 @@ _ROUTES = (
     (None, re.compile(r"/api/pad(/.*)?"), "pad"),
     ("POST", re.compile(r"/api/puzzles/browsers/?"), "create"),
     (None, re.compile(r"/api/puzzles(/.*)?"), "puzzle"),
+    (
+        "POST",
+        re.compile(r"/api/account/(sign-up|sign-in|passkey-sign-in(/options)?|passkeys/options)"),
+        "sign_in",
+    ),
+    (None, re.compile(r"/api/account(/.*)?"), "account"),
 )
 
 
