@@ -441,7 +441,7 @@ class AccountApi:
             self.accounts.take_challenge, asked.ceremony, "register", now
         )
         if challenge.account_id != (None if found is None else found[0].id):
-            raise ApiError(403, "bad_challenge", "this passkey challenge is another sign-in's")
+            raise ApiError(400, "bad_challenge", "this passkey challenge is another sign-in's")
         verified = passkey_checked(
             lambda: verify_registration_response(
                 credential=asked.credential,

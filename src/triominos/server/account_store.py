@@ -44,7 +44,7 @@ from triominos.server.store import Base, ChatRow, SeatRow, Store, TableRow
 Purpose = Literal["register", "sign_in"]
 
 SESSION_SECONDS = 90 * 24 * 3600.0
-"""How long a sign-in lasts after it was last used."""
+"""How long a sign-in lasts (its cookie as long)."""
 FAILED_SIGN_INS = 10
 """Wrong passwords in a row that pause an account's password sign-in..."""
 LOCKOUT_SECONDS = 15 * 60.0
@@ -57,7 +57,7 @@ SEATS_PER_ACCOUNT = 500
 
 class AccountRefusal(Refusal):
     """A change the stored accounts refuse; ``code`` is the protocol's error code
-    (``name_taken``, ``locked``, ``claimed``, ``bad_challenge``, ``too_many_seats``)."""
+    (``name_taken``, ``claimed``, ``bad_challenge``, ``passkey_known``, ``too_many_seats``)."""
 
 
 def secret_hash(secret: str) -> str:
@@ -308,9 +308,15 @@ class AccountStore:
     # --- sign-ins ---------------------------------------------------------------------
 
     def sign_in(self, account_id: int, session_id: str, now: float) -> None:
-        """Keep a new sign-in of the account (by its id's hash); a right password or
-        passkey also ends a count of wrong passwords."""
+        """Keep a new sign-in of the account (by its id's hash), and forget its expired
+        ones; a right password or passkey also ends a count of wrong passwords."""
         with self._session() as session:
+            session.execute(
+                delete(SessionRow).where(
+                    SessionRow.account_id == account_id,
+                    SessionRow.created_at < now - SESSION_SECONDS,
+                )
+            )
             session.add(
                 SessionRow(
                     id_hash=secret_hash(session_id),
@@ -327,7 +333,7 @@ class AccountStore:
         """The account of a sign-in still valid, which is used now; else None."""
         with self._session() as session:
             row = session.get(SessionRow, secret_hash(session_id))
-            if row is None or row.used_at + SESSION_SECONDS < now:
+            if row is None or row.created_at + SESSION_SECONDS < now:
                 return None
             if now - row.used_at > 3600:  # a write an hour at most, not one a request
                 row.used_at = now
