@@ -25,8 +25,10 @@ from server_games import Served, serve_app
 from triominos.server.account_api import CSRF_HEADER, SESSION_COOKIE
 from triominos.server.account_names import DisplayNameError, clean_name, name_key
 from triominos.server.account_store import (
+    CHALLENGE_SECONDS,
     FAILED_SIGN_INS,
     LOCKOUT_SECONDS,
+    SESSION_SECONDS,
     AccountRow,
     PasskeyRow,
     SessionRow,
@@ -211,6 +213,17 @@ def test_sign_out_here_and_everywhere(served_here: Served) -> None:
         assert rows(served_here, SessionRow) == []
 
 
+def test_a_sign_in_ends_after_its_time(served_here: Served) -> None:
+    with devices(served_here, 1) as (device,):
+        assert device.sign_up("Ann").status_code == 201
+        served_here.later(SESSION_SECONDS - 60)
+        assert device.me() is not None
+        served_here.later(SESSION_SECONDS + 1)
+        assert device.me() is None
+        answer = device.send("PATCH", "/api/account", {"name": "Eve"})
+        assert error(answer, 401)["code"] == "signed_out"
+
+
 # --- what another site and another account cannot do --------------------------------------
 
 
@@ -340,6 +353,18 @@ def test_sign_up_and_in_with_a_passkey_and_a_replay_is_refused(served_here: Serv
         assert thief.me() is None
         assert len(rows(served_here, SessionRow)) == sessions
         assert rows(served_here, PasskeyRow)[0].sign_count == stored.sign_count == 1
+
+
+def test_a_passkey_challenge_expires(served_here: Served) -> None:
+    with devices(served_here, 2) as (phone, laptop):
+        passkey = SoftPasskey(phone.origin)
+        assert phone.add_passkey(passkey, name="Ann").status_code == 201
+        options = laptop.passkey_options()
+        served_here.later(CHALLENGE_SECONDS + 1)
+        body = {"ceremony": options["ceremony"], "credential": passkey.sign(options["publicKey"])}
+        answer = laptop.send("POST", "/api/account/passkey-sign-in", body)
+        assert error(answer, 400)["code"] == "bad_challenge"
+        assert laptop.me() is None
 
 
 def test_a_second_passkey_signs_in_to_the_same_account(served_here: Served) -> None:

@@ -270,7 +270,7 @@ LIMITS = (
         5,
         "POST /api/account/sign-up, /sign-in, /passkey-sign-in and the passkey options",
     ),
-    Limit("account", 60, 20, "the rest of /api/account"),
+    Limit("account", 60, 20, "the other changes of /api/account (what a page reads is a page's)"),
     Limit("page", 1200, 300, "pages, static files and everything else"),
 )
 """Every HTTP route's limit per client address, declared once (PROTOCOL.md's table)."""
@@ -295,7 +295,7 @@ _ROUTES = (
         re.compile(r"/api/account/(sign-up|sign-in|passkey-sign-in(/options)?|passkeys/options)"),
         "sign_in",
     ),
-    (None, re.compile(r"/api/account(/.*)?"), "account"),
+    *((method, re.compile(r"/api/account(/.*)?"), "account") for method in CHANGING_METHODS),
 )
 
 
