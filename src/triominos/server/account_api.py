@@ -21,6 +21,7 @@ passwords are counted per account and pause its password sign-in
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import ipaddress
@@ -73,6 +74,8 @@ from triominos.server.table import token_hash
 
 SESSION_COOKIE = "triominos_sign_in"
 CSRF_HEADER = "x-csrf-token"
+HASHES_AT_ONCE = 2
+"""Passwords hashed or checked at once on a node (argon2id takes 64 MiB each)."""
 SEATS_PER_MOVE = 100
 """The most seats one request moves into an account."""
 
@@ -184,6 +187,7 @@ def name_of(name: str) -> str:
 
 
 Checked = TypeVar("Checked")
+Hashed = TypeVar("Hashed")
 
 
 def passkey_checked(check: Callable[[], Checked]) -> Checked:
@@ -214,6 +218,7 @@ class AccountApi:
         self.accounts = AccountStore(store)
         self.clock = clock
         self.hasher = PasswordHasher()  # argon2id, RFC 9106's second profile
+        self.hashing = asyncio.Semaphore(HASHES_AT_ONCE)
         self.no_password = self.hasher.hash(secrets.token_urlsafe(16))
         """A hash to check a password against for a name nobody has, so that a wrong
         name takes as long as a wrong password."""
@@ -325,7 +330,7 @@ class AccountApi:
         name, language = name_of(asked.name), language_of(asked.language)
         if not await run_in_threadpool(self.accounts.name_free, name):
             raise name_taken(name)
-        hashed = await run_in_threadpool(self.hasher.hash, asked.password)
+        hashed = await self.argon2(self.hasher.hash, asked.password)
         account = await run_in_threadpool(
             self.accounts.create,
             name,
@@ -351,14 +356,18 @@ class AccountApi:
                 retry_after=wait,
             )
         stored = account.password_hash if account is not None else None
-        right = await run_in_threadpool(
-            self.password_is, stored or self.no_password, asked.password
-        )
+        right = await self.argon2(self.password_is, stored or self.no_password, asked.password)
         if account is None or stored is None or not right:
             if account is not None:
                 await run_in_threadpool(self.accounts.failed_sign_in, account.id, now)
             raise ApiError(401, "bad_sign_in", "no account has this name and password")
         return await self.start_session(request, account, 200)
+
+    async def argon2(self, work: Callable[..., Hashed], *args: str) -> Hashed:
+        """Run an argon2 hash or check (64 MiB of memory each) with few at once: a
+        flood of sign-ins from many addresses waits here instead of taking the memory."""
+        async with self.hashing:
+            return await run_in_threadpool(work, *args)
 
     def password_is(self, hashed: str, password: str) -> bool:
         try:
@@ -369,7 +378,7 @@ class AccountApi:
     async def set_password(self, request: Request) -> Response:
         account, session_id = await self.changer(request)
         asked = await body(request, NewPassword)
-        hashed = await run_in_threadpool(self.hasher.hash, asked.password)
+        hashed = await self.argon2(self.hasher.hash, asked.password)
         await run_in_threadpool(self.accounts.set_password, account.id, hashed)
         changed = await run_in_threadpool(self.accounts.account, account.id)
         assert changed is not None
