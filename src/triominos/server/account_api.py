@@ -260,15 +260,28 @@ class AccountApi:
         account = await run_in_threadpool(self.accounts.signed_in, session_id, self.clock(request))
         return None if account is None else (account, session_id)
 
-    async def changer(self, request: Request) -> tuple[Account, str]:
-        """The account a change is made to: signed in, with its sign-in's CSRF token."""
+    async def reader(self, request: Request) -> tuple[Account, str]:
+        """The account signed in, or 401 ``signed_out``."""
         found = await self.signed_in(request)
         if found is None:
             raise ApiError(401, "signed_out", "sign in first: this needs an account's sign-in")
+        return found
+
+    async def changer(self, request: Request) -> tuple[Account, str]:
+        """The account a change is made to: signed in, with its sign-in's CSRF token."""
+        found = await self.reader(request)
         sent = request.headers.get(CSRF_HEADER, "")
         if not hmac.compare_digest(sent.encode(), csrf_token(found[1]).encode()):
             raise ApiError(403, "bad_csrf", f"a change needs the sign-in's {CSRF_HEADER} header")
         return found
+
+    async def maybe_changer(self, request: Request) -> tuple[Account, str] | None:
+        """For what both a signed-in page and a signed-out one do (register a passkey):
+        the account, as :meth:`changer` checks it, or None signed out."""
+        if await self.signed_in(request) is None:
+            self.check_header(request)
+            return None
+        return await self.changer(request)
 
     @staticmethod
     def check_header(request: Request) -> None:
@@ -389,15 +402,14 @@ class AccountApi:
     async def passkey_options(self, request: Request) -> Response:
         """Begin registering a passkey: for the account signed in, else for a new one."""
         party = relying_party(request)
-        found = await self.signed_in(request)
+        found = await self.maybe_changer(request)
         asked = await body(request, PasskeyOptions)
         if found is not None:
-            account, _ = await self.changer(request)
+            account, _ = found
             name, language, handle = account.name, account.language, account.user_handle
             known = await run_in_threadpool(self.accounts.passkeys, account.id)
             account_id: int | None = account.id
         else:
-            self.check_header(request)
             if asked.name is None:
                 raise ApiError(400, "bad_request", "a new account needs a name", "name")
             name, language = name_of(asked.name), language_of(asked.language)
@@ -439,11 +451,7 @@ class AccountApi:
     async def add_passkey(self, request: Request) -> Response:
         """Finish registering a passkey; a new account is made and signed in (201)."""
         party = relying_party(request)
-        found = await self.signed_in(request)
-        if found is not None:
-            await self.changer(request)
-        else:
-            self.check_header(request)
+        found = await self.maybe_changer(request)
         asked = await body(request, PasskeyAnswer)
         now = self.clock(request)
         challenge = await run_in_threadpool(
@@ -581,9 +589,7 @@ class AccountApi:
         return response
 
     async def export(self, request: Request) -> Response:
-        found = await self.signed_in(request)
-        if found is None:
-            raise ApiError(401, "signed_out", "sign in first: this needs an account's sign-in")
+        found = await self.reader(request)
         everything = await run_in_threadpool(self.accounts.export, found[0].id)
         return JSONResponse(
             everything,
@@ -596,9 +602,7 @@ class AccountApi:
     # --- seats --------------------------------------------------------------------------
 
     async def seats(self, request: Request) -> Response:
-        found = await self.signed_in(request)
-        if found is None:
-            raise ApiError(401, "signed_out", "sign in first: this needs an account's sign-in")
+        found = await self.reader(request)
         held = await run_in_threadpool(self.accounts.seats, found[0].id)
         return JSONResponse(
             {"seats": [{"code": s.code, "seat": s.seat, "token": s.token} for s in held]},
