@@ -26,6 +26,7 @@ from starlette.staticfiles import StaticFiles
 
 from triominos.analysis import DEFAULT_SIMULATIONS
 from triominos.server import routes
+from triominos.server.account_api import account_routes
 from triominos.server.bots import BotWorker, pool_size, process_pool
 from triominos.server.guard import Guard, Origins, RateLimiter, TrustedProxies
 from triominos.server.learn_api import learn_routes
@@ -70,6 +71,12 @@ async def storage_error(request: Request, error: Exception) -> Response:
 
 async def server_error(request: Request, error: Exception) -> Response:
     return ApiError(500, "internal", "the server failed; the error is logged").response()
+
+
+def service_clock(request: Request) -> float:
+    """The node's clock, as its service has it (a test moves it on)."""
+    service: Service = request.app.state.service
+    return service.clock()
 
 
 def create_app(
@@ -163,12 +170,14 @@ def create_app(
         WebSocketRoute("/ws/{code}", play),
         *pad_routes(store),
         *puzzle_routes(store),
+        *account_routes(store, service_clock),
         *learn_routes(),
         *rules_routes(),
         Route("/", page("index.html")),
         Route("/t/{code}", page("index.html")),
         Route("/puzzles", page("index.html")),
         Route("/puzzles/{id}", page("index.html")),
+        Route("/account", page("index.html")),
         Route("/pad", page("pad/index.html")),
         Route("/pad/{id}", page("pad/index.html")),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),

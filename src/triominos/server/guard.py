@@ -269,6 +269,13 @@ LIMITS = (
     Limit("analyse", 6, 3, "POST /api/tables/CODE/analysis"),
     Limit("pad", 300, 60, "the rest of /api/pad"),
     Limit("puzzle", 60, 20, "the rest of /api/puzzles: puzzles shown, answers"),
+    Limit(
+        "sign_in",
+        10,
+        5,
+        "POST /api/account/sign-up, /sign-in, /passkey-sign-in and the passkey options",
+    ),
+    Limit("account", 60, 20, "the other changes of /api/account (what a page reads is a page's)"),
     Limit("page", 1200, 300, "pages, static files and everything else"),
 )
 """Every HTTP route's limit per client address, declared once (PROTOCOL.md's table)."""
@@ -288,6 +295,12 @@ _ROUTES = (
     (None, re.compile(r"/api/pad(/.*)?"), "pad"),
     ("POST", re.compile(r"/api/puzzles/browsers/?"), "create"),
     (None, re.compile(r"/api/puzzles(/.*)?"), "puzzle"),
+    (
+        "POST",
+        re.compile(r"/api/account/(sign-up|sign-in|passkey-sign-in(/options)?|passkeys/options)"),
+        "sign_in",
+    ),
+    *((method, re.compile(r"/api/account(/.*)?"), "account") for method in CHANGING_METHODS),
 )
 
 
