@@ -18,6 +18,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("webauthn")
 
 import httpx
+from argon2 import PasswordHasher
 from sqlalchemy import select
 
 from passkeys import SoftPasskey
@@ -37,6 +38,8 @@ from triominos.server.guard import LIMIT
 
 PASSWORD = "correct horse battery"
 SIGN_IN_BURST = LIMIT["sign_in"].burst
+CHEAP = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+"""argon2id at a cost the tests can pay many times (the server's default is RFC 9106's)."""
 ADDRESSES = itertools.count(1)
 """Each device's own address (a test's, so that the per-address limits are its own)."""
 
@@ -45,7 +48,7 @@ ADDRESSES = itertools.count(1)
 def served_here(database_url: str) -> Iterator[Served]:
     """The app, believing the test's X-Forwarded-For (each test plays its clients from
     addresses of its own, so the per-address limits are the test's to meet)."""
-    with serve_app(database_url, trusted_proxies=["127.0.0.1"]) as served:
+    with serve_app(database_url, trusted_proxies=["127.0.0.1"], password_hasher=CHEAP) as served:
         yield served
 
 

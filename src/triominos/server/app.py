@@ -15,6 +15,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Executor
 
+from argon2 import PasswordHasher
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -96,6 +97,7 @@ def create_app(
     connections_per_address: int = CONNECTIONS_PER_ADDRESS,
     analysis_simulations: int | None = None,
     clock: Callable[[], float] = time.time,
+    password_hasher: PasswordHasher | None = None,
 ) -> Starlette:
     """The service as an ASGI app on ``database_url``: one node of those on that
     database, which the other nodes reach at ``node_url`` (``--node-url``).
@@ -110,6 +112,8 @@ def create_app(
     ``rate_limits``: off only for a benchmark that plays every client from one address.
     ``waiting_*`` and ``connections_per_address``: limits of PROTOCOL.md.
     ``clock``: this machine's clock (a test gives a node a slow one).
+    ``password_hasher``: argon2id's parameters for passwords (default: RFC 9106's second
+    profile; tests give cheaper ones).
     ``analysis_simulations``: what a finished match's analysis spends a decision
     (default: env ``TRIOMINOS_ANALYSIS_SIMS``, else ``triominos analyse``'s default).
     """
@@ -170,7 +174,7 @@ def create_app(
         WebSocketRoute("/ws/{code}", play),
         *pad_routes(store),
         *puzzle_routes(store),
-        *account_routes(store, service_clock),
+        *account_routes(store, service_clock, password_hasher),
         *learn_routes(),
         *rules_routes(),
         Route("/", page("index.html")),
