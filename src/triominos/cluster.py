@@ -16,14 +16,24 @@ result is the one the first try would have given. docs/cluster.md shows a run.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import ipaddress
 import logging
 import multiprocessing
 import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
+from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
 
@@ -80,9 +90,9 @@ def ordered_map(
                 future.add_done_callback(_reporter(on_done))
             pending.append(future)
             if len(pending) >= AHEAD * runner.width:
-                yield pending.popleft().result()
+                yield runner.result(pending.popleft())
         while pending:
-            yield pending.popleft().result()
+            yield runner.result(pending.popleft())
         finished = True
     finally:
         runner.close(finished)
@@ -99,8 +109,9 @@ def _reporter(on_done: Callable[[Result], None]) -> Callable[[Future[Result]], N
 class _PoolRunner:
     """Local processes, started fresh (spawned: no forking a process with threads).
 
-    A runner has a ``width`` (how many items run at once), ``submit`` and ``close``
-    (when not ``finished``, the items still waiting are dropped).
+    A runner has a ``width`` (how many items run at once), ``submit``, ``result`` (an
+    item's result, or the error its function raised) and ``close`` (when not
+    ``finished``, the items still waiting are dropped).
     """
 
     def __init__(self, function: Callable[[Any], Any], jobs: int) -> None:
@@ -110,6 +121,9 @@ class _PoolRunner:
 
     def submit(self, item: Any) -> Future[Any]:
         return self.pool.submit(self.function, item)
+
+    def result(self, future: Future[Any]) -> Any:
+        return future.result()
 
     def close(self, finished: bool) -> None:
         self.pool.shutdown(wait=finished, cancel_futures=True)
@@ -130,6 +144,14 @@ class _RayRunner:
         self.submitted.append(reference)
         future: Future[Any] = reference.future()
         return future
+
+    def result(self, future: Future[Any]) -> Any:
+        """The task's result, or the error its function raised as itself (Ray wraps it
+        with the remote traceback)."""
+        try:
+            return future.result()
+        except self.ray.exceptions.RayTaskError as error:
+            raise error.cause from None
 
     def close(self, finished: bool) -> None:
         if not finished:
@@ -186,3 +208,148 @@ def node_ip(address: str) -> str | None:
         return str(ipaddress.ip_address(host))
     except ValueError:
         return None
+
+
+# --- a cluster on this machine ------------------------------------------------------------
+
+LOOPBACK = "127.0.0.2"
+"""The loopback cluster's address: not 127.0.0.1, which Ray 2.60 replaces by the address
+of the machine's outward interface wherever a node's or a driver's address is given
+(``ray._private.services.resolve_ip_for_localhost``); any 127.x.y.z is loopback on Linux."""
+NODE_OPTIONS = (
+    f"--node-ip-address={LOOPBACK}",
+    "--object-store-memory=80000000",
+    "--disable-usage-stats",
+    "--block",
+)
+"""Every node's ``ray start`` options: loopback, a small object store (results are small),
+no usage reports, and the command in the foreground, so that stopping it stops the node."""
+
+
+class LoopbackCluster:
+    """A Ray cluster on this machine, on loopback, with token authentication: a head
+    with no CPU (every task on a worker) and one-CPU workers added one by one. For the
+    tests and the benchmark; docs/cluster.md starts the same by hand.
+
+    A context manager: inside, this process is the cluster's driver (``address`` for
+    ``--ray``) with the token in its environment; on leaving, every process of the
+    cluster is stopped, even after an error. Ray reads the token's settings when first
+    imported: enter before anything in the process imports ``ray``.
+    """
+
+    def __init__(self, workers: int = 2) -> None:
+        # Short: the nodes' Unix sockets live under it, and their paths have a length limit.
+        self.temp_dir = tempfile.mkdtemp(prefix="trc")
+        token_file = Path(self.temp_dir) / "token"
+        token_file.write_text(secrets.token_hex(32))
+        self.environment = {
+            "RAY_AUTH_MODE": "token",
+            "RAY_AUTH_TOKEN_PATH": str(token_file),
+            "RAY_USAGE_STATS_ENABLED": "0",
+            # The workers import this very source, wherever they run from.
+            "PYTHONPATH": os.pathsep.join(
+                filter(None, [str(Path(__file__).resolve().parents[1]), os.getenv("PYTHONPATH")])
+            ),
+        }
+        self.saved = {name: os.environ.get(name) for name in self.environment}
+        self.address = f"{LOOPBACK}:{_free_port()}"
+        self.workers = workers
+        self.nodes: list[subprocess.Popen[bytes]] = []
+
+    def __enter__(self) -> LoopbackCluster:
+        # This process is the driver: Ray reads the authentication mode when imported.
+        os.environ.update(self.environment)
+        self.ray = ray_module()
+        try:
+            port = self.address.rpartition(":")[2]
+            self._start("--head", f"--port={port}", "--num-cpus=0", "--include-dashboard=false")
+            _wait_for_port(self.address)
+            connect(self.address)
+            for _ in range(self.workers):
+                self.add_worker()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def add_worker(self) -> None:
+        """One more one-CPU worker, once it has joined (one at a time: two raylets
+        starting at once on one address can crash)."""
+        cpus = self.ray.cluster_resources().get("CPU", 0) + 1
+        self._start(f"--address={self.address}", "--num-cpus=1")
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while self.ray.cluster_resources().get("CPU", 0) < cpus:
+            if time.monotonic() > deadline:
+                raise ClusterError(f"a worker did not join the cluster at {self.address}")
+            time.sleep(0.2)
+
+    def _start(self, *options: str) -> None:
+        command = [str(Path(sys.executable).with_name("ray")), "start", *options, *NODE_OPTIONS]
+        if "--head" in options:
+            command.append(f"--temp-dir={self.temp_dir}")
+        self.nodes.append(subprocess.Popen(command, stdout=subprocess.DEVNULL))
+
+    def processes(self) -> list[int]:
+        """Every process of the cluster: those whose command line names its temporary
+        directory, and their children (the workers, titled ``ray::...``)."""
+        parents: dict[int, int] = {}
+        named: set[int] = set()
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                command = (entry / "cmdline").read_bytes()
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            parents[int(entry.name)] = parent
+            if self.temp_dir.encode() in command:
+                named.add(int(entry.name))
+        return sorted(named | {pid for pid, parent in parents.items() if parent in named})
+
+    def close(self) -> None:
+        """Disconnect, stop every node (the workers first) and whatever they left."""
+        self.ray.shutdown()
+        for node in reversed(self.nodes):
+            node.send_signal(signal.SIGTERM)
+        for node in reversed(self.nodes):
+            try:
+                node.wait(timeout=STARTUP_SECONDS)
+            except subprocess.TimeoutExpired:
+                node.kill()
+        for pid in self.processes():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        shutil.rmtree(self.temp_dir, ignore_errors=True)
+        for name, value in self.saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+STARTUP_SECONDS = 60
+"""The longest a node may take to start or to stop."""
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((LOOPBACK, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _wait_for_port(address: str) -> None:
+    host, _, port = address.rpartition(":")
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while True:
+        try:
+            socket.create_connection((host, int(port)), timeout=1).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise ClusterError(f"the head did not listen on {address}") from None
+            time.sleep(0.2)

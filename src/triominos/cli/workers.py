@@ -2,10 +2,15 @@
 
 Declared here once; each command passes the address on to
 :func:`triominos.cluster.ordered_map` and stops with the message of a
-:class:`~triominos.cluster.ClusterError` (a cluster it cannot join).
+:class:`~triominos.cluster.ClusterError` (a cluster it cannot join): the commands that
+already catch their own errors name it among them, the others run in
+:func:`cluster_errors`.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import click
 from click.decorators import FC
@@ -34,3 +39,12 @@ def ray_option(function: FC) -> FC:
         "for the one started here; the cluster extra, docs/cluster.md). The results "
         "are the local run's, in the same order.",
     )(function)
+
+
+@contextmanager
+def cluster_errors() -> Iterator[None]:
+    """Stop the command, status 2, with the message of a cluster it cannot join."""
+    try:
+        yield
+    except ClusterError as error:
+        stop(click.get_current_context(), str(error))
