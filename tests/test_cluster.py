@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from benchmark_runs import benchmark_figures
 from triominos.arena import ArenaConfig, play_games
 from triominos.bots import Budget
 from triominos.cli import main
@@ -171,6 +172,19 @@ def test_without_ray_the_option_says_in_one_line_which_extra_installs_it(
     assert result.exit_code == 2
     assert result.stderr.strip().splitlines() == [RAY_MISSING]
     assert "cluster" in RAY_MISSING
+
+
+def test_the_benchmark_prints_the_speed_ups_of_one_and_two_workers() -> None:
+    if importlib.util.find_spec("ray") is None:
+        pytest.skip("needs the cluster extra (Ray)")
+    figures = benchmark_figures("cluster.py", "--matches", "2", "--runs", "1", "--sims", "5")
+    assert list(figures) == [
+        "here, one process s",
+        "cluster, 1 worker(s) s",
+        "cluster, 2 worker(s) s",
+        "speed-up, 1 worker(s)",
+        "speed-up, 2 worker(s)",
+    ]
 
 
 def test_no_socket_of_the_cluster_leaves_loopback(cluster: LoopbackCluster) -> None:
