@@ -2,11 +2,11 @@
 
     python benchmarks/cluster.py --matches 40 --runs 3
 
-Plays the same arena (``triominos arena``'s schedule and seeds) in this process, then on
+Plays the same arena (``triominos arena``'s schedule and seeds) in this process and on
 a loopback cluster on this machine (:class:`~triominos.cluster.LoopbackCluster`: a head
-with no CPU and one-CPU workers) with one worker, then with two. Prints the median
-seconds of ``--runs`` runs of each and the speed-ups over this process; every run's
-results are checked equal to the first local run's. On a machine of two cores shared
+with no CPU and one-CPU workers), in turn, ``--runs`` times each, with one worker and
+then with two. Prints the median seconds of each and the speed-ups over this process;
+every run's results are checked equal to the first local run's. On a machine of two cores shared
 with other work, two workers cannot reach twice the speed; a task costs Ray a few
 milliseconds, so cheap games (``greedy``) gain less than searching ones.
 """
@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from collections.abc import Callable
 
 from triominos.arena import ArenaConfig, GameResult, play_games
 from triominos.bots import Budget
@@ -41,27 +40,26 @@ def main() -> None:
     )
     expected = figures(list(play_games(config)))
 
-    def median_seconds(play: Callable[[], list[GameResult]]) -> float:
-        seconds = []
-        for _ in range(options.runs):
-            start = time.perf_counter()
-            results = play()
-            seconds.append(time.perf_counter() - start)
-            if figures(results) != expected:
-                raise SystemExit("a run's results differ from the local run's")
-        return statistics.median(seconds)
+    def seconds(ray: str | None) -> float:
+        start = time.perf_counter()
+        results = list(play_games(config, ray=ray))
+        if figures(results) != expected:
+            raise SystemExit("a run's results differ from the local run's")
+        return time.perf_counter() - start
 
-    here = median_seconds(lambda: list(play_games(config)))
-    print(f"here, one process s: {here:.2f}")
     with LoopbackCluster(workers=1) as cluster:
-        on_cluster = []
         for workers in (1, 2):
             if workers == 2:
                 cluster.add_worker()
-            on_cluster.append(median_seconds(lambda: list(play_games(config, ray=cluster.address))))
-            print(f"cluster, {workers} worker(s) s: {on_cluster[-1]:.2f}")
-    for workers, seconds in enumerate(on_cluster, 1):
-        print(f"speed-up, {workers} worker(s): {here / seconds:.2f}")
+            # Here and there in turn: the machine's other work weighs on both alike.
+            here, there = [], []
+            for _ in range(options.runs):
+                here.append(seconds(None))
+                there.append(seconds(cluster.address))
+            here_s, there_s = statistics.median(here), statistics.median(there)
+            print(f"{workers} worker(s), here in one process s: {here_s:.2f}")
+            print(f"{workers} worker(s), on the cluster s: {there_s:.2f}")
+            print(f"{workers} worker(s), speed-up: {here_s / there_s:.2f}")
 
 
 def figures(results: list[GameResult]) -> list[tuple[object, ...]]:

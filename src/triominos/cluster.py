@@ -137,26 +137,28 @@ class _RayRunner:
         self.task = self.ray.remote(max_retries=TASK_RETRIES)(_call)
         self.function = self.ray.put(function)
         self.width = max(1, int(self.ray.cluster_resources().get("CPU", 1)))
-        self.submitted: list[Any] = []
+        self.references: dict[Future[Any], Any] = {}
+        """Each task's object reference until its result is taken (a reference held
+        keeps the result in the cluster's object store)."""
 
     def submit(self, item: Any) -> Future[Any]:
         reference = self.task.remote(self.function, item)
-        self.submitted.append(reference)
         future: Future[Any] = reference.future()
+        self.references[future] = reference
         return future
 
     def result(self, future: Future[Any]) -> Any:
         """The task's result, or the error its function raised as itself (Ray wraps it
         with the remote traceback)."""
+        del self.references[future]
         try:
             return future.result()
         except self.ray.exceptions.RayTaskError as error:
             raise error.cause from None
 
     def close(self, finished: bool) -> None:
-        if not finished:
-            for reference in self.submitted:
-                self.ray.cancel(reference)
+        for reference in self.references.values():
+            self.ray.cancel(reference)
 
 
 def _call(function: Callable[[Any], Any], item: Any) -> Any:
