@@ -6,7 +6,9 @@ Plays the same arena (``triominos arena``'s schedule and seeds) in this process 
 a loopback cluster on this machine (:class:`~triominos.cluster.LoopbackCluster`: a head
 with no CPU and one-CPU workers), in turn, ``--runs`` times each, with one worker and
 then with two. Prints the median seconds of each and the speed-ups over this process;
-every run's results are checked equal to the first local run's. On a machine of two cores shared
+every run's results are checked equal to the first local run's. The workers run at
+this process's niceness (Ray's own default, 15, would let any other work on the machine
+go first and measure that instead). On a machine of two cores shared
 with other work, two workers cannot reach twice the speed; a task costs Ray a few
 milliseconds, so cheap games (``greedy``) gain less than searching ones.
 """
@@ -14,6 +16,7 @@ milliseconds, so cheap games (``greedy``) gain less than searching ones.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 
@@ -47,7 +50,7 @@ def main() -> None:
             raise SystemExit("a run's results differ from the local run's")
         return time.perf_counter() - start
 
-    with LoopbackCluster(workers=1) as cluster:
+    with LoopbackCluster(workers=1, niceness=os.nice(0)) as cluster:
         for workers in (1, 2):
             if workers == 2:
                 cluster.add_worker()

@@ -15,6 +15,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -241,3 +242,16 @@ def loopback(name: str) -> bool:
         return ipaddress.ip_address(name).is_loopback
     except ValueError:
         return False
+
+
+def test_an_address_where_no_cluster_answers_is_one_line_at_once() -> None:
+    if importlib.util.find_spec("ray") is None:
+        pytest.skip("needs the cluster extra (Ray)")
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.2", 0))
+        address = f"127.0.0.2:{probe.getsockname()[1]}"
+    # Its own process: this one may be the driver of the module's cluster already.
+    command = [sys.executable, "-m", "triominos", "selfplay", "--games", "1", "--ray", address]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [f"no Ray cluster answers at {address}"]

@@ -167,8 +167,9 @@ def _call(function: Callable[[Any], Any], item: Any) -> Any:
 
 
 def connect(address: str) -> ModuleType:
-    """Ray, connected to the cluster at ``address`` (once a process); ClusterError when
-    Ray is missing or the cluster cannot be reached.
+    """Ray, connected to the cluster at ``address``; ClusterError when Ray is missing or
+    the cluster cannot be reached. Once a process: later calls keep that connection,
+    whatever their address (a command joins one cluster).
 
     The driver joins the cluster as the node at the address's host when it is an IP
     address (the command runs on the head node, as Ray requires), or at
@@ -180,6 +181,8 @@ def connect(address: str) -> ModuleType:
     ray = ray_module()
     if ray.is_initialized():
         return ray
+    if _port(address) is not None and not _answers(address):  # Ray would retry for minutes
+        raise ClusterError(f"no Ray cluster answers at {address}")
     try:
         ray.init(
             address=address,
@@ -233,13 +236,15 @@ class LoopbackCluster:
     with no CPU (every task on a worker) and one-CPU workers added one by one. For the
     tests and the benchmark; docs/cluster.md starts the same by hand.
 
+    ``niceness``: the workers' (Ray's default when None: 15, below every other process).
+
     A context manager: inside, this process is the cluster's driver (``address`` for
     ``--ray``) with the token in its environment; on leaving, every process of the
     cluster is stopped, even after an error. Ray reads the token's settings when first
     imported: enter before anything in the process imports ``ray``.
     """
 
-    def __init__(self, workers: int = 2) -> None:
+    def __init__(self, workers: int = 2, *, niceness: int | None = None) -> None:
         # Short: the nodes' Unix sockets live under it, and their paths have a length limit.
         self.temp_dir = tempfile.mkdtemp(prefix="trc")
         token_file = Path(self.temp_dir) / "token"
@@ -253,6 +258,8 @@ class LoopbackCluster:
                 filter(None, [str(Path(__file__).resolve().parents[1]), os.getenv("PYTHONPATH")])
             ),
         }
+        if niceness is not None:  # else Ray's: 15, its workers yield to everything else
+            self.environment["RAY_worker_niceness"] = str(niceness)
         self.saved = {name: os.environ.get(name) for name in self.environment}
         self.address = f"{LOOPBACK}:{_free_port()}"
         self.workers = workers
@@ -345,13 +352,24 @@ def _free_port() -> int:
 
 
 def _wait_for_port(address: str) -> None:
-    host, _, port = address.rpartition(":")
     deadline = time.monotonic() + STARTUP_SECONDS
-    while True:
-        try:
-            socket.create_connection((host, int(port)), timeout=1).close()
-            return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise ClusterError(f"the head did not listen on {address}") from None
-            time.sleep(0.2)
+    while not _answers(address):
+        if time.monotonic() > deadline:
+            raise ClusterError(f"the head did not listen on {address}")
+        time.sleep(0.2)
+
+
+def _port(address: str) -> int | None:
+    """The port of a ``HOST:PORT`` address; None for ``auto`` and the like."""
+    port = address.rpartition(":")[2]
+    return int(port) if port.isdigit() else None
+
+
+def _answers(address: str) -> bool:
+    """Whether something accepts a connection at ``HOST:PORT``."""
+    host = address.rpartition(":")[0].strip("[]")
+    try:
+        socket.create_connection((host, _port(address) or 0), timeout=5).close()
+    except OSError:
+        return False
+    return True

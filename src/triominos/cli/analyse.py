@@ -99,7 +99,7 @@ def analyse_command(
                 ray=ray,
                 on_done=None if ray is None else lambda _: bar.advance(task),
             )
-            for analysis in analysed:
+            for analysis in analysed:  # one at a time: on an error, the count names the record
                 analyses.append(analysis)
     except RecordError as error:
         stop(context, f"{file}: record {chosen[len(analyses)].number}: {error}")
