@@ -81,6 +81,14 @@ def test_an_arena_of_40_matches_is_the_same_on_the_cluster(
     assert "40 classic matches" in here.stdout
 
 
+def test_a_sequential_test_stops_at_the_same_pair_on_the_cluster(cluster: LoopbackCluster) -> None:
+    sprt = ("arena", "--bots", "expert,random", "--sprt", "0,200", "--matches", "60", "--seed", "5")
+    here = run(*sprt, "--target", "150")
+    there = run(*sprt, "--target", "150", "--ray", cluster.address)
+    assert without_timing(there.stdout) == without_timing(here.stdout)
+    assert "accepted" in here.stdout  # it stopped before the matches ran out
+
+
 def test_a_killed_worker_is_retried_and_the_result_is_unchanged(cluster: LoopbackCluster) -> None:
     config = ArenaConfig(
         PRESETS["classic"].rules.replace(target_score=200),
