@@ -198,7 +198,7 @@ def test_the_benchmark_prints_the_speed_ups_of_one_and_two_workers() -> None:
 def test_no_socket_of_the_cluster_leaves_loopback(cluster: LoopbackCluster) -> None:
     """Every connection of the nodes, their workers and the driver (this process) is
     between loopback addresses, and no socket is bound to another address; Ray 2.60's
-    GCS and raylets listen on the wildcard address (not configurable: docs/cluster.md),
+    GCS, raylets and workers listen on the wildcard address (not configurable: docs/cluster.md),
     which the test allows."""
     if shutil.which("ss") is None:
         pytest.skip("needs ss (iproute2)")
