@@ -30,7 +30,7 @@ $(STAMP): pyproject.toml setup.py $(wildcard src/triominos/*.pyx)
 		&& $(PYTHON) -m venv $(VENV); }
 	$(BIN)/pip install --quiet --upgrade pip
 	scripts/ensure-native-toolchain $(PYTHON)
-	$(BIN)/pip install --quiet -e '.[server,test,rl]'
+	$(BIN)/pip install --quiet -e '.[server,test,rl,cluster]'
 	touch $(STAMP)
 
 # One line: which core runs the board, native or pure Python and why (triominos.native).

@@ -5,15 +5,13 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from types import SimpleNamespace
-from typing import cast
 
 import pytest
 from click.testing import CliRunner, Result
 
 from triominos.cli import main
 from triominos.cli.main import seat_bot
-from triominos.cli.selfplay import SeriesTally, play_out, wins_words
+from triominos.cli.selfplay import Played, SeriesTally, play_out, wins_words
 from triominos.game import Match
 from triominos.rules import PRESETS
 
@@ -76,9 +74,8 @@ def test_out_saves_one_record_a_line_with_the_players_and_seeds(tmp_path: Path) 
 
 
 def test_shared_wins_count_as_fractions() -> None:
-    finished = SimpleNamespace(hands=[object(), object()], winners=[0, 2], totals=[400, 120, 400])
     tally = SeriesTally(3)
-    tally.add(cast(Match, finished))
+    tally.add(Played(hands=2, winners=(0, 2), totals=(400, 120, 400), record=None))
     assert tally.wins == [0.5, 0.0, 0.5]
     assert (tally.matches, tally.hands, tally.score_sums) == (1, 2, [400, 120, 400])
     assert [wins_words(w) for w in (3.0, 2.5, 1 / 3)] == ["3", "2.5", "0.33"]

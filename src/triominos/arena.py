@@ -18,20 +18,20 @@ What is reported for each entry (:func:`summarize`):
 - **rating**: openskill's Plackett-Luce model over every match in schedule order (the
   whole finishing order counts, so it means something with more than two players).
 
-Games run in ``jobs`` processes and come back in schedule order, so the same seed gives
-the same results and the same records file whatever the number of processes (with
-budgets in simulations; a time budget depends on the machine).
+Games run in ``jobs`` processes or on a Ray cluster (:mod:`triominos.cluster`) and come
+back in schedule order, so the same seed gives the same results and the same records
+file wherever they ran (with budgets in simulations; a time budget
+depends on the machine).
 """
 
 from __future__ import annotations
 
 import math
-import multiprocessing
 import random
 import time
 from collections.abc import Callable, Generator, Mapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
+from functools import partial
 from statistics import NormalDist
 from typing import Any, NamedTuple
 
@@ -41,6 +41,7 @@ from triominos.bots import clairvoyant
 from triominos.bots.base import BOT_NAMES, Bot, Budget
 from triominos.bots.clairvoyant import ClairvoyantBot
 from triominos.bots.spec import BotSpec
+from triominos.cluster import ordered_map
 from triominos.game import Match
 from triominos.record import PlayerInfo, match_record
 from triominos.rules import Rules
@@ -200,44 +201,18 @@ def play_games(
     config: ArenaConfig,
     *,
     jobs: int = 1,
+    ray: str | None = None,
     keep_records: bool = False,
     on_done: Callable[[GameResult], None] | None = None,
 ) -> Generator[GameResult]:
-    """Play the whole schedule in ``jobs`` processes; results in schedule order.
+    """Play the whole schedule in ``jobs`` processes, or as tasks of the Ray cluster at
+    ``ray``; results in schedule order (:func:`~triominos.cluster.ordered_map`).
 
     ``on_done`` hears of each game as soon as it finishes (for a progress bar), while
     the results wait for the games before them.
     """
-    games = config.schedule()
-    if jobs <= 1:
-        for game in games:
-            result = play_game(config, game, keep_records)
-            if on_done is not None:
-                on_done(result)
-            yield result
-        return
-    context = multiprocessing.get_context("spawn")  # no forking a process with threads
-    pool = ProcessPoolExecutor(jobs, mp_context=context)
-    finished = False
-    try:
-        futures = [pool.submit(play_game, config, game, keep_records) for game in games]
-        if on_done is not None:
-            for future in futures:
-                future.add_done_callback(_reporter(on_done))
-        for future in futures:
-            yield future.result()
-        finished = True
-    finally:
-        # Stopped early (an error, Ctrl-C): drop the games not started, wait for none.
-        pool.shutdown(wait=finished, cancel_futures=True)
-
-
-def _reporter(on_done: Callable[[GameResult], None]) -> Callable[[Future[GameResult]], None]:
-    def report(future: Future[GameResult]) -> None:
-        if not future.cancelled() and future.exception() is None:
-            on_done(future.result())
-
-    return report
+    play = partial(play_game, config, keep_record=keep_records)
+    yield from ordered_map(play, config.schedule(), jobs=jobs, ray=ray, on_done=on_done)
 
 
 # --- statistics -----------------------------------------------------------------------
@@ -492,6 +467,7 @@ def play_sprt(
     sprt: Sprt,
     *,
     jobs: int = 1,
+    ray: str | None = None,
     on_done: Callable[[GameResult], None] | None = None,
 ) -> tuple[SprtResult, list[GameResult]]:
     """Play duplicate pairs of ``config`` (at most its ``groups``) until ``sprt`` decides;
@@ -500,7 +476,7 @@ def play_sprt(
         raise ValueError(f"--sprt compares two bots head to head: 2 players, not {config.players}")
     results: list[GameResult] = []
     result: SprtResult | None = None
-    games = play_games(config, jobs=jobs, on_done=on_done)
+    games = play_games(config, jobs=jobs, ray=ray, on_done=on_done)
     try:
         for game in games:
             results.append(game)

@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 from triominos.board import FIGURES, Board, Placement
 from triominos.bots.base import Budget, GreedyBot, make_bot
 from triominos.bots.evaluate import MoveValue, evaluate
+from triominos.cluster import ordered_map
 from triominos.explain import where
 from triominos.game import Action, Draw, Match, Observation, placement_points
 from triominos.glicko import Rating, RatingError
@@ -481,25 +482,36 @@ def generate(
     confirm: int = SIMULATIONS * CONFIRM,
     *,
     think: int = 200,
+    ray: str | None = None,
 ) -> Iterator[tuple[Game, Found]]:
     """Puzzles from bot games without end (each game's first hand; the caller stops):
     every position screened and confirmed by :func:`find`, at most :data:`PER_HAND` a
     hand. ``think``: the simulations a move of the ``sim`` players. Yields every position
-    :func:`find` valued, kept or not, for the caller to count."""
-    for game in games(seed):
-        match = Match.from_preset(PRESET, players=len(game.bots), seed=game.seed)
-        bots = [
-            make_bot(name, seed=game.seed + seat, budget=Budget(simulations=think))
-            for seat, name in enumerate(game.bots)
-        ]
-        kept = 0
-        while not match.is_over and len(match.hands) == 1 and kept < PER_HAND:
-            observation = match.observe(match.to_move)
-            found = find(observation, simulations, confirm, seed=game.seed)
-            if found is not None:
-                kept += found.puzzle is not None
-                yield game, found
-            match.apply(bots[match.to_move].act(observation))
+    :func:`find` valued, kept or not, for the caller to count, game after game in
+    :func:`games`' order (with ``ray``, the games are tasks of that Ray cluster)."""
+    valued = functools.partial(game_positions, simulations, confirm, think)
+    for game, found in zip(games(seed), ordered_map(valued, games(seed), ray=ray), strict=False):
+        for position in found:
+            yield game, position
+
+
+def game_positions(simulations: int, confirm: int, think: int, game: Game) -> list[Found]:
+    """What :func:`find` made of each position of one game's first hand, in order."""
+    match = Match.from_preset(PRESET, players=len(game.bots), seed=game.seed)
+    bots = [
+        make_bot(name, seed=game.seed + seat, budget=Budget(simulations=think))
+        for seat, name in enumerate(game.bots)
+    ]
+    found: list[Found] = []
+    kept = 0
+    while not match.is_over and len(match.hands) == 1 and kept < PER_HAND:
+        observation = match.observe(match.to_move)
+        position = find(observation, simulations, confirm, seed=game.seed)
+        if position is not None:
+            kept += position.puzzle is not None
+            found.append(position)
+        match.apply(bots[match.to_move].act(observation))
+    return found
 
 
 def solves(puzzle: Puzzle, simulations: int = SIMULATIONS, *, seed: int = 0) -> bool:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
+from typing import Any, NamedTuple, Protocol
 
 import click
 from rich.console import Console
@@ -21,6 +23,8 @@ from triominos.analysis import (
 )
 from triominos.board import Placement
 from triominos.cli.main import main, progress_bar, read_record_file, record_option, stop
+from triominos.cli.workers import ray_option
+from triominos.cluster import ClusterError, ordered_map
 from triominos.game import TakeJoker
 from triominos.notation import move_to_text
 from triominos.record import RecordError, VerificationError
@@ -30,6 +34,12 @@ from triominos.record import RecordError, VerificationError
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @record_option
 @click.option(
+    "--all",
+    "every_record",
+    is_flag=True,
+    help="Analyse every record of the file, in order (--record is then ignored).",
+)
+@click.option(
     "--sims",
     type=click.IntRange(min=1),
     default=DEFAULT_SIMULATIONS,
@@ -37,10 +47,20 @@ from triominos.record import RecordError, VerificationError
     help="Simulations per decision, shared by its choices.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampled worlds.")
-@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON, for programs.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the analysis as JSON (a line a record)."
+)
+@ray_option
 @click.pass_context
 def analyse_command(
-    context: click.Context, file: Path, record_number: int, sims: int, seed: int, as_json: bool
+    context: click.Context,
+    file: Path,
+    record_number: int,
+    every_record: bool,
+    sims: int,
+    seed: int,
+    as_json: bool,
+    ray: str | None,
 ) -> None:
     """Analyse a recorded match: every decision against the best choice the bots see.
 
@@ -49,7 +69,8 @@ def analyse_command(
     sampled worlds; the loss is the best choice's value less the move made's, in
     points. The marked decisions (inaccuracy, mistake, blunder) are listed with a
     summary per player; --json prints every decision. The same --sims and --seed give
-    the same analysis.
+    the same analysis. With --all, every record of the file is analysed (with --ray,
+    a record a task on the cluster) and printed in the file's order.
 
     \b
     Exit status:
@@ -61,31 +82,74 @@ def analyse_command(
     entries = read_record_file(context, file)
     if record_number > len(entries):
         stop(context, f"{file} holds {len(entries)} record(s), not {record_number}")
-    line, document = entries[record_number - 1]
+    numbers = range(1, len(entries) + 1) if every_record else [record_number]
+    chosen = [Entry(number, *entries[number - 1]) for number in numbers]
+    analyses: list[Analysis] = []
     try:
         with progress_bar() as bar:
             task = bar.add_task("analysing", total=None)
-            analysis = analyse(
-                document,
-                simulations=sims,
-                seed=seed,
-                index=record_number,
-                line=line,
-                progress=lambda done, total: bar.update(task, completed=done, total=total),
+            decisions = None
+            if ray is None:  # here, each record's decisions shown as they are valued
+                decisions = partial(bar.update, task)
+            else:
+                bar.update(task, total=len(chosen))
+            analysed = ordered_map(
+                partial(analyse_entry, sims, seed, decisions),
+                chosen,
+                ray=ray,
+                on_done=None if ray is None else lambda _: bar.advance(task),
             )
+            for analysis in analysed:  # one at a time: on an error, the count names the record
+                analyses.append(analysis)
     except RecordError as error:
-        stop(context, f"{file}: record {record_number}: {error}")
+        stop(context, f"{file}: record {chosen[len(analyses)].number}: {error}")
     except VerificationError as error:
         click.echo(f"{file}: {error}", err=True)
         context.exit(1)
-    if as_json:
-        click.echo(json.dumps(analysis.to_json(), ensure_ascii=False))
-        return
+    except ClusterError as error:
+        stop(context, str(error))
     console = Console(highlight=False)
-    console.print(marks_table(analysis))
-    console.print(summary_table(analysis))
-    limits = ", ".join(f"{mark} {THRESHOLDS[mark]:g}" for mark in MARKS)
-    console.print(f"{sims} simulations a decision, seed {seed}; marks from a loss of {limits}.")
+    for entry, analysis in zip(chosen, analyses, strict=True):
+        if as_json:
+            click.echo(json.dumps(analysis.to_json(), ensure_ascii=False))
+            continue
+        if every_record:
+            console.print(f"Record {entry.number}, line {entry.line}")
+        console.print(marks_table(analysis))
+        console.print(summary_table(analysis))
+    if not as_json:
+        limits = ", ".join(f"{mark} {THRESHOLDS[mark]:g}" for mark in MARKS)
+        console.print(f"{sims} simulations a decision, seed {seed}; marks from a loss of {limits}.")
+
+
+class DecisionProgress(Protocol):
+    """A progress bar's task update: the decisions valued of a record, of how many."""
+
+    def __call__(self, *, completed: int, total: int) -> None: ...
+
+
+class Entry(NamedTuple):
+    """A record of the file: its number (1 is the first), its first line, its document."""
+
+    number: int
+    line: int
+    document: dict[str, Any]
+
+
+def analyse_entry(
+    sims: int, seed: int, decisions: DecisionProgress | None, entry: Entry
+) -> Analysis:
+    """One record analysed, wherever it runs; ``decisions`` hears of each decision valued."""
+    return analyse(
+        entry.document,
+        simulations=sims,
+        seed=seed,
+        index=entry.number,
+        line=entry.line,
+        progress=None
+        if decisions is None
+        else lambda done, total: decisions(completed=done, total=total),
+    )
 
 
 def move_text(choice: Choice) -> str:

@@ -46,6 +46,8 @@ from triominos.cli.main import (
     stop,
     think_option,
 )
+from triominos.cli.workers import ray_option
+from triominos.cluster import ClusterError
 from triominos.record import write_records
 
 
@@ -99,7 +101,7 @@ def parse_sprt(value: str, alpha: float, beta: float, players: int) -> Sprt:
         raise click.BadParameter(str(error)) from None
 
 
-def run_sprt(config: ArenaConfig, test: Sprt, jobs: int) -> None:
+def run_sprt(config: ArenaConfig, test: Sprt, jobs: int, ray: str | None) -> None:
     """Play pairs until the test decides (or the matches run out) and say where it stopped."""
     progress = progress_bar()
     task = progress.add_task("matches", total=config.groups * config.players)
@@ -107,11 +109,11 @@ def run_sprt(config: ArenaConfig, test: Sprt, jobs: int) -> None:
     try:
         with progress:
             result, games = play_sprt(
-                config, test, jobs=jobs, on_done=lambda _: progress.advance(task)
+                config, test, jobs=jobs, ray=ray, on_done=lambda _: progress.advance(task)
             )
     except KeyboardInterrupt:
         raise click.Abort() from None
-    except AgentError as error:
+    except (AgentError, ClusterError) as error:
         stop(click.get_current_context(), str(error))
     elapsed = time.perf_counter() - start
     first, second = config.labels
@@ -182,6 +184,7 @@ def sprt_lines(result: SprtResult) -> list[str]:
     show_default=True,
     help="Processes playing at once.",
 )
+@ray_option
 @think_option(
     "What a searching bot (sim) may spend a move: 1s, 250ms or 600sims "
     "(simulations: the same seed then gives the same games)."
@@ -199,6 +202,7 @@ def arena(
     alpha: float,
     beta: float,
     jobs: int,
+    ray: str | None,
     think: str,
     hands: bool,
     seed: int | None,
@@ -223,7 +227,7 @@ def arena(
     first_seed = seed_or_random(seed)
     config = ArenaConfig(rules, tuple(entries), budget, groups, first_seed, hands)
     if test is not None:
-        run_sprt(config, test, jobs)
+        run_sprt(config, test, jobs, ray)
         return
     games = groups * players
     console = Console(highlight=False)
@@ -236,6 +240,7 @@ def arena(
         for result in play_games(
             config,
             jobs=jobs,
+            ray=ray,
             keep_records=out is not None,
             on_done=lambda _: progress.advance(task),
         ):
@@ -255,7 +260,7 @@ def arena(
                     raise click.FileError(str(out), hint=error.strerror) from None
     except KeyboardInterrupt:
         raise click.Abort() from None
-    except AgentError as error:
+    except (AgentError, ClusterError) as error:
         stop(click.get_current_context(), str(error))
     elapsed = time.perf_counter() - start
     kind = "hands" if hands else "matches"

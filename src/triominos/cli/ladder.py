@@ -38,6 +38,8 @@ from triominos.cli.main import (
     stop,
     think_option,
 )
+from triominos.cli.workers import ray_option
+from triominos.cluster import ClusterError
 
 
 def ladder_table(rungs: list[Rung]) -> list[str]:
@@ -68,6 +70,7 @@ def ladder_table(rungs: list[Rung]) -> list[str]:
     help="Duplicate pairs (one deal, seats swapped) for each pairing of two bots.",
 )
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True)
+@ray_option
 @think_option(
     "What a searching bot may spend a move; in simulations (600sims) for ratings "
     "that do not depend on the machine."
@@ -80,6 +83,7 @@ def ladder(
     bots: str,
     pairs: int,
     jobs: int,
+    ray: str | None,
     think: str,
     hands: bool,
     seed: int | None,
@@ -107,12 +111,12 @@ def ladder(
             for i, j in pairings:
                 config = ArenaConfig(rules, (names[i], names[j]), budget, pairs, first_seed, hands)
                 results = list(
-                    play_games(config, jobs=jobs, on_done=lambda _: progress.advance(task))
+                    play_games(config, jobs=jobs, ray=ray, on_done=lambda _: progress.advance(task))
                 )
                 scores[i, j] = pair_scores(results)
     except KeyboardInterrupt:
         raise click.Abort() from None
-    except AgentError as error:
+    except (AgentError, ClusterError) as error:
         stop(click.get_current_context(), str(error))
     elapsed = time.perf_counter() - start
     kind = "hands" if hands else "matches"

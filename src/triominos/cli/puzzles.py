@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from triominos.cli.main import main, stop
+from triominos.cli.workers import cluster_errors, ray_option
 from triominos.puzzles import (
     CONFIRM,
     SIMULATIONS,
@@ -55,8 +56,15 @@ def puzzles_command() -> None:
     show_default=True,
     help="Simulations a move of the sim players of the games.",
 )
+@ray_option
 def generate_command(
-    count: int, out: Path, seed: int, sims: int, confirm_sims: int | None, think: int
+    count: int,
+    out: Path,
+    seed: int,
+    sims: int,
+    confirm_sims: int | None,
+    think: int,
+    ray: str | None,
 ) -> None:
     """Play bot games (classic, 2 to 4 players, sim against sim or expert) and keep
     the positions where one move beats the obvious, highest-scoring one by the margin of
@@ -72,8 +80,8 @@ def generate_command(
         file = out.open("w", encoding="utf-8")
     except OSError as error:
         stop(click.get_current_context(), f"cannot write {out}: {error.strerror or error}")
-    with file:
-        for game, found in generate(seed, sims, confirm, think=think):
+    with file, cluster_errors():
+        for game, found in generate(seed, sims, confirm, think=think, ray=ray):
             valued += 1
             if found.confirm_margin is None:
                 continue

@@ -9,7 +9,9 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import click
 from rich.console import Console
@@ -30,10 +32,22 @@ from triominos.cli.main import (
     seed_option,
     seed_or_random,
 )
+from triominos.cli.workers import cluster_errors, ray_option
+from triominos.cluster import ordered_map
 from triominos.explain import CLASSIC_TERMS, Terms
 from triominos.game import Match
 from triominos.record import PlayerInfo, match_record, write_records
 from triominos.rules import Rules
+
+
+class Played(NamedTuple):
+    """What a series keeps of a match played (wherever it was played): its figures, and
+    its record when asked for."""
+
+    hands: int
+    winners: tuple[int, ...]
+    totals: tuple[int, ...]
+    record: dict[str, Any] | None
 
 
 def play_out(match: Match, bots: Sequence[Bot]) -> None:
@@ -61,25 +75,41 @@ class SeriesTally:
         self.wins = [0.0] * self.players
         self.score_sums = [0] * self.players
 
-    def add(self, match: Match) -> None:
+    def add(self, played: Played) -> None:
         self.matches += 1
-        self.hands += len(match.hands)
-        winners = match.winners
+        self.hands += played.hands
+        winners = played.winners
         for seat in winners:
             self.wins[seat] += 1 / len(winners)
-        for seat, total in enumerate(match.totals):
+        for seat, total in enumerate(played.totals):
             self.score_sums[seat] += total
 
 
+def play_match(rules: Rules, bot_names: Sequence[str], preset: str | None, seed: int) -> Played:
+    """The match of ``seed`` played out; its record too, named after ``preset``, unless
+    that is None."""
+    match = Match(rules, len(bot_names), seed)
+    play_out(match, [seat_bot(name, seed, seat) for seat, name in enumerate(bot_names)])
+    record = None
+    if preset is not None:
+        record = match_record(match, [PlayerInfo(name, "bot") for name in bot_names], preset)
+    return Played(len(match.hands), tuple(match.winners), tuple(match.totals), record)
+
+
 def play_series(
-    rules: Rules, bot_names: Sequence[str], first_seed: int, games: int
-) -> Iterator[Match]:
-    """Matches seeded ``first_seed``, ``first_seed + 1``, …, each yielded once played out."""
-    for number in range(games):
-        seed = first_seed + number
-        match = Match(rules, len(bot_names), seed)
-        play_out(match, [seat_bot(name, seed, seat) for seat, name in enumerate(bot_names)])
-        yield match
+    rules: Rules,
+    bot_names: Sequence[str],
+    first_seed: int,
+    games: int,
+    *,
+    preset: str | None = None,
+    ray: str | None = None,
+) -> Iterator[Played]:
+    """Matches seeded ``first_seed``, ``first_seed + 1``, …, in that order, each once
+    played out (here, or as tasks of the Ray cluster at ``ray``); with their records
+    when ``preset`` names the rules'."""
+    play = partial(play_match, rules, bot_names, preset)
+    return ordered_map(play, range(first_seed, first_seed + games), ray=ray)
 
 
 def wins_words(wins: float) -> str:
@@ -119,6 +149,7 @@ def summary_table(
 @seed_option("Seed of the first match; match i uses seed + i (random if omitted).")
 @rule_options
 @out_option("Save every match's record to FILE.jsonl (JSON Lines, one match a line).")
+@ray_option
 def selfplay(
     preset: str,
     players: int,
@@ -128,6 +159,7 @@ def selfplay(
     target: int | None,
     rule: tuple[str, ...],
     out: Path | None,
+    ray: str | None,
 ) -> None:
     """Bots play many matches against each other: wins and scores seat by seat.
 
@@ -145,23 +177,25 @@ def selfplay(
     tally = SeriesTally(players)
     task = progress.add_task("matches", total=games)
 
-    def played() -> Iterator[Match]:
+    def played() -> Iterator[Played]:
         """The matches one by one, each counted in the tally and the progress bar."""
-        for match in play_series(rules, bot_names, first_seed, games):
+        series = play_series(
+            rules, bot_names, first_seed, games, preset=None if out is None else preset, ray=ray
+        )
+        for match in series:
             tally.add(match)
             progress.advance(task)
             yield match
 
     start = time.perf_counter()
-    with progress:
+    with cluster_errors(), progress:
         if out is None:
             for _match in played():
                 pass  # the tally is all that is kept
         else:
-            players_info = [PlayerInfo(name, "bot") for name in bot_names]
-            records = (match_record(match, players_info, preset) for match in played())
             try:
-                write_records(out, records)  # one match at a time, never all in memory
+                # One match at a time, never all in memory.
+                write_records(out, (match.record or {} for match in played()))
             except OSError as error:
                 raise click.FileError(str(out), hint=error.strerror) from None
     elapsed = time.perf_counter() - start
