@@ -130,6 +130,11 @@ cdef renumber(
 
 
 def push_unchecked(self, Py_ssize_t cell, tile, tuple corners):
+    lay(self, cell, tile, corners)
+
+
+cdef int lay(self, Py_ssize_t cell, tile, tuple corners) except -1:
+    """Board.push_unchecked, for the playout too."""
     cdef dict occupant = self._occupant
     cdef dict frontier = self._frontier
     cdef dict live = self._live
@@ -173,6 +178,7 @@ def push_unchecked(self, Py_ssize_t cell, tile, tuple corners):
             mask = masks[key]
             if mask & unplaced:
                 live[neighbour] = mask
+    return 0
 
 
 def pop(self):
@@ -334,6 +340,11 @@ def fitting_tiles(self, rack):
 
 
 def can_place(self, rack):
+    return fits_any(self, rack)
+
+
+cdef bint fits_any(self, rack) except -1:
+    """Board.can_place, for the playout too."""
     cdef Rack words
     if not in_words(rack, &words, self):
         return PYTHON_PATHS["can_place"](self, rack)
@@ -346,6 +357,11 @@ def can_place(self, rack):
 
 
 def best_placement(self, rack, figure_points, values=None):
+    return best_of(self, rack, figure_points, values)
+
+
+cdef best_of(self, rack, figure_points, values):
+    """Board.best_placement, for the playout too."""
     cdef Rack words
     if not in_words(rack, &words, self):
         return PYTHON_PATHS["best_placement"](self, rack, figure_points, values)
@@ -372,3 +388,235 @@ def best_placement(self, rack, figure_points, values=None):
         return None
     key = frontier[best_cell]
     return best_cell, best_tile, self._fits.corners[key][best_tile][0], best_figure
+
+
+# --- the sim bot's playout --------------------------------------------------------------
+
+cdef enum:
+    ENDS_HAND, FINISH_ROUND, PLAYS_ON  # going_out
+    AFTER_HAND, GONG, FIRST_TO_TARGET  # match_end
+    NO_LIMIT = -1  # max_draws, target_score: None
+
+cdef dict GOING_OUT = {"ends_hand": ENDS_HAND, "finish_round": FINISH_ROUND, "plays_on": PLAYS_ON}
+cdef dict MATCH_END = {"after_hand": AFTER_HAND, "gong": GONG, "first_to_target": FIRST_TO_TARGET}
+
+
+cdef class Played:
+    """What a native playout leaves for the evaluation: the attributes of the
+    :class:`~triominos.game.Hand` that sim's ``outcome`` and outlook read
+    (:class:`triominos.bots.outcome.Played`), and the board's placements to take back."""
+
+    cdef readonly int players
+    cdef readonly list points
+    cdef readonly list totals
+    cdef readonly list racks
+    cdef readonly bint is_over
+    cdef readonly object gong
+    cdef readonly int laid
+    """Tiles laid on the board by the playout, candidate included: to pop."""
+
+
+cdef class Playout:
+    """:meth:`Simulation.play_out`'s Python playout (``Hand.resume``, the candidate
+    placement, :func:`_greedy_play`) without the Hand: the same rules of
+    :class:`~triominos.game.Hand`, in the same order, on the board's own state, for the
+    rules that :func:`triominos.native.playout_for` lets through (no bank, no joker, the
+    pool playing on when empty, a placement as the candidate).
+
+    Each method below names the Hand method it follows; what they leave out (the undo
+    history, the events, legality checks) is what a greedy playout never reads.
+    """
+
+    cdef object board, figure_points, tile_values, tile_set, rules, start_drawn
+    cdef int players, seat, starter, start_draws, draw_penalty, failed_draw_penalty
+    cdef int empty_pool_pass_penalty, last_tile_bonus, going_out, match_end
+    cdef long max_draws, target
+    cdef bint dry_pool_no_penalty, draw_ends_turn, going_out_ends, to_the_end
+    cdef tuple start_out, start_totals
+    # The hand in play, set up by run().
+    cdef list racks, points, totals, out, pool
+    cdef Py_ssize_t taken
+    cdef int to_move, draws, laid
+    cdef object drawn, gong
+    cdef bint over
+
+    def __init__(
+        self, rules, board, *, int seat, int starter, int draws, drawn, out, totals, bint to_the_end
+    ):
+        self.rules = rules
+        self.board = board
+        self.tile_set = rules.tiles
+        self.figure_points = rules.figure_points
+        self.tile_values = rules.tile_values
+        self.players = len(totals)
+        self.seat = seat
+        self.starter = starter
+        self.start_draws = draws
+        self.start_drawn = drawn
+        self.start_out = tuple(out)
+        self.start_totals = tuple(totals)
+        self.to_the_end = to_the_end
+        self.draw_penalty = rules.draw_penalty
+        self.failed_draw_penalty = rules.failed_draw_penalty
+        self.empty_pool_pass_penalty = rules.empty_pool_pass_penalty
+        self.dry_pool_no_penalty = rules.dry_pool_no_penalty
+        self.last_tile_bonus = rules.last_tile_bonus
+        self.draw_ends_turn = rules.draw_ends_turn
+        self.max_draws = NO_LIMIT if rules.max_draws is None else rules.max_draws
+        self.target = NO_LIMIT if rules.target_score is None else rules.target_score
+        self.going_out = GOING_OUT[rules.going_out]
+        self.match_end = MATCH_END[rules.match_end]
+
+    def run(self, racks, pool, Py_ssize_t cell, int tile, tuple corners):
+        """The candidate placement (a tile of the seat's rack) played in the world
+        ``racks`` and ``pool`` (next draw first), then greedy's moves to the horizon."""
+        self.racks = list(racks)
+        self.pool = list(pool)
+        self.taken = 0
+        self.points = [0] * self.players
+        self.totals = list(self.start_totals)
+        self.out = list(self.start_out)
+        self.to_move = self.seat
+        self.draws = self.start_draws
+        self.drawn = self.start_drawn
+        self.gong = None
+        self.over = False
+        self.laid = 0
+        board = self.board
+        self.place(cell, tile, corners, figure_of(cell, bytes_of(board._edges), bytes_of(board._counts)))
+        self.greedy()
+        played = Played()
+        played.players = self.players
+        played.points = self.points
+        played.totals = self.totals
+        played.racks = self.racks
+        played.is_over = self.over
+        played.gong = self.gong
+        played.laid = self.laid
+        return played
+
+    cdef int greedy(self) except -1:
+        """sim's _greedy_play: to the end of the hand, or to the seat's next turn."""
+        board = self.board
+        while not self.over and (
+            self.to_the_end or self.to_move != self.seat or self.draws
+        ):
+            best = best_of(board, self.racks[self.to_move], self.figure_points, self.tile_values)
+            if best is not None:
+                self.place(best[0], best[1], best[2], best[3])
+            elif self.taken < len(self.pool) and (
+                self.max_draws == NO_LIMIT or self.draws < self.max_draws
+            ):
+                self.draw()
+            else:
+                self.pass_turn()
+        return 0
+
+    cdef int score(self, int seat, long points) except -1:
+        """Hand._score."""
+        self.points[seat] += points
+        self.totals[seat] += points
+        return 0
+
+    cdef int place(self, Py_ssize_t cell, int tile, tuple corners, int figure) except -1:
+        """Hand._place in play (placement_points without a bank)."""
+        cdef int player = self.to_move
+        bit = ONE << tile
+        rack = self.racks[player]
+        cdef bint last = rack == bit
+        cdef long points = self.tile_values[tile]
+        if figure:
+            points += self.figure_points[figure]
+        if last:
+            points += self.last_tile_bonus
+        lay(self.board, cell, tile, corners)
+        self.laid += 1
+        rack = rack ^ bit
+        self.racks[player] = rack
+        self.score(player, points)
+        if not rack:
+            self.out.append(player)
+        if self.match_end != AFTER_HAND and self.reaches_target(player):
+            if self.match_end == FIRST_TO_TARGET:
+                self.finish("target")
+                return 0
+        self.end_turn()
+        return 0
+
+    cdef int draw(self) except -1:
+        """Hand._draw (no bank)."""
+        cdef int player = self.to_move
+        index = self.pool[self.taken]
+        self.taken += 1
+        self.draws += 1
+        self.drawn = index
+        self.racks[player] = self.racks[player] | (ONE << index)
+        self.score(player, -self.draw_penalty)
+        if self.draw_ends_turn:
+            self.end_turn()
+        return 0
+
+    cdef int pass_turn(self) except -1:
+        """Hand._pass, with pass_penalty."""
+        cdef long penalty
+        cdef bint ran_dry
+        if not self.draws:
+            penalty = self.empty_pool_pass_penalty
+        else:
+            ran_dry = self.taken == len(self.pool) and (
+                self.max_draws == NO_LIMIT or self.draws < self.max_draws
+            )
+            penalty = 0 if ran_dry and self.dry_pool_no_penalty else self.failed_draw_penalty
+        self.score(self.to_move, -penalty)
+        self.end_turn()
+        return 0
+
+    cdef int end_turn(self) except -1:
+        """Hand._end_turn (no last round: the pool plays on when empty)."""
+        self.draws = 0
+        self.drawn = None
+        cdef int following = (self.to_move + 1) % self.players
+        if self.out and (
+            self.going_out == ENDS_HAND
+            or (self.going_out == FINISH_ROUND and following == self.starter)
+        ):
+            self.finish("out")
+            return 0
+        if (self.taken == len(self.pool) or self.max_draws == 0) and self.stuck():
+            self.finish("out" if self.out and self.going_out != PLAYS_ON else "blocked")
+            return 0
+        self.to_move = following
+        return 0
+
+    cdef bint stuck(self) except -1:
+        """Hand._stuck (no bank, no joker)."""
+        if self.taken < len(self.pool) and self.max_draws != 0:
+            return False
+        board = self.board
+        for rack in self.racks:
+            if fits_any(board, rack):
+                return False
+        return True
+
+    cdef bint reaches_target(self, int seat) except -1:
+        """Hand._reaches_target."""
+        if self.gong is None and self.target != NO_LIMIT and self.totals[seat] >= self.target:
+            self.gong = seat
+            return True
+        return False
+
+    cdef int finish(self, reason) except -1:
+        """Hand._finish (never a resignation)."""
+        from triominos.game import settle  # the game module imports the board's
+
+        value_of = self.tile_set.value_of
+        settlement, _ = settle(self.rules, reason, [value_of(rack) for rack in self.racks], self.out)
+        cdef int seat
+        for seat in range(self.players):
+            self.score(seat, settlement[seat])
+        if self.match_end != AFTER_HAND:
+            totals = self.totals
+            for seat in sorted(range(self.players), key=totals.__getitem__, reverse=True):
+                self.reaches_target(seat)
+        self.over = True
+        return 0

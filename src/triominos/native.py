@@ -18,6 +18,10 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from triominos.rules import Rules
 
 SWITCH = "TRIOMINOS_NATIVE"
 """The environment variable that turns the native core off when it is 0."""
@@ -31,6 +35,12 @@ BOARD_PATHS = (
     "best_placement",
 )
 """The methods of :class:`~triominos.board.Board` that the native core replaces."""
+
+
+PLAYOUT_RULES: dict[str, object] = {"bank": None, "joker": False, "pool_empty": "plays_on"}
+"""The rule values the native playout (``_board.Playout``) is written for: no counters, no
+joker to take back, no last round. Under other rules (Triominos Junior) the sim bot plays
+out in Python, with the same results, more slowly."""
 
 
 def built() -> bool:
@@ -86,17 +96,41 @@ def paths(core: str) -> dict[str, object]:
     return {name: getattr(module, name) for name in BOARD_PATHS}
 
 
+_PLAYOUT_CORE: str | None = None
+"""The core of sim's playouts while :func:`running_on` says; None: the core in use."""
+
+
+def playout_for(rules: Rules) -> Any | None:
+    """The native playout's class (``_board.Playout``) for a simulation under ``rules``,
+    or None where the sim bot plays out in Python: the native core is off, or the rules
+    are not :data:`PLAYOUT_RULES`'."""
+    if _PLAYOUT_CORE is None:
+        module = load_board()
+    else:
+        module = importlib.import_module("triominos._board") if _PLAYOUT_CORE == "native" else None
+    if module is None or any(
+        getattr(rules, name) != value for name, value in PLAYOUT_RULES.items()
+    ):
+        return None
+    return module.Playout
+
+
 @contextmanager
 def running_on(core: str) -> Iterator[None]:
-    """Every board of the process runs on ``core`` meanwhile (see :func:`paths`)."""
+    """Every board and every sim playout of the process runs on ``core`` meanwhile (see
+    :func:`paths`)."""
+    global _PLAYOUT_CORE
     from triominos.board import Board
 
     chosen = paths(core)
     saved = {name: Board.__dict__[name] for name in BOARD_PATHS}
+    saved_playout = _PLAYOUT_CORE
     for name, function in chosen.items():
         setattr(Board, name, function)
+    _PLAYOUT_CORE = core
     try:
         yield
     finally:
         for name, function in saved.items():
             setattr(Board, name, function)
+        _PLAYOUT_CORE = saved_playout
