@@ -1,4 +1,5 @@
 # cython: language_level=3, cdivision=True
+# distutils: extra_compile_args = -ffp-contract=off
 """The board's hot paths in C: the same functions as :class:`triominos.board.Board`'s.
 
 Each function here takes the place of the method of the same name when the native core
@@ -90,6 +91,7 @@ cdef inline int figure_of(Py_ssize_t cell, unsigned char* edges, unsigned char* 
 cdef extern from *:
     int __builtin_clzll(unsigned long long) nogil
     int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_popcountll(unsigned long long) nogil
 
 
 cdef inline int highest_bit(u64 word) noexcept:
@@ -188,9 +190,16 @@ def pop(self):
         return self._unswap()
     if not stack:
         raise IndexError("pop from an empty board")
+    placement = self._placement(stack[-1])
+    unlay(self)
+    return placement
+
+
+cdef int unlay(self) except -1:
+    """Board.pop of a placement (not a joker swap), for the playout too."""
+    cdef list stack = self._stack
     cell_object = stack[-1]
     cdef Py_ssize_t cell = cell_object
-    placement = self._placement(cell_object)
     stack.pop()
     self._log = self._log[0]
     tile, _ = self._occupant.pop(cell_object)
@@ -245,7 +254,7 @@ def pop(self):
     while dropped and dropped[-1][0] > depth:  # dropped by this placement
         _, gone = dropped.pop()
         live[gone] = masks[frontier[gone]]
-    return placement
+    return 0
 
 
 def placement_ids(self, rack):
@@ -397,6 +406,25 @@ cdef enum:
     AFTER_HAND, GONG, FIRST_TO_TARGET  # match_end
     NO_LIMIT = -1  # max_draws, target_score: None
 
+cdef enum:
+    MAX_TILES = 128  # two words of tiles
+    FIGURE_CODES = 6  # board.FIGURES
+    MAX_OPEN = 384  # open cells: three a tile at most, of at most 128 tiles
+
+
+cdef inline int popcount(u64 word) noexcept:
+    return __builtin_popcountll(word)
+
+
+cdef inline int two_words(mask, u64* out) except -1:
+    """A mask of tiles as two words, low first."""
+    if mask < 0 or mask >> 128:
+        raise ValueError(f"a native playout's masks hold at most {MAX_TILES} tiles, not {mask}")
+    out[0] = PyLong_AsUnsignedLongLongMask(mask & WORD)
+    out[1] = PyLong_AsUnsignedLongLongMask(mask >> 64)
+    return 0
+
+
 cdef dict GOING_OUT = {"ends_hand": ENDS_HAND, "finish_round": FINISH_ROUND, "plays_on": PLAYS_ON}
 cdef dict MATCH_END = {"after_hand": AFTER_HAND, "gong": GONG, "first_to_target": FIRST_TO_TARGET}
 
@@ -413,7 +441,9 @@ cdef class Played:
     cdef readonly bint is_over
     cdef readonly object gong
     cdef readonly int laid
-    """Tiles laid on the board by the playout, candidate included: to pop."""
+    """Tiles laid on the board by the playout, candidate included (:meth:`Playout.take_back`)."""
+    cdef readonly double outlook
+    """Simulation._outlook of the seat's rack when the hand goes on; 0 when it is over."""
 
 
 cdef class Playout:
@@ -428,6 +458,14 @@ cdef class Playout:
     """
 
     cdef object board, figure_points, tile_values, tile_set, rules, start_drawn
+    # Evaluator.position_value's, for the outlook: the evaluator's weights, the tiles
+    # unseen at the position (two words), its no_hit chances and its going-out value.
+    cdef double w_threat, w_chance, w_tiles, w_rack_value, w_stuck, w_last_tile, going_out_value
+    cdef u64 unseen[2]
+    cdef list no_hit
+    cdef long points_of[MAX_TILES]
+    cdef long value_of[MAX_TILES]
+    cdef int bonus_of[FIGURE_CODES]
     cdef int players, seat, starter, start_draws, draw_penalty, failed_draw_penalty
     cdef int empty_pool_pass_penalty, last_tile_bonus, going_out, match_end
     cdef long max_draws, target
@@ -441,7 +479,18 @@ cdef class Playout:
     cdef bint over
 
     def __init__(
-        self, rules, board, *, int seat, int starter, int draws, drawn, out, totals, bint to_the_end
+        self,
+        rules,
+        board,
+        evaluator,
+        *,
+        int seat,
+        int starter,
+        int draws,
+        drawn,
+        out,
+        totals,
+        bint to_the_end,
     ):
         self.rules = rules
         self.board = board
@@ -466,6 +515,25 @@ cdef class Playout:
         self.target = NO_LIMIT if rules.target_score is None else rules.target_score
         self.going_out = GOING_OUT[rules.going_out]
         self.match_end = MATCH_END[rules.match_end]
+        cdef Py_ssize_t tile
+        values = self.tile_set.values
+        if len(values) > MAX_TILES or len(self.figure_points) != FIGURE_CODES:
+            raise ValueError(f"a native playout takes at most {MAX_TILES} tiles")
+        for tile in range(len(values)):
+            self.points_of[tile] = self.tile_values[tile]
+            self.value_of[tile] = values[tile]
+        for tile in range(FIGURE_CODES):
+            self.bonus_of[tile] = self.figure_points[tile]
+        weights = evaluator.weights
+        self.w_threat = weights.threat
+        self.w_chance = weights.chance
+        self.w_tiles = weights.tiles
+        self.w_rack_value = weights.rack_value
+        self.w_stuck = weights.stuck
+        self.w_last_tile = weights.last_tile
+        self.going_out_value = evaluator._going_out
+        self.no_hit = evaluator._no_hit
+        two_words(evaluator.unseen, self.unseen)
 
     def run(self, racks, pool, Py_ssize_t cell, int tile, tuple corners):
         """The candidate placement (a tile of the seat's rack) played in the world
@@ -493,7 +561,99 @@ cdef class Playout:
         played.is_over = self.over
         played.gong = self.gong
         played.laid = self.laid
+        played.outlook = 0.0 if self.over else self.outlook_of(self.racks[self.seat])
         return played
+
+    def take_back(self, Played played):
+        """Take the playout's tiles off the board, last first (Board.pop, without the
+        placements it returns)."""
+        cdef int count
+        for count in range(played.laid):
+            unlay(self.board)
+
+    cdef double outlook_of(self, rack) except? -1.0:
+        """Simulation._outlook: the seat's best placement now and what it keeps."""
+        board = self.board
+        best = best_of(board, rack, self.figure_points, self.tile_values)
+        if best is None:
+            return self.position_value(rack) - self.draw_penalty
+        cdef Py_ssize_t cell = best[0]
+        cdef int tile = best[1], figure = best[3]
+        cdef long points = self.points_of[tile] + self.bonus_of[figure]
+        lay(board, cell, tile, best[2])
+        try:
+            return points + self.position_value(rack & ~(ONE << tile))
+        finally:
+            unlay(board)
+
+    cdef double position_value(self, rack) except? -1.0:
+        """Evaluator.position_value(rack), with its bonus_cells and outlook: the same
+        sums in the same order (the extension is compiled without fused multiply-adds)."""
+        if not rack:
+            return self.going_out_value
+        cdef u64 held[2]
+        two_words(rack, held)
+        cdef u64 tiles0 = held[0] | self.unseen[0], tiles1 = held[1] | self.unseen[1]
+        board = self.board
+        cdef const u64* words = words_of(board._fits)
+        cdef unsigned char* edges = bytes_of(board._edges)
+        cdef unsigned char* counts = bytes_of(board._counts)
+        # The bonus cells by falling bonus, ties in the frontier's order (a stable sort).
+        cdef int bonuses[MAX_OPEN]
+        cdef u64 fit0[MAX_OPEN]
+        cdef u64 fit1[MAX_OPEN]
+        cdef int found = 0, at, bonus
+        cdef u64 a, b, fits0 = 0, fits1 = 0
+        cdef Py_ssize_t key
+        for cell, key_object in (<dict> board._frontier).items():
+            key = key_object
+            fits0 |= words[2 * key] & held[0]
+            fits1 |= words[2 * key + 1] & held[1]
+            a = words[2 * key] & tiles0
+            b = words[2 * key + 1] & tiles1
+            if not (a or b):
+                continue
+            bonus = self.bonus_of[figure_of(cell, edges, counts)]
+            if not bonus:
+                continue
+            if found == MAX_OPEN:
+                raise ValueError(f"more than {MAX_OPEN} open cells make a bonus")
+            at = found
+            while at and bonuses[at - 1] < bonus:
+                bonuses[at], fit0[at], fit1[at] = bonuses[at - 1], fit0[at - 1], fit1[at - 1]
+                at -= 1
+            bonuses[at], fit0[at], fit1[at] = bonus, a, b
+            found += 1
+        # expert.outlook
+        cdef double threat = 0.0, chance = 0.0, untaken = 1.0, spared
+        cdef int theirs
+        for at in range(found):
+            theirs = popcount(fit0[at] & self.unseen[0]) + popcount(fit1[at] & self.unseen[1])
+            spared = self.no_hit[theirs] if theirs else 1.0
+            threat += untaken * (1 - spared) * bonuses[at]
+            untaken *= spared
+            if (fit0[at] & held[0]) or (fit1[at] & held[1]):
+                if bonuses[at] * spared > chance:
+                    chance = bonuses[at] * spared
+        cdef int kept = popcount(held[0]) + popcount(held[1])
+        cdef int stuck = popcount(held[0] & ~fits0) + popcount(held[1] & ~fits1)
+        cdef long rack_value = 0  # TileSet.value_of
+        cdef int word
+        for word in range(2):
+            a = held[word]
+            while a:
+                rack_value += self.value_of[64 * word + __builtin_ctzll(a)]
+                a &= a - 1
+        cdef double value = (
+            self.w_threat * threat
+            + self.w_chance * chance
+            + self.w_tiles * kept
+            + self.w_rack_value * rack_value
+            + self.w_stuck * stuck
+        )
+        if kept == 1 and not stuck:
+            value += self.w_last_tile
+        return value
 
     cdef int greedy(self) except -1:
         """sim's _greedy_play: to the end of the hand, or to the seat's next turn."""

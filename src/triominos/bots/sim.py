@@ -236,6 +236,7 @@ class Simulation:
             else playout(
                 observation.rules,
                 self.board,
+                self.evaluator,
                 seat=self.seat,
                 starter=self._starter,
                 draws=observation.draws,
@@ -384,10 +385,9 @@ class Simulation:
             corners = tuple(action.corners)
             played = self._native.run(world.racks, world.pool, cell, tile, corners)
             try:
-                return self._value(played, played.racks[self.seat])
+                return self._value(played, played.outlook)
             finally:
-                for _ in range(played.laid):
-                    self.board.pop()
+                self._native.take_back(played)
         observation, board = self.observation, self.board
         hand = Hand.resume(
             observation.rules,
@@ -411,7 +411,8 @@ class Simulation:
                 # The seat's next turn, not the rest of this one: after a draw (or more)
                 # the seat plays greedy's move until its turn ends, as the others do.
                 _greedy_play(hand, lambda: hand.to_move == self.seat and not hand.draws)
-            return self._value(hand, hand.racks[self.seat])
+            outlook = 0.0 if hand.is_over else self._outlook(hand.racks[self.seat])
+            return self._value(hand, outlook)
         finally:
             # Undo the playout's placements and joker swaps, last first: a swap leaves
             # the number of tiles on the board as it was, so it is counted by its event.
@@ -419,11 +420,11 @@ class Simulation:
                 if event.action in BOARD_ACTIONS:
                     board.pop()
 
-    def _value(self, played: Played, rack: int) -> float:
-        """What a playout that left the seat ``rack`` is worth: its outcome, plus the
-        seat's next turn when the hand goes on."""
+    def _value(self, played: Played, outlook: float) -> float:
+        """What a playout is worth: its outcome, plus the ``outlook`` of the seat's next
+        turn (:meth:`_outlook`; 0 when the hand is over)."""
         value = outcome(self.observation, played, self.seat, self.win_value, self.equity)
-        return value + (0.0 if played.is_over else self._outlook(rack))
+        return value + outlook
 
     def _outlook(self, rack: int) -> float:
         """At the seat's next turn, holding ``rack``: its best placement now plus the
