@@ -14,14 +14,12 @@ at every player count it allows, every rule option at another value
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
 
-from native_cores import needs_native, state
+from native_cores import needs_native, positions, state
 from rule_values import changed_rules
 from triominos import native
-from triominos.bots import make_bot
 from triominos.bots.expert import choices, evaluated
 from triominos.bots.sampler import World
 from triominos.bots.sim import (
@@ -32,7 +30,7 @@ from triominos.bots.sim import (
     junior_candidates,
     shortlist,
 )
-from triominos.game import Match, Observation
+from triominos.game import Observation
 from triominos.native import running_on
 from triominos.rules import OPTIONS, PRESETS, RuleOptionError, Rules
 
@@ -40,22 +38,6 @@ pytestmark = needs_native
 
 POSITIONS = 4
 WORLDS = 6
-
-
-def positions(rules: Rules, players: int, seed: int) -> Iterator[Observation]:
-    """Positions of a seeded match of greedy and random players, spread over its hands:
-    the seat to move's view, in play."""
-    rng = random.Random(seed)
-    match = Match(rules, players, seed)
-    bots = [
-        make_bot("greedy" if seat % 2 else "random", seed=seed + seat) for seat in range(players)
-    ]
-    while not match.is_over:
-        seat = match.to_move
-        observation = match.observe(seat)
-        if observation.phase == "play" and rng.random() < 0.1:
-            yield observation
-        match.apply(bots[seat].act(observation), seat)
 
 
 def planned(observation: Observation, core: str, horizon: Horizon) -> Planned | None:

@@ -410,6 +410,7 @@ cdef enum:
     MAX_TILES = 128  # two words of tiles
     FIGURE_CODES = 6  # board.FIGURES
     MAX_OPEN = 384  # open cells: three a tile at most, of at most 128 tiles
+    MAX_PLAYERS = 16
 
 
 cdef inline int popcount(u64 word) noexcept:
@@ -780,3 +781,190 @@ cdef class Playout:
                 self.reaches_target(seat)
         self.over = True
         return 0
+
+
+# --- the world sampler --------------------------------------------------------------------
+
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+
+
+cdef inline Py_ssize_t randbelow(getrandbits, Py_ssize_t n) except -1:
+    """random.Random._randbelow_with_getrandbits: the same calls of getrandbits."""
+    cdef int k = 64 - __builtin_clzll(<u64> n)
+    cdef Py_ssize_t r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+cdef struct Limit:
+    int seat
+    u64 tiles[2]
+    int allowance
+    bint hard
+    int room  # while a rack is dealt: the allowance left
+
+
+cdef class Sampler:
+    """:meth:`WorldSampler.sample <triominos.bots.sampler.WorldSampler.sample>` (and its
+    ``_deal``) in C, drawing from the same :class:`random.Random` by the same calls in
+    the same order (``random()``, and ``shuffle``'s ``getrandbits``), so that it makes
+    the same worlds and leaves the generator in the same state. For a sampler without
+    open racks (:func:`triominos.native.sampler_for`); the tiles in two words."""
+
+    cdef object world
+    cdef int players, seat, tile_count, constraint_count, attempts
+    cdef Limit* constraints
+    cdef int* chosen  # the limits on the rack being dealt
+    cdef list hard  # indices into constraints
+    cdef list soft  # (index, believed)
+    cdef list order, known, sizes
+    cdef object rack
+    cdef int unseen_tiles[MAX_TILES]
+
+    def __cinit__(self):
+        self.constraints = NULL
+        self.chosen = NULL
+
+    def __dealloc__(self):
+        PyMem_Free(self.constraints)
+        PyMem_Free(self.chosen)
+
+    def __init__(self, sampler):
+        from triominos.bots.sampler import MAX_ATTEMPTS, World  # which imports the board
+
+        self.world = World
+        self.attempts = MAX_ATTEMPTS
+        if sampler.players > MAX_PLAYERS:
+            raise ValueError(f"a native sampler takes at most {MAX_PLAYERS} players")
+        self.players = sampler.players
+        self.seat = sampler.seat
+        self.order = list(sampler._order)
+        self.known = list(sampler.known)
+        self.sizes = list(sampler.observation.rack_sizes)
+        self.rack = sampler.observation.rack
+        tiles = sampler._unseen_tiles
+        if len(tiles) > MAX_TILES:
+            raise ValueError(f"a native sampler takes at most {MAX_TILES} tiles")
+        self.tile_count = len(tiles)
+        cdef int at
+        for at in range(self.tile_count):
+            self.unseen_tiles[at] = tiles[at]
+        every = list(sampler.constraints)
+        self.constraint_count = len(every)
+        self.constraints = <Limit*> PyMem_Malloc(max(len(every), 1) * sizeof(Limit))
+        self.chosen = <int*> PyMem_Malloc(max(len(every), 1) * sizeof(int))
+        if self.constraints == NULL or self.chosen == NULL:
+            raise MemoryError()
+        position = {}
+        for at, constraint in enumerate(every):
+            position[id(constraint)] = at
+            self.constraints[at].seat = constraint.seat
+            two_words(constraint.tiles, self.constraints[at].tiles)
+            self.constraints[at].allowance = constraint.allowance
+            self.constraints[at].hard = constraint.hard
+        self.hard = [position[id(constraint)] for constraint in sampler._hard]
+        self.soft = [(position[id(constraint)], believed) for constraint, believed in sampler._soft]
+
+    def sample(self, rng):
+        """WorldSampler.sample."""
+        getrandbits, random_ = rng.getrandbits, rng.random
+        cdef int attempt
+        for attempt in range(self.attempts):
+            active = list(self.hard)
+            if attempt < self.attempts // 2:
+                active += [at for at, believed in self.soft if random_() < believed]
+            world = self.deal(getrandbits, active)
+            if world is not None:
+                return world
+        return self.deal(getrandbits, [])
+
+    cdef deal(self, getrandbits, list active):
+        """WorldSampler._deal (no open racks)."""
+        cdef int tiles[MAX_TILES]
+        cdef int left[MAX_TILES]
+        cdef u64 racks[MAX_PLAYERS][2]
+        cdef int count = self.tile_count, kept, at, i, j, tile, swap, word, bit, wanted
+        cdef int seat, number, limit_count, excess
+        for at in range(count):
+            tiles[at] = self.unseen_tiles[at]
+        for i in range(count - 1, 0, -1):  # random.shuffle
+            j = randbelow(getrandbits, i + 1)
+            swap = tiles[i]
+            tiles[i] = tiles[j]
+            tiles[j] = swap
+        cdef Limit* limits = self.constraints
+        cdef int* chosen = self.chosen
+        cdef u64 forbidden[2]
+        cdef u64* rack
+        cdef u64 held
+        for seat in range(self.players):
+            racks[seat][0] = racks[seat][1] = 0
+        two_words(self.rack, racks[self.seat])
+        for seat_object in self.order:
+            seat = seat_object
+            forbidden[0] = forbidden[1] = 0
+            limit_count = 0
+            for number in active:
+                if limits[number].seat != seat:
+                    continue
+                if limits[number].allowance <= 0:
+                    forbidden[0] |= limits[number].tiles[0]
+                    forbidden[1] |= limits[number].tiles[1]
+                else:
+                    chosen[limit_count] = number
+                    limits[number].room = limits[number].allowance
+                    limit_count += 1
+            rack = racks[seat]
+            two_words(self.known[seat], rack)
+            for word in range(2):  # known tiles use up their room first
+                held = rack[word]
+                while held:
+                    room(limits, chosen, limit_count, 64 * word + __builtin_ctzll(held))
+                    held &= held - 1
+            wanted = self.sizes[seat] - popcount(rack[0]) - popcount(rack[1])
+            kept = 0
+            for at in range(count):
+                tile = tiles[at]
+                word, bit = tile >> 6, tile & 63
+                if (
+                    not wanted
+                    or forbidden[word] >> bit & 1
+                    or not room(limits, chosen, limit_count, tile)
+                ):
+                    left[kept] = tile
+                    kept += 1
+                    continue
+                rack[word] |= (<u64> 1) << bit
+                wanted -= 1
+            if wanted:
+                return None
+            for at in range(kept):
+                tiles[at] = left[at]
+            count = kept
+        cdef int surprise = 0
+        for number in range(self.constraint_count):
+            if limits[number].hard:
+                continue
+            rack = racks[limits[number].seat]
+            excess = (
+                popcount(rack[0] & limits[number].tiles[0])
+                + popcount(rack[1] & limits[number].tiles[1])
+                - limits[number].allowance
+            )
+            surprise += excess > 0
+        dealt = tuple([(<object> racks[seat][1]) << 64 | racks[seat][0] for seat in range(self.players)])
+        return self.world(dealt, tuple([tiles[at] for at in range(count)]), surprise)
+
+
+cdef inline bint room(Limit* limits, int* chosen, int count, int tile) noexcept:
+    """sampler._room: whether ``tile`` fits within every limit it falls under; if so,
+    it takes from them."""
+    cdef int word = tile >> 6, bit = tile & 63, at
+    for at in range(count):
+        if limits[chosen[at]].tiles[word] >> bit & 1 and limits[chosen[at]].room <= 0:
+            return False
+    for at in range(count):
+        if limits[chosen[at]].tiles[word] >> bit & 1:
+            limits[chosen[at]].room -= 1
+    return True

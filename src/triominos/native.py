@@ -21,6 +21,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from triominos.game import Observation
     from triominos.rules import Rules
 
 SWITCH = "TRIOMINOS_NATIVE"
@@ -97,17 +98,22 @@ def paths(core: str) -> dict[str, object]:
 
 
 _PLAYOUT_CORE: str | None = None
-"""The core of sim's playouts while :func:`running_on` says; None: the core in use."""
+"""The core of sim's playouts and world sampling while :func:`running_on` says; None:
+the core in use."""
+
+
+def _playout_module() -> ModuleType | None:
+    """The native module for sim's playouts and worlds, or None (see _PLAYOUT_CORE)."""
+    if _PLAYOUT_CORE is None:
+        return load_board()
+    return importlib.import_module("triominos._board") if _PLAYOUT_CORE == "native" else None
 
 
 def playout_for(rules: Rules) -> Any | None:
     """The native playout's class (``_board.Playout``) for a simulation under ``rules``,
     or None where the sim bot plays out in Python: the native core is off, or the rules
     are not :data:`PLAYOUT_RULES`'."""
-    if _PLAYOUT_CORE is None:
-        module = load_board()
-    else:
-        module = importlib.import_module("triominos._board") if _PLAYOUT_CORE == "native" else None
+    module = _playout_module()
     if module is None or any(
         getattr(rules, name) != value for name, value in PLAYOUT_RULES.items()
     ):
@@ -115,10 +121,20 @@ def playout_for(rules: Rules) -> Any | None:
     return module.Playout
 
 
+def sampler_for(observation: Observation) -> Any | None:
+    """The native world sampler's class (``_board.Sampler``) for a seat's observation, or
+    None where the Python sampler draws: the native core is off, or every rack is shown
+    (``open_racks``, where only the pool is shuffled)."""
+    module = _playout_module()
+    if module is None or observation.open_racks is not None:
+        return None
+    return module.Sampler
+
+
 @contextmanager
 def running_on(core: str) -> Iterator[None]:
-    """Every board and every sim playout of the process runs on ``core`` meanwhile (see
-    :func:`paths`)."""
+    """Every board, sim playout and world sampler made in the process runs on ``core``
+    meanwhile (see :func:`paths`)."""
     global _PLAYOUT_CORE
     from triominos.board import Board
 
