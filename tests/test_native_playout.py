@@ -7,8 +7,8 @@ played out in the same sampled worlds, to the next turn and to the end of the ha
 values must be the same floats, and the boards must be left the same. Every preset
 at every player count it allows, every rule option at another value
 (tests/rule_values.py) and every choice of every choice option, all read from
-:mod:`triominos.rules`. Rules the native playout is not written for
-(:data:`triominos.native.PLAYOUT_RULES`) must fall back to Python, with the same values.
+:mod:`triominos.rules`. A candidate that is not a placement (Junior's) plays out in
+Python on both cores.
 """
 
 from __future__ import annotations
@@ -84,9 +84,7 @@ def same_playouts(rules: Rules, players: int, seed: int) -> int:
                 assert python is None and ours is None
                 continue
             assert ours.candidates == python.candidates
-            with running_on("native"):
-                native_playout = native.playout_for(rules) is not None
-            assert (ours.simulation._native is not None) == native_playout
+            assert ours.simulation._native is not None
             assert python.simulation._native is None
             rng = random.Random(f"{seed}/{number}")
             worlds = [python.simulation.sampler.sample(rng) for _ in range(WORLDS)]
@@ -141,13 +139,17 @@ def test_every_choice_plays_out_the_same_on_both_cores(option: str, choice: obje
     assert same_playouts(rules, max(rules.min_players, 3), 31) > 0
 
 
-def test_the_rules_the_native_playout_is_not_written_for_play_out_in_python() -> None:
-    """Junior (counters, a joker, a last round) falls back to the Python playout: the
-    same values, which the tests above compare."""
-    junior = PRESETS["junior"].rules
-    assert any(getattr(junior, name) != value for name, value in native.PLAYOUT_RULES.items())
-    with running_on("native"):
-        assert native.playout_for(junior) is None
-        assert native.playout_for(PRESETS["classic"].rules) is not None
+def test_candidates_other_than_placements_play_out_in_python() -> None:
+    """Junior's draws, passes and jokers taken back are candidates too: the Python
+    playout plays them, beside the native one, with the same values (compared above)."""
+    rules = PRESETS["junior"].rules
+    kinds = set()
+    for observation in positions(rules, 2, 7):
+        ours = planned(observation, "native", "hand")
+        if ours is not None:
+            kinds |= {type(option.action).__name__ for option, _ in ours.candidates}
+    assert {"Placement", "Draw"} <= kinds
     with running_on("python"):
-        assert native.playout_for(PRESETS["classic"].rules) is None
+        assert native.playout() is None
+    with running_on("native"):
+        assert native.playout() is not None

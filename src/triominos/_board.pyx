@@ -450,9 +450,9 @@ cdef class Played:
 cdef class Playout:
     """:meth:`Simulation.play_out`'s Python playout (``Hand.resume``, the candidate
     placement, :func:`_greedy_play`) without the Hand: the same rules of
-    :class:`~triominos.game.Hand`, in the same order, on the board's own state, for the
-    rules that :func:`triominos.native.playout_for` lets through (no bank, no joker, the
-    pool playing on when empty, a placement as the candidate).
+    :class:`~triominos.game.Hand`, in the same order, on the board's own state, under
+    every rule option (Junior's counters, joker and last round included), for a candidate
+    that is a placement (sim plays the others out in Python).
 
     Each method below names the Hand method it follows; what they leave out (the undo
     history, the events, legality checks) is what a greedy playout never reads.
@@ -469,7 +469,11 @@ cdef class Playout:
     cdef int bonus_of[FIGURE_CODES]
     cdef int players, seat, starter, start_draws, draw_penalty, failed_draw_penalty
     cdef int empty_pool_pass_penalty, last_tile_bonus, going_out, match_end
-    cdef long max_draws, target
+    cdef long max_draws, target, bank
+    cdef bint last_round_rule, after_taker, jokers
+    cdef int joker
+    cdef object start_last_round_by, last_round_by
+    cdef bint armed, swapped
     cdef bint dry_pool_no_penalty, draw_ends_turn, going_out_ends, to_the_end
     cdef tuple start_out, start_totals
     # The hand in play, set up by run().
@@ -492,6 +496,7 @@ cdef class Playout:
         out,
         totals,
         bint to_the_end,
+        last_round_by,
     ):
         self.rules = rules
         self.board = board
@@ -516,6 +521,12 @@ cdef class Playout:
         self.target = NO_LIMIT if rules.target_score is None else rules.target_score
         self.going_out = GOING_OUT[rules.going_out]
         self.match_end = MATCH_END[rules.match_end]
+        self.bank = NO_LIMIT if rules.bank is None else rules.bank
+        self.last_round_rule = rules.pool_empty == "last_round"
+        self.after_taker = rules.last_round_ends == "after_taker"
+        self.start_last_round_by = last_round_by
+        self.jokers = self.tile_set.joker is not None
+        self.joker = self.tile_set.joker if self.jokers else -1
         cdef Py_ssize_t tile
         values = self.tile_set.values
         if len(values) > MAX_TILES or len(self.figure_points) != FIGURE_CODES:
@@ -551,6 +562,11 @@ cdef class Playout:
         self.gong = None
         self.over = False
         self.laid = 0
+        self.swapped = False
+        self.last_round_by = self.start_last_round_by
+        self.armed = self.last_round_by is not None and not (
+            self.to_move == self.last_round_by and self.draws
+        )
         board = self.board
         self.place(cell, tile, corners, figure_of(cell, bytes_of(board._edges), bytes_of(board._counts)))
         self.greedy()
@@ -570,7 +586,10 @@ cdef class Playout:
         placements it returns)."""
         cdef int count
         for count in range(played.laid):
-            unlay(self.board)
+            if self.swapped:
+                pop(self.board)  # a joker swap among the placements
+            else:
+                unlay(self.board)
 
     cdef double outlook_of(self, rack) except? -1.0:
         """Simulation._outlook: the seat's best placement now and what it keeps."""
@@ -662,15 +681,36 @@ cdef class Playout:
         while not self.over and (
             self.to_the_end or self.to_move != self.seat or self.draws
         ):
-            best = best_of(board, self.racks[self.to_move], self.figure_points, self.tile_values)
+            rack = self.racks[self.to_move]
+            best = best_of(board, rack, self.figure_points, self.tile_values)
             if best is not None:
                 self.place(best[0], best[1], best[2], best[3])
-            elif self.taken < len(self.pool) and (
-                self.max_draws == NO_LIMIT or self.draws < self.max_draws
-            ):
+                continue
+            swap = next(board.joker_swaps(rack), None) if self.jokers else None
+            if swap is not None:
+                self.take_joker(swap[0], swap[1])
+            elif self.may_draw():
                 self.draw()
             else:
                 self.pass_turn()
+        return 0
+
+    cdef bint may_draw(self) except -1:
+        """game.may_draw, with the counters to pay with."""
+        if self.taken == len(self.pool):
+            return False
+        if self.max_draws != NO_LIMIT and self.draws >= self.max_draws:
+            return False
+        return self.bank == NO_LIMIT or self.totals[self.to_move] >= self.draw_penalty
+
+    cdef int take_joker(self, int tile, tuple corners) except -1:
+        """Hand._take_joker."""
+        self.board.swap_joker(tile, corners)
+        self.laid += 1
+        self.swapped = True
+        cdef int player = self.to_move
+        self.racks[player] = self.racks[player] & ~(ONE << tile) | ONE << self.joker
+        self.end_turn()
         return 0
 
     cdef int score(self, int seat, long points) except -1:
@@ -680,7 +720,7 @@ cdef class Playout:
         return 0
 
     cdef int place(self, Py_ssize_t cell, int tile, tuple corners, int figure) except -1:
-        """Hand._place in play (placement_points without a bank)."""
+        """Hand._place in play, with placement_points."""
         cdef int player = self.to_move
         bit = ONE << tile
         rack = self.racks[player]
@@ -690,6 +730,8 @@ cdef class Playout:
             points += self.figure_points[figure]
         if last:
             points += self.last_tile_bonus
+        if self.bank != NO_LIMIT:  # the bank pays what it holds
+            points = min(points, self.bank - sum(self.totals))
         lay(self.board, cell, tile, corners)
         self.laid += 1
         rack = rack ^ bit
@@ -705,10 +747,12 @@ cdef class Playout:
         return 0
 
     cdef int draw(self) except -1:
-        """Hand._draw (no bank)."""
+        """Hand._draw."""
         cdef int player = self.to_move
         index = self.pool[self.taken]
         self.taken += 1
+        if self.taken == len(self.pool) and self.last_round_rule:  # the last tile
+            self.last_round_by = player
         self.draws += 1
         self.drawn = index
         self.racks[player] = self.racks[player] | (ONE << index)
@@ -733,7 +777,7 @@ cdef class Playout:
         return 0
 
     cdef int end_turn(self) except -1:
-        """Hand._end_turn (no last round: the pool plays on when empty)."""
+        """Hand._end_turn."""
         self.draws = 0
         self.drawn = None
         cdef int following = (self.to_move + 1) % self.players
@@ -743,20 +787,40 @@ cdef class Playout:
         ):
             self.finish("out")
             return 0
-        if (self.taken == len(self.pool) or self.max_draws == 0) and self.stuck():
-            self.finish("out" if self.out and self.going_out != PLAYS_ON else "blocked")
+        if self.last_round_by is not None:
+            ends_at = self.to_move if self.after_taker else following
+            if ends_at == self.last_round_by and self.armed:
+                self.finish("last_round")
+                return 0
+            self.armed = True
+        if (
+            self.taken == len(self.pool) or self.bank != NO_LIMIT or self.max_draws == 0
+        ) and self.stuck():
+            if self.out and self.going_out != PLAYS_ON:
+                self.finish("out")
+            else:
+                self.finish("last_round" if self.last_round_by is not None else "blocked")
             return 0
         self.to_move = following
         return 0
 
     cdef bint stuck(self) except -1:
-        """Hand._stuck (no bank, no joker)."""
+        """Hand._stuck."""
+        cdef int seat
         if self.taken < len(self.pool) and self.max_draws != 0:
-            return False
+            if self.bank == NO_LIMIT:
+                return False
+            for seat in range(self.players):
+                if self.totals[seat] >= self.draw_penalty:
+                    return False
         board = self.board
         for rack in self.racks:
             if fits_any(board, rack):
                 return False
+        if self.jokers:
+            for rack in self.racks:
+                if next(board.joker_swaps(rack), None) is not None:
+                    return False
         return True
 
     cdef bint reaches_target(self, int seat) except -1:

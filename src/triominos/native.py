@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from triominos.game import Observation
-    from triominos.rules import Rules
 
 SWITCH = "TRIOMINOS_NATIVE"
 """The environment variable that turns the native core off when it is 0."""
@@ -36,12 +35,6 @@ BOARD_PATHS = (
     "best_placement",
 )
 """The methods of :class:`~triominos.board.Board` that the native core replaces."""
-
-
-PLAYOUT_RULES: dict[str, object] = {"bank": None, "joker": False, "pool_empty": "plays_on"}
-"""The rule values the native playout (``_board.Playout``) is written for: no counters, no
-joker to take back, no last round. Under other rules (Triominos Junior) the sim bot plays
-out in Python, with the same results, more slowly."""
 
 
 def built() -> bool:
@@ -109,16 +102,13 @@ def _playout_module() -> ModuleType | None:
     return importlib.import_module("triominos._board") if _PLAYOUT_CORE == "native" else None
 
 
-def playout_for(rules: Rules) -> Any | None:
-    """The native playout's class (``_board.Playout``) for a simulation under ``rules``,
-    or None where the sim bot plays out in Python: the native core is off, or the rules
-    are not :data:`PLAYOUT_RULES`'."""
+def playout() -> Any | None:
+    """The native playout's class (``_board.Playout``) for sim's simulations, or None
+    where they play out in Python (the native core is off). It plays out under every
+    rule option; a candidate that is not a placement (a Junior draw, pass or joker taken
+    back) plays out in Python, with the same results (``Simulation.play_out``)."""
     module = _playout_module()
-    if module is None or any(
-        getattr(rules, name) != value for name, value in PLAYOUT_RULES.items()
-    ):
-        return None
-    return module.Playout
+    return None if module is None else module.Playout
 
 
 def sampler_for(observation: Observation) -> Any | None:

@@ -228,7 +228,7 @@ class Simulation:
         self._out = _gone_out(observation)
         self._last_round_by = _last_card_taker(observation)
         self._starter = observation.starter if observation.starter is not None else self.seat
-        playout = native.playout_for(observation.rules)
+        playout = native.playout()
         # The same playout in C where the native core has it (triominos.native).
         self._native = (
             None
@@ -244,6 +244,7 @@ class Simulation:
                 out=self._out,
                 totals=observation.totals,
                 to_the_end=horizon == "hand",
+                last_round_by=self._last_round_by,
             )
         )
 
