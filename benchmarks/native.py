@@ -12,8 +12,7 @@ prints the medians and their ratio, native over Python:
   public path: an observation, the bot's choice, ``Match.apply``);
 - ``sim`` moves/s at 1,200 simulations (classic 2p and 4p, extended 4p, Junior 2p; and
   classic 4p with every playout to the end of the hand, ``horizon="hand"``): on the
-  native core the playouts and the world sampling are native too (a Junior candidate
-  that is no placement plays out in Python);
+  native core the playouts and the world sampling are native too;
 - random play through the public API (``Match.legal_actions``, ``Match.apply``), actions/s;
 - observation tensors built/s (:class:`triominos.encoding.ObservationEncoder`).
 

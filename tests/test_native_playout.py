@@ -7,8 +7,8 @@ played out in the same sampled worlds, to the next turn and to the end of the ha
 values must be the same floats, and the boards must be left the same. Every preset
 at every player count it allows, every rule option at another value
 (tests/rule_values.py) and every choice of every choice option, all read from
-:mod:`triominos.rules`. A candidate that is not a placement (Junior's) plays out in
-Python on both cores.
+:mod:`triominos.rules`. Junior's candidates include draws, passes and jokers taken
+back.
 """
 
 from __future__ import annotations
@@ -139,9 +139,9 @@ def test_every_choice_plays_out_the_same_on_both_cores(option: str, choice: obje
     assert same_playouts(rules, max(rules.min_players, 3), 31) > 0
 
 
-def test_candidates_other_than_placements_play_out_in_python() -> None:
-    """Junior's draws, passes and jokers taken back are candidates too: the Python
-    playout plays them, beside the native one, with the same values (compared above)."""
+def test_candidates_other_than_placements_are_compared_too() -> None:
+    """Junior's draws, passes and jokers taken back are candidates too: the tests above
+    compare their playouts; and the switch chooses the playout's core."""
     rules = PRESETS["junior"].rules
     kinds = set()
     for observation in positions(rules, 2, 7):

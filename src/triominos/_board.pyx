@@ -451,8 +451,7 @@ cdef class Playout:
     """:meth:`Simulation.play_out`'s Python playout (``Hand.resume``, the candidate
     placement, :func:`_greedy_play`) without the Hand: the same rules of
     :class:`~triominos.game.Hand`, in the same order, on the board's own state, under
-    every rule option (Junior's counters, joker and last round included), for a candidate
-    that is a placement (sim plays the others out in Python).
+    every rule option (Junior's counters, joker and last round included).
 
     Each method below names the Hand method it follows; what they leave out (the undo
     history, the events, legality checks) is what a greedy playout never reads.
@@ -473,6 +472,7 @@ cdef class Playout:
     cdef bint last_round_rule, after_taker, jokers
     cdef int joker
     cdef object start_last_round_by, last_round_by
+    cdef object placement, draw_action, pass_action, take_joker_action  # the action types
     cdef bint armed, swapped
     cdef bint dry_pool_no_penalty, draw_ends_turn, going_out_ends, to_the_end
     cdef tuple start_out, start_totals
@@ -498,6 +498,10 @@ cdef class Playout:
         bint to_the_end,
         last_round_by,
     ):
+        from triominos.game import Draw, Pass, Placement, TakeJoker  # which import the board
+
+        self.placement, self.draw_action, self.pass_action = Placement, Draw, Pass
+        self.take_joker_action = TakeJoker
         self.rules = rules
         self.board = board
         self.tile_set = rules.tiles
@@ -547,9 +551,10 @@ cdef class Playout:
         self.no_hit = evaluator._no_hit
         two_words(evaluator.unseen, self.unseen)
 
-    def run(self, racks, pool, Py_ssize_t cell, int tile, tuple corners):
-        """The candidate placement (a tile of the seat's rack) played in the world
-        ``racks`` and ``pool`` (next draw first), then greedy's moves to the horizon."""
+    def run(self, racks, pool, action):
+        """The candidate ``action`` (legal for the seat: a placement, a draw, a pass, the
+        joker taken back) played in the world ``racks`` and ``pool`` (next draw first),
+        then greedy's moves to the horizon."""
         self.racks = list(racks)
         self.pool = list(pool)
         self.taken = 0
@@ -567,8 +572,7 @@ cdef class Playout:
         self.armed = self.last_round_by is not None and not (
             self.to_move == self.last_round_by and self.draws
         )
-        board = self.board
-        self.place(cell, tile, corners, figure_of(cell, bytes_of(board._edges), bytes_of(board._counts)))
+        self.play(action)
         self.greedy()
         played = Played()
         played.players = self.players
@@ -580,6 +584,29 @@ cdef class Playout:
         played.laid = self.laid
         played.outlook = 0.0 if self.over else self.outlook_of(self.racks[self.seat])
         return played
+
+    cdef int play(self, action) except -1:
+        """Hand.apply of a candidate, legal by construction (Hand checks it)."""
+        cdef Py_ssize_t cell
+        cdef int tile
+        if isinstance(action, self.placement):
+            cell = action.cell.id
+            tile = self.tile_set.position[action.tile]
+            board = self.board
+            edges, counts = bytes_of(board._edges), bytes_of(board._counts)
+            self.place(cell, tile, tuple(action.corners), figure_of(cell, edges, counts))
+        elif isinstance(action, self.draw_action):
+            self.draw()
+        elif isinstance(action, self.pass_action):
+            self.pass_turn()
+        elif isinstance(action, self.take_joker_action):
+            self.take_joker(self.tile_set.position[action.tile], action.corners)
+        else:
+            raise ValueError(
+                f"a playout's candidate is a placement, draw, pass or joker taken back, "
+                f"not {action!r}"
+            )
+        return 0
 
     def take_back(self, Played played):
         """Take the playout's tiles off the board, last first (Board.pop, without the
@@ -686,7 +713,7 @@ cdef class Playout:
             if best is not None:
                 self.place(best[0], best[1], best[2], best[3])
                 continue
-            swap = next(board.joker_swaps(rack), None) if self.jokers else None
+            swap = self.first_swap(rack) if self.jokers else None
             if swap is not None:
                 self.take_joker(swap[0], swap[1])
             elif self.may_draw():
@@ -703,7 +730,30 @@ cdef class Playout:
             return False
         return self.bank == NO_LIMIT or self.totals[self.to_move] >= self.draw_penalty
 
-    cdef int take_joker(self, int tile, tuple corners) except -1:
+    cdef first_swap(self, rack):
+        """The first of Board.joker_swaps(rack), or None: the lowest card that fits where
+        the joker lies, with its first corners."""
+        board = self.board
+        joker_cell = board._joker_cell
+        if joker_cell is None:
+            return None
+        cdef Py_ssize_t v[3]
+        corners_of(joker_cell, v)
+        cdef unsigned char* numbers = bytes_of(board._numbers)
+        cdef Py_ssize_t base = board._base
+        cdef Py_ssize_t key = (numbers[v[0]] * base + numbers[v[1]]) * base + numbers[v[2]]
+        cdef u64 fitting[2]
+        two_words(board._fits.masks[key] & rack & ~(ONE << self.joker), fitting)
+        cdef int tile
+        if fitting[0]:
+            tile = __builtin_ctzll(fitting[0])
+        elif fitting[1]:
+            tile = 64 + __builtin_ctzll(fitting[1])
+        else:
+            return None
+        return tile, board._fits.corners[key][tile][0]
+
+    cdef int take_joker(self, int tile, corners) except -1:
         """Hand._take_joker."""
         self.board.swap_joker(tile, corners)
         self.laid += 1
@@ -819,7 +869,7 @@ cdef class Playout:
                 return False
         if self.jokers:
             for rack in self.racks:
-                if next(board.joker_swaps(rack), None) is not None:
+                if self.first_swap(rack) is not None:
                     return False
         return True
 

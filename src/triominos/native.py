@@ -103,10 +103,9 @@ def _playout_module() -> ModuleType | None:
 
 
 def playout() -> Any | None:
-    """The native playout's class (``_board.Playout``) for sim's simulations, or None
-    where they play out in Python (the native core is off). It plays out under every
-    rule option; a candidate that is not a placement (a Junior draw, pass or joker taken
-    back) plays out in Python, with the same results (``Simulation.play_out``)."""
+    """The native playout's class (``_board.Playout``) for sim's simulations (every
+    candidate, under every rule option), or None where they play out in Python: the
+    native core is off."""
     module = _playout_module()
     return None if module is None else module.Playout
 

@@ -380,11 +380,8 @@ class Simulation:
 
     def play_out(self, world: World, action: Action) -> float:
         """The seat's value of ``action`` in ``world`` (see the module docstring)."""
-        if self._native is not None and isinstance(action, Placement):
-            cell = action.cell.id
-            tile = self.board.tile_set.index(action.tile)
-            corners = tuple(action.corners)
-            played = self._native.run(world.racks, world.pool, cell, tile, corners)
+        if self._native is not None:
+            played = self._native.run(world.racks, world.pool, action)
             try:
                 return self._value(played, played.outlook)
             finally:
