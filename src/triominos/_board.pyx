@@ -16,6 +16,14 @@ greedy questions (:func:`best_placement`, :func:`fitting_tiles`, :func:`can_plac
 in C words: a rack below bit 64 with the low word of each mask (exact: the AND cuts the
 higher bits off anyway), a wider one with two words a mask, kept by FitTable; a rack of
 more than 128 bits, which no tile set makes, gets the Python method.
+
+Below the board, the sim bot's inner loop: :class:`Playout` plays a candidate out in a
+sampled world as ``Simulation.play_out`` does with a Hand, and :class:`Sampler` samples
+the worlds as ``WorldSampler.sample`` does, from the same random stream. Both follow
+their Python reference step for step (``tests/test_native_playout.py`` and
+``tests/test_native_sampler.py`` compare them); the extension is compiled without fused
+multiply-adds (the directive above), which would round the evaluation's sums otherwise
+than Python does.
 """
 
 from sys import byteorder
@@ -433,7 +441,7 @@ cdef dict MATCH_END = {"after_hand": AFTER_HAND, "gong": GONG, "first_to_target"
 cdef class Played:
     """What a native playout leaves for the evaluation: the attributes of the
     :class:`~triominos.game.Hand` that sim's ``outcome`` and outlook read
-    (:class:`triominos.bots.outcome.Played`), and the board's placements to take back."""
+    (:class:`triominos.bots.outcome.Played`), and what to take back off the board."""
 
     cdef readonly int players
     cdef readonly list points
@@ -442,14 +450,15 @@ cdef class Played:
     cdef readonly bint is_over
     cdef readonly object gong
     cdef readonly int laid
-    """Tiles laid on the board by the playout, candidate included (:meth:`Playout.take_back`)."""
+    """Placements and joker swaps the playout made on the board, the candidate's
+    included: what :meth:`Playout.take_back` pops."""
     cdef readonly double outlook
     """Simulation._outlook of the seat's rack when the hand goes on; 0 when it is over."""
 
 
 cdef class Playout:
-    """:meth:`Simulation.play_out`'s Python playout (``Hand.resume``, the candidate
-    placement, :func:`_greedy_play`) without the Hand: the same rules of
+    """:meth:`Simulation.play_out`'s Python playout (``Hand.resume``, the candidate,
+    :func:`_greedy_play`, the outlook) without the Hand: the same rules of
     :class:`~triominos.game.Hand`, in the same order, on the board's own state, under
     every rule option (Junior's counters, joker and last round included).
 

@@ -1,8 +1,11 @@
-"""Which core runs the board: the native one (C, built from Cython) or pure Python.
+"""Which core runs the board and the sim bot's inner loop: the native one (C, built from
+Cython) or pure Python.
 
-The native core is an accelerator, never a second rulebook: each of its functions takes
-the place of the Python method of the same name, on the same state, and gives the same
-results bit for bit (``tests/test_native_*.py`` compare them on thousands of positions).
+The native core is an accelerator, never a second rulebook: each of its board functions
+takes the place of the Python method of the same name, on the same state, and its sim
+playout (:func:`playout`) and world sampler (:func:`sampler_for`) follow the Python
+ones step for step; all give the same results bit for bit (``tests/test_native_*.py``
+compare them on thousands of positions).
 So it is on wherever it was built, and ``TRIOMINOS_NATIVE=0`` turns it off, for the tests
 that run the suite on Python alone and for anyone who wants the reference.
 
