@@ -441,7 +441,7 @@ cdef dict MATCH_END = {"after_hand": AFTER_HAND, "gong": GONG, "first_to_target"
 cdef class Played:
     """What a native playout leaves for the evaluation: the attributes of the
     :class:`~triominos.game.Hand` that sim's ``outcome`` and outlook read
-    (:class:`triominos.bots.outcome.Played`), and what to take back off the board."""
+    (:class:`triominos.bots.outcome.Played`), once the board is as it found it."""
 
     cdef readonly int players
     cdef readonly list points
@@ -449,9 +449,6 @@ cdef class Played:
     cdef readonly list racks
     cdef readonly bint is_over
     cdef readonly object gong
-    cdef readonly int laid
-    """Placements and joker swaps the playout made on the board, the candidate's
-    included: what :meth:`Playout.take_back` pops."""
     cdef readonly double outlook
     """Simulation._outlook of the seat's rack when the hand goes on; 0 when it is over."""
 
@@ -488,7 +485,8 @@ cdef class Playout:
     # The hand in play, set up by run().
     cdef list racks, points, totals, out, pool
     cdef Py_ssize_t taken
-    cdef int to_move, draws, laid
+    cdef int to_move, draws
+    cdef int laid  # placements and joker swaps made on the board, to take back
     cdef object drawn, gong
     cdef bint over
 
@@ -581,8 +579,13 @@ cdef class Playout:
         self.armed = self.last_round_by is not None and not (
             self.to_move == self.last_round_by and self.draws
         )
-        self.play(action)
-        self.greedy()
+        cdef double outlook
+        try:
+            self.play(action)
+            self.greedy()
+            outlook = 0.0 if self.over else self.outlook_of(self.racks[self.seat])
+        finally:
+            self.take_back()
         played = Played()
         played.players = self.players
         played.points = self.points
@@ -590,8 +593,7 @@ cdef class Playout:
         played.racks = self.racks
         played.is_over = self.over
         played.gong = self.gong
-        played.laid = self.laid
-        played.outlook = 0.0 if self.over else self.outlook_of(self.racks[self.seat])
+        played.outlook = outlook
         return played
 
     cdef int play(self, action) except -1:
@@ -617,15 +619,16 @@ cdef class Playout:
             )
         return 0
 
-    def take_back(self, Played played):
+    cdef int take_back(self) except -1:
         """Take the playout's tiles off the board, last first (Board.pop, without the
-        placements it returns)."""
+        placements it returns): the board as the playout found it."""
         cdef int count
-        for count in range(played.laid):
+        for count in range(self.laid):
             if self.swapped:
                 pop(self.board)  # a joker swap among the placements
             else:
                 unlay(self.board)
+        return 0
 
     cdef double outlook_of(self, rack) except? -1.0:
         """Simulation._outlook: the seat's best placement now and what it keeps."""

@@ -380,12 +380,9 @@ class Simulation:
 
     def play_out(self, world: World, action: Action) -> float:
         """The seat's value of ``action`` in ``world`` (see the module docstring)."""
-        if self._native is not None:
+        if self._native is not None:  # the same playout, the board taken back already
             played = self._native.run(world.racks, world.pool, action)
-            try:
-                return self._value(played, played.outlook)
-            finally:
-                self._native.take_back(played)
+            return self._value(played, played.outlook)
         observation, board = self.observation, self.board
         hand = Hand.resume(
             observation.rules,
