@@ -10,11 +10,14 @@ prints the medians and their ratio, native over Python:
   second (classic, extended, Junior);
 - greedy hands/s, each preset at 2 players and classic at 4 (every move through the
   public path: an observation, the bot's choice, ``Match.apply``);
-- ``sim`` moves/s at 1,200 simulations (classic 2p and 4p, extended 4p, Junior 2p);
+- ``sim`` moves/s at 1,200 simulations (classic 2p and 4p, extended 4p, Junior 2p; and
+  classic 4p with every playout to the end of the hand, ``horizon="hand"``): on the
+  native core the playouts and the world sampling are native too;
 - random play through the public API (``Match.legal_actions``, ``Match.apply``), actions/s;
 - observation tensors built/s (:class:`triominos.encoding.ObservationEncoder`).
 
-Usage: ``nice -n 10 .venv/bin/python benchmarks/native.py --runs 5`` (several minutes).
+Usage: ``nice -n 10 .venv/bin/python benchmarks/native.py --runs 5`` (several minutes);
+``--only sim`` runs the figures whose names hold "sim".
 """
 
 from __future__ import annotations
@@ -24,12 +27,13 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from functools import partial
 
 from triominos import native
 from triominos.board import Board
 from triominos.bots import Budget, GreedyBot
-from triominos.bots.sim import DEFAULT_BUDGET, SimBot
+from triominos.bots.sim import DEFAULT_BUDGET, Horizon, SimBot
 from triominos.encoding import ObservationEncoder
 from triominos.game import Match, Observation
 from triominos.rules import PRESETS
@@ -65,13 +69,16 @@ def positions(preset: str, players: int, count: int) -> list[Observation]:
     return found
 
 
-def sim_moves(preset: str, players: int, moves: int) -> Callable[[], int]:
+def sim_moves(
+    preset: str, players: int, moves: int, horizon: Horizon = "turn"
+) -> Callable[[], int]:
     """Work: ``sim``'s choice at 1,200 simulations on ``moves`` seeded positions."""
     seen = positions(preset, players, moves)
+    budget = Budget(simulations=DEFAULT_BUDGET.simulations)
 
     def work() -> int:
         for seed, observation in enumerate(seen):
-            SimBot(seed, Budget(simulations=DEFAULT_BUDGET.simulations)).act(observation)
+            SimBot(seed, budget, horizon=horizon).act(observation)
         return moves
 
     return work
@@ -142,27 +149,37 @@ def side_by_side(name: str, work: Callable[[], int], runs: int) -> None:
     print(f"{name}: python {python:.4g}/s, native {ours:.4g}/s, {ours / python:.2f}x", flush=True)
 
 
+def figures(args: argparse.Namespace) -> Iterator[tuple[str, Callable[[], Callable[[], int]]]]:
+    """Each figure's name and what makes its work (made only when it is measured)."""
+    for preset in ("classic", "extended", "junior"):
+        yield f"{preset} board: placements laid, answered, taken back", partial(board_paths, preset)
+    for preset in PRESETS:
+        yield f"{preset} 2p greedy hands", partial(greedy_hands, preset, 2, args.hands)
+    yield "classic 4p greedy hands", partial(greedy_hands, "classic", 4, args.hands)
+    for preset, players in (("classic", 2), ("classic", 4), ("extended", 4), ("junior", 2)):
+        name = f"{preset} {players}p sim moves (1,200 simulations)"
+        yield name, partial(sim_moves, preset, players, args.moves)
+    yield (
+        "classic 4p sim moves (1,200 simulations, to the end of the hand)",
+        partial(sim_moves, "classic", 4, args.moves, "hand"),
+    )
+    yield "random actions through the public API", partial(random_actions, 2000)
+    yield "observation tensors", partial(tensors, 200)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="timed runs per figure and core")
     parser.add_argument("--hands", type=int, default=20, help="greedy hands in a run")
     parser.add_argument("--moves", type=int, default=3, help="sim moves in a run")
+    parser.add_argument("--only", default="", help="only the figures whose names hold this")
     args = parser.parse_args()
     if not native.built():
         sys.exit(f"no native core to compare: {native.core()}")
     print(f"on CPython {sys.version.split()[0]}, {sys.executable}")
-    for preset in ("classic", "extended", "junior"):
-        side_by_side(
-            f"{preset} board: placements laid, answered, taken back", board_paths(preset), args.runs
-        )
-    for preset in PRESETS:
-        side_by_side(f"{preset} 2p greedy hands", greedy_hands(preset, 2, args.hands), args.runs)
-    side_by_side("classic 4p greedy hands", greedy_hands("classic", 4, args.hands), args.runs)
-    for preset, players in (("classic", 2), ("classic", 4), ("extended", 4), ("junior", 2)):
-        work = sim_moves(preset, players, args.moves)
-        side_by_side(f"{preset} {players}p sim moves (1,200 simulations)", work, args.runs)
-    side_by_side("random actions through the public API", random_actions(2000), args.runs)
-    side_by_side("observation tensors", tensors(200), args.runs)
+    for name, work in figures(args):
+        if args.only in name:
+            side_by_side(name, work(), args.runs)
 
 
 if __name__ == "__main__":

@@ -9,10 +9,16 @@ games and bots.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
+
 import pytest
 
 from triominos import native
 from triominos.board import Board
+from triominos.bots import make_bot
+from triominos.game import Match, Observation
+from triominos.rules import Rules
 
 needs_native = pytest.mark.skipif(
     not native.built(),
@@ -43,3 +49,19 @@ def state(board: Board) -> tuple[object, ...]:
         board._joker_cell,
         [(*swap[:4], list(swap[4].items())) for swap in board._swaps],
     )
+
+
+def positions(rules: Rules, players: int, seed: int) -> Iterator[Observation]:
+    """Positions of a seeded match of greedy and random players, spread over its hands:
+    the seat to move's view, in play."""
+    rng = random.Random(seed)
+    match = Match(rules, players, seed)
+    bots = [
+        make_bot("greedy" if seat % 2 else "random", seed=seed + seat) for seat in range(players)
+    ]
+    while not match.is_over:
+        seat = match.to_move
+        observation = match.observe(seat)
+        if observation.phase == "play" and rng.random() < 0.1:
+            yield observation
+        match.apply(bots[seat].act(observation), seat)

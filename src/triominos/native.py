@@ -1,8 +1,11 @@
-"""Which core runs the board: the native one (C, built from Cython) or pure Python.
+"""Which core runs the board and the sim bot's inner loop: the native one (C, built from
+Cython) or pure Python.
 
-The native core is an accelerator, never a second rulebook: each of its functions takes
-the place of the Python method of the same name, on the same state, and gives the same
-results bit for bit (``tests/test_native_*.py`` compare them on thousands of positions).
+The native core is an accelerator, never a second rulebook: each of its board functions
+takes the place of the Python method of the same name, on the same state, and its sim
+playout (:func:`playout`) and world sampler (:func:`sampler_for`) follow the Python
+ones step for step; all give the same results bit for bit (``tests/test_native_*.py``
+compare them on thousands of positions).
 So it is on wherever it was built, and ``TRIOMINOS_NATIVE=0`` turns it off, for the tests
 that run the suite on Python alone and for anyone who wants the reference.
 
@@ -18,6 +21,10 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from triominos.game import Observation
 
 SWITCH = "TRIOMINOS_NATIVE"
 """The environment variable that turns the native core off when it is 0."""
@@ -86,17 +93,52 @@ def paths(core: str) -> dict[str, object]:
     return {name: getattr(module, name) for name in BOARD_PATHS}
 
 
+_PLAYOUT_CORE: str | None = None
+"""The core of sim's playouts and world sampling while :func:`running_on` says; None:
+the core in use."""
+
+
+def _playout_module() -> ModuleType | None:
+    """The native module for sim's playouts and worlds, or None (see _PLAYOUT_CORE)."""
+    if _PLAYOUT_CORE is None:
+        return load_board()
+    return importlib.import_module("triominos._board") if _PLAYOUT_CORE == "native" else None
+
+
+def playout() -> Any | None:
+    """The native playout's class (``_board.Playout``) for sim's simulations (every
+    candidate, under every rule option), or None where they play out in Python: the
+    native core is off."""
+    module = _playout_module()
+    return None if module is None else module.Playout
+
+
+def sampler_for(observation: Observation) -> Any | None:
+    """The native world sampler's class (``_board.Sampler``) for a seat's observation, or
+    None where the Python sampler draws: the native core is off, or every rack is shown
+    (``open_racks``, where only the pool is shuffled)."""
+    module = _playout_module()
+    if module is None or observation.open_racks is not None:
+        return None
+    return module.Sampler
+
+
 @contextmanager
 def running_on(core: str) -> Iterator[None]:
-    """Every board of the process runs on ``core`` meanwhile (see :func:`paths`)."""
+    """Every board, sim playout and world sampler made in the process runs on ``core``
+    meanwhile (see :func:`paths`)."""
+    global _PLAYOUT_CORE
     from triominos.board import Board
 
     chosen = paths(core)
     saved = {name: Board.__dict__[name] for name in BOARD_PATHS}
+    saved_playout = _PLAYOUT_CORE
     for name, function in chosen.items():
         setattr(Board, name, function)
+    _PLAYOUT_CORE = core
     try:
         yield
     finally:
         for name, function in saved.items():
             setattr(Board, name, function)
+        _PLAYOUT_CORE = saved_playout

@@ -6,9 +6,27 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Protocol
 
-from triominos.game import Hand, Observation, match_ends
+from triominos.game import Observation, match_ends
 from triominos.rules import Rules
+
+
+class Played(Protocol):
+    """What the outcome reads of a hand played on: a :class:`~triominos.game.Hand`, or
+    what the native playout leaves (``triominos._board.Played``)."""
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def points(self) -> Sequence[int]: ...
+    @property
+    def totals(self) -> Sequence[int]: ...
+    @property
+    def is_over(self) -> bool: ...
+    @property
+    def gong(self) -> int | None: ...
+
 
 WIN_VALUE = 100
 """Points a playout is worth more when the hand ends the match won (less when lost; a
@@ -20,7 +38,7 @@ winning it outweighs a few points of margin."""
 
 def outcome(
     observation: Observation,
-    hand: Hand,
+    hand: Played,
     seat: int,
     win_value: float = WIN_VALUE,
     equity: bool = False,
@@ -73,7 +91,7 @@ def win_chances(rules: Rules, totals: Sequence[int], hands: int) -> list[float]:
     return [weight / whole for weight in weights]
 
 
-def ends_match(observation: Observation, hand: Hand) -> bool:
+def ends_match(observation: Observation, hand: Played) -> bool:
     """Whether the finished ``hand`` (played out from the observation) ends the match:
     by its totals, by its number, or by the gong rung in it (before the observation, or
     in the playout), though the total that rang it fell back below the target."""

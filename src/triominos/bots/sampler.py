@@ -76,6 +76,7 @@ from dataclasses import dataclass
 from functools import reduce
 from typing import Literal, NamedTuple
 
+from triominos import native
 from triominos.board import Board
 from triominos.game import ACTION_NAMES, DRAWS, Observation
 from triominos.lattice import ORIGIN
@@ -205,9 +206,14 @@ class WorldSampler:
         self._unseen_tiles = [
             index for index in range(len(tile_set)) if (self.unseen & ~known) >> index & 1
         ]
+        native_sampler = native.sampler_for(observation)
+        # The same worlds from the same random stream, in C where the native core has it.
+        self._native = None if native_sampler is None else native_sampler(self)
 
     def sample(self, rng: random.Random) -> World:
         """A world consistent with the observation, drawn with ``rng`` (deterministic)."""
+        if self._native is not None and type(rng) is random.Random:
+            return self._native.sample(rng)  # type: ignore[no-any-return]
         for attempt in range(MAX_ATTEMPTS):
             active = list(self._hard)
             if attempt < MAX_ATTEMPTS // 2:

@@ -109,12 +109,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Literal, NamedTuple
 
+from triominos import native
 from triominos.board import Placement
 from triominos.bots.base import Budget, GreedyBot
 from triominos.bots.endgame import NODE_LIMIT, solvable, solve
 from triominos.bots.expert import Evaluator, ExpertBot, Weights, choices, evaluated, understood
 from triominos.bots.opponents import ChoiceModel
-from triominos.bots.outcome import WIN_VALUE, outcome
+from triominos.bots.outcome import WIN_VALUE, Played, outcome
 from triominos.bots.sampler import UnsupportedObservationError, World, WorldSampler
 from triominos.game import (
     BOARD_ACTIONS,
@@ -226,6 +227,26 @@ class Simulation:
         self.evaluator = Evaluator(observation, weights, self.board)
         self._out = _gone_out(observation)
         self._last_round_by = _last_card_taker(observation)
+        self._starter = observation.starter if observation.starter is not None else self.seat
+        playout = native.playout()
+        # The same playout in C where the native core has it (triominos.native).
+        self._native = (
+            None
+            if playout is None
+            else playout(
+                observation.rules,
+                self.board,
+                self.evaluator,
+                seat=self.seat,
+                starter=self._starter,
+                draws=observation.draws,
+                drawn=observation.drawn,
+                out=self._out,
+                totals=observation.totals,
+                to_the_end=horizon == "hand",
+                last_round_by=self._last_round_by,
+            )
+        )
 
     def run(
         self, candidates: Sequence[tuple[LegalAction, float]], budget: Budget
@@ -359,6 +380,9 @@ class Simulation:
 
     def play_out(self, world: World, action: Action) -> float:
         """The seat's value of ``action`` in ``world`` (see the module docstring)."""
+        if self._native is not None:  # the same playout, the board taken back already
+            played = self._native.run(world.racks, world.pool, action)
+            return self._value(played, played.outlook)
         observation, board = self.observation, self.board
         hand = Hand.resume(
             observation.rules,
@@ -366,7 +390,7 @@ class Simulation:
             world.racks,
             world.pool,
             to_move=self.seat,
-            starter=observation.starter if observation.starter is not None else self.seat,
+            starter=self._starter,
             draws=observation.draws,
             drawn=observation.drawn,
             out=self._out,
@@ -382,8 +406,8 @@ class Simulation:
                 # The seat's next turn, not the rest of this one: after a draw (or more)
                 # the seat plays greedy's move until its turn ends, as the others do.
                 _greedy_play(hand, lambda: hand.to_move == self.seat and not hand.draws)
-            value = outcome(self.observation, hand, self.seat, self.win_value, self.equity)
-            return value + self._outlook(hand)
+            outlook = 0.0 if hand.is_over else self._outlook(hand.racks[self.seat])
+            return self._value(hand, outlook)
         finally:
             # Undo the playout's placements and joker swaps, last first: a swap leaves
             # the number of tiles on the board as it was, so it is counted by its event.
@@ -391,12 +415,16 @@ class Simulation:
                 if event.action in BOARD_ACTIONS:
                     board.pop()
 
-    def _outlook(self, hand: Hand) -> float:
-        """At the seat's next turn: its best placement now plus the static value of what
-        it keeps (what its next turn is worth); 0 when the hand is over."""
-        if hand.is_over:
-            return 0.0
-        rack, board, rules = hand.racks[self.seat], hand.board, hand.rules
+    def _value(self, played: Played, outlook: float) -> float:
+        """What a playout is worth: its outcome, plus the ``outlook`` of the seat's next
+        turn (:meth:`_outlook`; 0 when the hand is over)."""
+        value = outcome(self.observation, played, self.seat, self.win_value, self.equity)
+        return value + outlook
+
+    def _outlook(self, rack: int) -> float:
+        """At the seat's next turn, holding ``rack``: its best placement now plus the
+        static value of what it keeps (what its next turn is worth)."""
+        board, rules = self.board, self.observation.rules
         best = board.best_placement(rack, rules.figure_points, rules.tile_values)
         if best is None:
             return self.evaluator.position_value(rack) - rules.draw_penalty

@@ -1,0 +1,155 @@
+"""sim's playouts on the native core against the Python ones, value for value.
+
+Positions come from seeded matches of greedy and random players, several hands deep (so
+that totals near the target, going out and blocked hands all come up). In each, the sim
+bot's simulation is set up on both cores (``native.running_on``) and every candidate is
+played out in the same sampled worlds, to the next turn and to the end of the hand: the
+values must be the same floats, and the boards must be left the same. Every preset
+at every player count it allows, every rule option at another value
+(tests/rule_values.py) and every choice of every choice option, all read from
+:mod:`triominos.rules`. Junior's candidates include draws, passes and jokers taken
+back.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from native_cores import needs_native, positions, state
+from rule_values import changed_rules
+from triominos import native
+from triominos.bots.expert import choices, evaluated
+from triominos.bots.sampler import World
+from triominos.bots.sim import (
+    CANDIDATES,
+    Horizon,
+    Planned,
+    SimBot,
+    junior_candidates,
+    shortlist,
+)
+from triominos.game import Observation
+from triominos.native import running_on
+from triominos.rules import OPTIONS, PRESETS, RuleOptionError, Rules
+
+pytestmark = needs_native
+
+POSITIONS = 4
+WORLDS = 6
+
+
+def planned(observation: Observation, core: str, horizon: Horizon) -> Planned | None:
+    """sim's simulation of the position on ``core`` and its candidates, whatever sim
+    would play without simulating (a draw, the only action); None where it cannot
+    simulate (the opening, a Junior playout to the next turn)."""
+    bot = SimBot(0, horizon=horizon, closing=None)
+    options = choices(observation)
+    with running_on(core):
+        if not evaluated(observation.rules):
+            junior = bot.junior_simulation(observation)
+            return Planned(junior, junior_candidates(options)) if horizon == "hand" else None
+        simulation = bot.simulation(observation, options)
+        if simulation is None:
+            return None
+        candidates = shortlist(observation, simulation.evaluator.ranked(options), CANDIDATES)
+    return Planned(simulation, candidates) if candidates else None
+
+
+def played(plan: Planned, core: str, worlds: list[World]) -> tuple[list[float], object]:
+    """The playouts' values, and the board they leave (popped back: its cells as before,
+    their dicts' order as pops leave it)."""
+    with running_on(core):
+        found = [
+            plan.simulation.play_out(world, option.action)
+            for world in worlds
+            for option, _ in plan.candidates
+        ]
+    return found, state(plan.simulation.board)
+
+
+def same_playouts(rules: Rules, players: int, seed: int) -> int:
+    """Compare every playout of :data:`POSITIONS` positions that sim simulates; how many
+    playouts were compared."""
+    compared = simulated = 0
+    for number, observation in enumerate(positions(rules, players, seed)):
+        if simulated == POSITIONS:
+            break
+        simulated += planned(observation, "python", "hand") is not None
+        for horizon in ("turn", "hand"):
+            python = planned(observation, "python", horizon)
+            ours = planned(observation, "native", horizon)
+            if python is None or ours is None:
+                assert python is None and ours is None
+                continue
+            assert ours.candidates == python.candidates
+            assert ours.simulation._native is not None
+            assert python.simulation._native is None
+            rng = random.Random(f"{seed}/{number}")
+            worlds = [python.simulation.sampler.sample(rng) for _ in range(WORLDS)]
+            assert played(ours, "native", worlds) == played(python, "python", worlds)
+            compared += len(worlds) * len(ours.candidates)
+    return compared
+
+
+PLAYER_COUNTS = [
+    (name, players)
+    for name, preset in PRESETS.items()
+    for players in range(preset.rules.min_players, preset.rules.max_players + 1)
+]
+
+
+@pytest.mark.parametrize(("preset", "players"), PLAYER_COUNTS)
+def test_playouts_are_the_same_on_both_cores(preset: str, players: int) -> None:
+    rules = PRESETS[preset].rules
+    assert sum(same_playouts(rules, players, seed) for seed in range(2)) > 0
+
+
+def every_choice() -> list[tuple[str, object]]:
+    return [
+        (option.name, choice)
+        for option in OPTIONS.values()
+        if option.kind == "choice"
+        for choice in option.choices
+    ]
+
+
+def with_value(name: str, value: object) -> Rules | None:
+    """The first preset that takes ``value`` for option ``name``, changed so."""
+    for preset in PRESETS.values():
+        try:
+            return preset.rules.replace(**{name: value})
+        except RuleOptionError:
+            continue
+    return None
+
+
+@pytest.mark.parametrize("option", list(OPTIONS))
+def test_every_rule_option_plays_out_the_same_on_both_cores(option: str) -> None:
+    rules = changed_rules(option)
+    assert same_playouts(rules, rules.min_players, 21) > 0
+
+
+@pytest.mark.parametrize(("option", "choice"), every_choice())
+def test_every_choice_plays_out_the_same_on_both_cores(option: str, choice: object) -> None:
+    rules = with_value(option, choice)
+    if rules is None:
+        pytest.skip(f"no preset takes {option}={choice!r} alone")
+    assert same_playouts(rules, max(rules.min_players, 3), 31) > 0
+
+
+def test_candidates_other_than_placements_are_compared_too() -> None:
+    """Junior's draws, passes and jokers taken back are candidates too: the tests above
+    compare their playouts; and the switch chooses the playout's core."""
+    rules = PRESETS["junior"].rules
+    kinds = set()
+    for observation in positions(rules, 2, 7):
+        ours = planned(observation, "native", "hand")
+        if ours is not None:
+            kinds |= {type(option.action).__name__ for option, _ in ours.candidates}
+    assert {"Placement", "Draw"} <= kinds
+    with running_on("python"):
+        assert native.playout() is None
+    with running_on("native"):
+        assert native.playout() is not None
