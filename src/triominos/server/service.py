@@ -382,8 +382,10 @@ class Service:
 
     def _lose(self, table: LiveTable) -> None:
         """Another node owns the table now, or may: forget it and send its viewers to
-        reconnect, which brings them to the new owner."""
-        self.node_metrics.lost += 1
+        reconnect, which brings them to the new owner. Counted once, though the renewal
+        and a refused write may both find the loss."""
+        if self.tables.get(table.code) is table:
+            self.node_metrics.lost += 1
         self._drop(table, close=SERVICE_RESTART)
 
     def _drop(self, table: LiveTable, close: int | None) -> None:
