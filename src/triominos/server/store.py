@@ -62,6 +62,7 @@ from sqlalchemy.orm import (
 from sqlalchemy.sql.expression import ColumnElement, FunctionElement
 
 from triominos.rules import Rules
+from triominos.server.metrics import Histogram
 from triominos.server.protocol import CHAT_STORED
 from triominos.server.timers import DEFAULT_TIMEOUT_ACTION, TimeoutAction
 
@@ -501,6 +502,8 @@ class Store:
                 },
             )
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.commits = Histogram()
+        """How long the accepted actions' commits took (``GET /metrics``)."""
         self._file = self._database_file()
         self._identity: tuple[int, int] | None = None
 
@@ -981,7 +984,7 @@ class Store:
         """
         busy: set[int] = set()
         try:
-            with self.session() as session:
+            with self._commit() as session:
                 busy = _busy_tables(session, {write.table_id for write in writes})
                 _add_actions(session, [write for write in writes if write.table_id not in busy])
         except StorageFault as fault:
@@ -995,11 +998,20 @@ class Store:
         long as any statement waits for a lock (:data:`BUSY_SECONDS`); the error that
         kept it out, or None."""
         try:
-            with self.session() as session:
+            with self._commit() as session:
                 _add_actions(session, [write])
         except Exception as error:
             return error
         return None
+
+    @contextmanager
+    def _commit(self) -> Iterator[Session]:
+        """:meth:`session` for the actions' writes, timed into :attr:`commits` when it
+        commits."""
+        started = time.monotonic()
+        with self.session() as session:
+            yield session
+        self.commits.observe(time.monotonic() - started)
 
     def actions(self, table_id: int) -> list[StoredAction]:
         """Every accepted action of a table, by version."""
