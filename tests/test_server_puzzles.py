@@ -24,6 +24,7 @@ from triominos.game import action_json
 from triominos.puzzles import Puzzle, PuzzleSet
 from triominos.server.puzzle_api import BROWSER_HEADER, puzzle_routes
 from triominos.server.puzzle_store import PuzzleConflictError, PuzzleStore
+from triominos.server.service import address_hash
 from triominos.server.store import Store
 from triominos.server.table import token_hash
 
@@ -236,12 +237,13 @@ def test_two_answers_at_once_rate_once_and_two_browsers_at_once_both(store: Stor
     rows = PuzzleStore(store)
     puzzle = PUZZLES.puzzles[4]
     keys = [token_hash(f"browser-{number}") for number in range(3)]
+    address = {key: address_hash(f"192.0.2.{number}") for number, key in enumerate(keys)}
     for key in keys:
-        rows.new_browser(key)
+        rows.new_browser(key, address[key])  # each at an address of its own
 
     def attempt(key: str) -> str:
         try:
-            rows.attempt(key, puzzle.id, puzzle.rating, "draw", True)
+            rows.attempt(key, puzzle.id, puzzle.rating, "draw", True, address[key])
         except PuzzleConflictError as error:
             return error.code
         return "rated"

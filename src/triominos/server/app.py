@@ -4,11 +4,13 @@
 live tables, the bot worker, the turn timers) to the HTTP routes
 (:mod:`triominos.server.routes`) and the WebSocket (:mod:`triominos.server.ws`), with
 every request checked first for its Host, Origin, size and rate
-(:mod:`triominos.server.guard`).
+(:mod:`triominos.server.guard`) and, around that, counted by its answer
+(:class:`triominos.server.metrics.Metered`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import time
@@ -31,6 +33,7 @@ from triominos.server.account_api import account_routes
 from triominos.server.bots import BotWorker, pool_size, process_pool
 from triominos.server.guard import Guard, Origins, RateLimiter, TrustedProxies
 from triominos.server.learn_api import learn_routes
+from triominos.server.metrics import Metered, watch_loop_lag
 from triominos.server.nodes import Node
 from triominos.server.pad_api import pad_routes
 from triominos.server.protocol import CONNECTIONS_PER_ADDRESS, ApiError
@@ -150,9 +153,11 @@ def create_app(
         )
         app.state.service = service
         await service.start()
+        lag = asyncio.create_task(watch_loop_lag(service.traffic))
         try:
             yield
         finally:
+            lag.cancel()
             await service.stop()
 
     table_routes: list[BaseRoute] = [
@@ -190,13 +195,14 @@ def create_app(
         routes=table_routes,
         lifespan=lifespan,
         middleware=[
+            Middleware(Metered),
             Middleware(
                 Guard,
                 origins=origins,
                 limiter=RateLimiter() if rate_limits else None,
                 node_secret=node.secret,
                 proxies=proxies,
-            )
+            ),
         ],
         exception_handlers={
             ApiError: api_error,

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from sqlalchemy import delete, func, select, update
+from sqlalchemy.orm import aliased
 from sqlalchemy.sql.expression import ColumnElement
 
 from triominos.server.store import DatabaseNow, NodeRow, Store, TableRow, leased, unowned
@@ -64,11 +65,14 @@ class Node:
 
 
 class Claim(NamedTuple):
-    """A table this node has just claimed, under ``epoch``."""
+    """A table this node has just claimed, under ``epoch``; ``lease_ended``: when the
+    lease of the node that owned it ran out (the database's clock), None when nobody
+    owned it (its owner left or gave it up)."""
 
     table_id: int
     code: str
     epoch: int
+    lease_ended: float | None = None
 
 
 class Leases:
@@ -154,6 +158,15 @@ class Leases:
             count = session.scalar(select(func.count()).select_from(TableRow).where(orphaned))
             if not count:
                 return []
+            owner = aliased(NodeRow)  # apart from the one ``orphaned`` looks for
+            ended = {  # when each orphan's owner's lease ran out
+                table_id: until
+                for table_id, until in session.execute(
+                    select(TableRow.id, owner.lease_until)
+                    .join(owner, owner.id == TableRow.owner)
+                    .where(orphaned)
+                )
+            }
             share = select(TableRow.id).where(orphaned).order_by(func.random())
             claimed = session.execute(
                 update(TableRow)
@@ -164,7 +177,7 @@ class Leases:
             session.execute(
                 delete(NodeRow).where(NodeRow.lease_until < DatabaseNow() - FORGET_NODE_SECONDS)
             )
-        return [Claim(row.id, row.code, row.epoch) for row in claimed]
+        return [Claim(row.id, row.code, row.epoch, ended.get(row.id)) for row in claimed]
 
     def owner(self, table_id: int) -> Node | None:
         """The node whose lease on the table holds now, or None."""

@@ -142,13 +142,17 @@ async def relay(websocket: WebSocket, owner: Node, address: str, metrics: NodeMe
     metrics.proxying += 1
     try:
         await websocket.accept()
-        await _pump(websocket, upstream)
+        if await _pump(websocket, upstream):
+            metrics.relay_failed(owner, f"a connection to table {code}", "closed without a word")
     finally:
         metrics.proxying -= 1
         await upstream.close()
 
 
-async def _pump(websocket: WebSocket, upstream: ClientConnection) -> None:
+async def _pump(websocket: WebSocket, upstream: ClientConnection) -> bool:
+    """Pass the messages both ways until one side closes; whether the owner vanished
+    (it closed without a code: it died or its connection dropped)."""
+
     async def to_owner() -> None:
         with contextlib.suppress(WebSocketDisconnect, ConnectionClosed, RuntimeError, OSError):
             while True:
@@ -175,9 +179,10 @@ async def _pump(websocket: WebSocket, upstream: ClientConnection) -> None:
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
-    if owner_side in done:  # the owner closed: say how, or that it is gone
-        close = upstream.close_code  # 1006 when the owner went without a word
-        if close is None or close in (1005, 1006):
-            close = SERVICE_RESTART
-        with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
-            await websocket.close(close)
+    if owner_side not in done:
+        return False
+    close = upstream.close_code  # the owner closed: say how, or that it is gone
+    vanished = close in (None, 1005, 1006)  # 1006: it went without a word
+    with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
+        await websocket.close(SERVICE_RESTART if close is None or vanished else close)
+    return vanished

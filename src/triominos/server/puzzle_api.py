@@ -14,23 +14,28 @@ logs would keep it); the database keeps only its hash. A puzzle is shown as the 
 sees it, with its legal actions as a table's view has them (``legal``), and never with
 its solution: ``attempt`` is null until this browser has answered, then the result,
 which holds the solution, the obvious move and why. An answer is one of ``legal``'s
-actions. One rated attempt per puzzle and browser: a second is refused (``409
-attempted``) and changes nothing.
+actions. One attempt per puzzle and browser: a second is refused (``409 attempted``) and
+changes nothing. The browsers at one address share each puzzle's one rated answer
+(:mod:`triominos.server.puzzle_store`; ``rated`` in the result says which it was), and
+an address makes at most :data:`BROWSERS_PER_ADDRESS` browser ids a day (``429
+too_many_browsers``).
 
 Errors are PROTOCOL.md's ``{"error": {"code", "message", "field"}}``: ``bad_request`` (a
 malformed body or browser id), ``bad_answer`` (not a legal action of the puzzle, or an
 action its rules do not have, naming the rule: ``buy`` without a bank),
 ``unknown_browser`` (403), ``not_found`` (no such puzzle), ``none_left`` (404: this
-browser has tried every puzzle), ``attempted`` (409).
+browser has tried every puzzle), ``attempted`` (409), ``too_many_browsers`` (429).
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime
+import math
 import random
 import re
 import secrets
+import time
 from collections.abc import Callable
 
 from starlette.concurrency import run_in_threadpool
@@ -43,9 +48,11 @@ from triominos.explain import where
 from triominos.game import Action, Draw, action_json
 from triominos.glicko import Rating
 from triominos.puzzles import Puzzle, PuzzleSet, action_to_text, shipped
+from triominos.server.guard import client_key
 from triominos.server.pad_api import json_body
 from triominos.server.protocol import ApiError, answers
 from triominos.server.puzzle_store import Attempt, PastAttempt, PuzzleStore
+from triominos.server.service import address_hash
 from triominos.server.store import Store
 from triominos.server.table import token_hash
 from triominos.server.views import (
@@ -58,6 +65,11 @@ from triominos.server.views import (
 BROWSER_HEADER = "x-puzzle-browser"
 BROWSER_ID = re.compile(r"[A-Za-z0-9_-]{32,64}")
 """What a browser id looks like (:func:`secrets.token_urlsafe` of 32 bytes makes 43)."""
+
+BROWSERS_PER_ADDRESS = 20
+BROWSERS_SECONDS = 24 * 3600.0
+"""The browser ids one address (an IPv6 one by its /64) may make in a day: a household
+or a classroom, not a supply of throwaway ids (PROTOCOL.md, "The puzzles' HTTP API")."""
 
 answering = answers({"unknown_browser": 403, "attempted": 409, "busy": 503})
 """Every puzzle route's wrapper: a refused attempt is the protocol's error answer."""
@@ -172,8 +184,19 @@ def puzzle_routes(
         return puzzle_json(puzzle, ratings.get(puzzle.id, puzzle.rating), attempt)
 
     async def new_browser(request: Request) -> Response:
+        address = address_hash(client_key(request.scope))
+        now = time.time()
+        made = await run_in_threadpool(rows.browsers_made, address, now - BROWSERS_SECONDS)
+        if len(made) >= BROWSERS_PER_ADDRESS:
+            raise ApiError(
+                429,
+                "too_many_browsers",
+                f"this address made {len(made)} puzzle browser ids today, the most it may; "
+                "keep using one you have",
+                retry_after=max(1, math.ceil(min(made) + BROWSERS_SECONDS - now)),
+            )
         key = secrets.token_urlsafe(32)
-        rating = await run_in_threadpool(rows.new_browser, token_hash(key))
+        rating = await run_in_threadpool(rows.new_browser, token_hash(key), address)
         return JSONResponse({"browser": key, "rating": rating_json(rating)}, status_code=201)
 
     async def me(request: Request) -> Response:
@@ -226,12 +249,14 @@ def puzzle_routes(
             )
         answer = action_to_text(action)
         solved = action == puzzle.solution
+        address = address_hash(client_key(request.scope))
         done: Attempt = await run_in_threadpool(
-            rows.attempt, key, puzzle.id, puzzle.rating, answer, solved
+            rows.attempt, key, puzzle.id, puzzle.rating, answer, solved, address
         )
         return JSONResponse(
             {
                 **result_json(puzzle, answer, solved),
+                "rated": done.rated,
                 "browser": {
                     "before": rating_json(done.browser_before),
                     "after": rating_json(done.browser_after),

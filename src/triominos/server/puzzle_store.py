@@ -1,6 +1,6 @@
 """The puzzles' rows: the puzzles' ratings, the browsers that solve them and their
 attempts, in the service's database (:class:`triominos.server.store.Store`; the tables
-come with migration ``0008_puzzles``).
+come with migrations ``0008_puzzles`` and ``0011_puzzle_attempts``).
 
 A browser is known by the hash of the random id the server gave it (the id itself is
 kept only in the browser, as a seat's token is). An attempt moves both ratings at once,
@@ -8,6 +8,12 @@ in one transaction that holds both rows: the browser's against the puzzle's rati
 it was, the puzzle's against the browser's as it was (Glicko-2, one rating period each).
 A puzzle that nobody has tried has no row: it is rated as it ships until its first
 attempt writes one.
+
+An answer shows the solution, so the ids at one address share each puzzle's one rated
+answer: the first id to answer it from there is rated, the others' answers are kept
+and checked but move no rating (otherwise a throwaway id answers wrong, learns the
+solution and the main id answers right). The address is kept hashed, as a table's
+creator's is.
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ class PuzzleBrowserRow(Base):
     deviation: Mapped[float] = mapped_column(Float)
     volatility: Mapped[float] = mapped_column(Float)
     created_at: Mapped[float] = mapped_column(Float)
+    address_hash: Mapped[str | None] = mapped_column(String(32))
 
 
 class PuzzleAttemptRow(Base):
@@ -60,15 +67,19 @@ class PuzzleAttemptRow(Base):
     answer: Mapped[str] = mapped_column(String(40))
     solved: Mapped[bool] = mapped_column(Boolean)
     created_at: Mapped[float] = mapped_column(Float)
+    address_hash: Mapped[str | None] = mapped_column(String(32))
+    rated: Mapped[bool] = mapped_column(Boolean)
 
 
 @dataclass(frozen=True, slots=True)
 class Attempt:
-    """A rated attempt: what was answered, and both ratings before and after it."""
+    """An attempt: what was answered, whether it was rated, and both ratings before and
+    after it (the same when it was not rated)."""
 
     puzzle: str
     answer: str
     solved: bool
+    rated: bool
     browser_before: Rating
     browser_after: Rating
     puzzle_before: Rating
@@ -105,8 +116,8 @@ class PuzzleStore:
     def __init__(self, store: Store) -> None:
         self._session = store.session  # its faults are StorageFaults: 503, try again
 
-    def new_browser(self, key_hash: str) -> Rating:
-        """Keep a new browser, rated as a newcomer."""
+    def new_browser(self, key_hash: str, address: str) -> Rating:
+        """Keep a new browser made from ``address`` (hashed), rated as a newcomer."""
         rating = Rating()
         with self._session() as session:
             session.add(
@@ -116,9 +127,22 @@ class PuzzleStore:
                     deviation=rating.deviation,
                     volatility=rating.volatility,
                     created_at=time.time(),
+                    address_hash=address,
                 )
             )
         return rating
+
+    def browsers_made(self, address: str, since: float) -> list[float]:
+        """When the browsers made from ``address`` (hashed) since ``since`` were made."""
+        with self._session() as session:
+            return list(
+                session.scalars(
+                    select(PuzzleBrowserRow.created_at).where(
+                        PuzzleBrowserRow.address_hash == address,
+                        PuzzleBrowserRow.created_at >= since,
+                    )
+                )
+            )
 
     def browser(self, key_hash: str) -> BrowserInfo | None:
         """The browser with this id's hash, or None when there is none."""
@@ -149,9 +173,10 @@ class PuzzleStore:
             return None if found is None else PastAttempt(found.answer, found.solved)
 
     def attempt(
-        self, key_hash: str, puzzle: str, shipped: Rating, answer: str, solved: bool
+        self, key_hash: str, puzzle: str, shipped: Rating, answer: str, solved: bool, address: str
     ) -> Attempt:
-        """Record the browser's one rated attempt at ``puzzle`` and move both ratings.
+        """Record the browser's one attempt at ``puzzle``, made from ``address`` (hashed),
+        and move both ratings unless another browser answered it from there first.
 
         ``shipped``: the puzzle's rating when nobody has tried it yet. Raises
         :class:`PuzzleConflictError` for a browser unknown here or a second attempt
@@ -159,7 +184,7 @@ class PuzzleStore:
         """
         for _ in range(2):  # a second try when another first attempt wrote the puzzle's row
             try:
-                return self._attempt(key_hash, puzzle, shipped, answer, solved)
+                return self._attempt(key_hash, puzzle, shipped, answer, solved, address)
             except IntegrityError:
                 attempted = self.attempt_of(key_hash, puzzle)
                 if attempted is not None:
@@ -167,7 +192,7 @@ class PuzzleStore:
         raise PuzzleConflictError("busy", f"puzzle {puzzle} is being rated by many; try again")
 
     def _attempt(
-        self, key_hash: str, puzzle: str, shipped: Rating, answer: str, solved: bool
+        self, key_hash: str, puzzle: str, shipped: Rating, answer: str, solved: bool, address: str
     ) -> Attempt:
         with self._session() as session:
             browser = session.scalar(
@@ -184,19 +209,27 @@ class PuzzleStore:
             )
             if done is not None:
                 raise _attempted(puzzle)
+            shown_here = session.scalar(
+                select(PuzzleAttemptRow.id)
+                .where(PuzzleAttemptRow.puzzle == puzzle, PuzzleAttemptRow.address_hash == address)
+                .limit(1)
+            )
             row = session.get(PuzzleRatingRow, puzzle, with_for_update=True)
-            if row is None:
-                row = PuzzleRatingRow(puzzle=puzzle, attempts=0, solved=0)
-                _set(row, shipped)
-                session.add(row)
-            browser_before, puzzle_before = _rating(browser), _rating(row)
-            score = 1.0 if solved else 0.0
-            browser_after = browser_before.rated([(puzzle_before, score)])
-            puzzle_after = puzzle_before.rated([(browser_before, 1 - score)])
-            _set(browser, browser_after)
-            _set(row, puzzle_after)
-            row.attempts += 1
-            row.solved += solved
+            browser_before = _rating(browser)
+            puzzle_before = shipped if row is None else _rating(row)
+            rated = shown_here is None
+            browser_after, puzzle_after = browser_before, puzzle_before
+            if rated:
+                if row is None:
+                    row = PuzzleRatingRow(puzzle=puzzle, attempts=0, solved=0)
+                    session.add(row)
+                score = 1.0 if solved else 0.0
+                browser_after = browser_before.rated([(puzzle_before, score)])
+                puzzle_after = puzzle_before.rated([(browser_before, 1 - score)])
+                _set(browser, browser_after)
+                _set(row, puzzle_after)
+                row.attempts += 1
+                row.solved += solved
             session.add(
                 PuzzleAttemptRow(
                     browser_id=browser.id,
@@ -204,10 +237,19 @@ class PuzzleStore:
                     answer=answer,
                     solved=solved,
                     created_at=time.time(),
+                    address_hash=address,
+                    rated=rated,
                 )
             )
         return Attempt(
-            puzzle, answer, solved, browser_before, browser_after, puzzle_before, puzzle_after
+            puzzle,
+            answer,
+            solved,
+            rated,
+            browser_before,
+            browser_after,
+            puzzle_before,
+            puzzle_after,
         )
 
 

@@ -37,7 +37,7 @@ from triominos.analysis import DEFAULT_SIMULATIONS
 from triominos.game import Action
 from triominos.server.analyses import Analyses
 from triominos.server.bots import BotWorker, bot_seed
-from triominos.server.metrics import ActionMetrics, NodeMetrics
+from triominos.server.metrics import ActionMetrics, NodeMetrics, TrafficMetrics
 from triominos.server.nodes import RENEW_SECONDS, SCAN_SECONDS, Leases, Node
 from triominos.server.protocol import (
     CHAT_FINISHED_DAYS,
@@ -195,6 +195,7 @@ class Service:
         self.faults = FaultLog()
         self.metrics = ActionMetrics()
         self.node_metrics = NodeMetrics()
+        self.traffic = TrafficMetrics()
         self.connections_per_address = connections_per_address
         self.connections: Counter[str] = Counter()
         """Open WebSocket connections by client address (guard.client_key)."""
@@ -369,6 +370,9 @@ class Service:
                     if table is not None:
                         log.info("table %s: taken over (epoch %d)", table.code, claim.epoch)
                         self._install(table)
+                        if claim.lease_ended is not None:
+                            waited = self.leases.database_now() - claim.lease_ended
+                            self.node_metrics.failover.observe(waited)
             finally:
                 self._claiming.difference_update(claim.table_id for claim in claims)
 
@@ -382,8 +386,10 @@ class Service:
 
     def _lose(self, table: LiveTable) -> None:
         """Another node owns the table now, or may: forget it and send its viewers to
-        reconnect, which brings them to the new owner."""
-        self.node_metrics.lost += 1
+        reconnect, which brings them to the new owner. Counted once, though the renewal
+        and a refused write may both find the loss."""
+        if self.tables.get(table.code) is table:
+            self.node_metrics.lost += 1
         self._drop(table, close=SERVICE_RESTART)
 
     def _drop(self, table: LiveTable, close: int | None) -> None:

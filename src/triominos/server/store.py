@@ -62,6 +62,7 @@ from sqlalchemy.orm import (
 from sqlalchemy.sql.expression import ColumnElement, FunctionElement
 
 from triominos.rules import Rules
+from triominos.server.metrics import Histogram
 from triominos.server.protocol import CHAT_STORED
 from triominos.server.timers import DEFAULT_TIMEOUT_ACTION, TimeoutAction
 
@@ -501,6 +502,8 @@ class Store:
                 },
             )
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.commits = Histogram()
+        """How long the accepted actions' commits took (``GET /metrics``)."""
         self._file = self._database_file()
         self._identity: tuple[int, int] | None = None
 
@@ -969,30 +972,46 @@ class Store:
         """Write accepted actions of any tables in one transaction: one commit for all.
 
         Returns, for each write, None once it is committed or the error that kept it
-        out. When the one transaction fails, each write is tried alone, so that a write
-        that cannot be made fails only its own action; but not on SQLite when storage
-        itself failed (a lock held elsewhere, a full or read-only disk): the whole file
-        is at fault, and trying each write again only made every sender wait out the
-        lock once more (10 s for one table, 25 s for three, where PROTOCOL.md says 5).
+        out. A table whose row another transaction holds (PostgreSQL) is left out at
+        once, not waited for: its write gets :class:`TableBusy`, to be made alone
+        (:meth:`append_alone`), so that one table's lock never holds up the others'
+        moves (a row held 30 s made every table of the node wait 10.4 s between moves).
+        When the one transaction fails, each write is tried alone, so that a write that
+        cannot be made fails only its own action; but not when storage itself failed (a
+        lock on a whole table or file, a full or read-only disk): the whole database is
+        at fault, and trying each write again only made every sender wait out the lock
+        once more (10 s for one table, 25 s for three, where PROTOCOL.md says 5).
         """
+        busy: set[int] = set()
         try:
-            with self.session() as session:
-                _add_actions(session, writes)
+            with self._commit() as session:
+                busy = _busy_tables(session, {write.table_id for write in writes})
+                _add_actions(session, [write for write in writes if write.table_id not in busy])
         except StorageFault as fault:
-            if self.url.get_backend_name() == "sqlite":
-                return [fault] * len(writes)
-            return [self._append_alone(write) for write in writes]
+            return [fault] * len(writes)
         except Exception:
-            return [self._append_alone(write) for write in writes]
-        return [None] * len(writes)
+            return [self.append_alone(write) for write in writes]
+        return [TableBusy(write.table_id) if write.table_id in busy else None for write in writes]
 
-    def _append_alone(self, write: ActionWrite) -> Exception | None:
+    def append_alone(self, write: ActionWrite) -> Exception | None:
+        """Write one action in a transaction of its own, waiting for its table's row as
+        long as any statement waits for a lock (:data:`BUSY_SECONDS`); the error that
+        kept it out, or None."""
         try:
-            with self.session() as session:
+            with self._commit() as session:
                 _add_actions(session, [write])
         except Exception as error:
             return error
         return None
+
+    @contextmanager
+    def _commit(self) -> Iterator[Session]:
+        """:meth:`session` for the actions' writes, timed into :attr:`commits` when it
+        commits."""
+        started = time.monotonic()
+        with self.session() as session:
+            yield session
+        self.commits.observe(time.monotonic() - started)
 
     def actions(self, table_id: int) -> list[StoredAction]:
         """Every accepted action of a table, by version."""
@@ -1004,6 +1023,15 @@ class Store:
             ]
 
 
+class TableBusy(StorageFault):
+    """A table's row was held by another transaction when a group commit came to it:
+    its write was left out of the group, to be made alone."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__("locked", f"the row of table {table_id} is held by another transaction")
+        self.table_id = table_id
+
+
 class ActionWrite(NamedTuple):
     """One accepted action to store; ``finished``: it ended the match; ``epoch``: the
     claim of the node that accepted it (:func:`fence`)."""
@@ -1012,6 +1040,16 @@ class ActionWrite(NamedTuple):
     action: StoredAction
     finished: bool
     epoch: int | None = None
+
+
+def _busy_tables(session: Session, table_ids: Collection[int]) -> set[int]:
+    """Lock the tables' rows for this transaction, skipping those another transaction
+    holds (PostgreSQL's ``SKIP LOCKED``; SQLite locks the whole file, and has no row to
+    skip): the ids skipped, which the caller leaves out rather than wait for."""
+    locked = session.scalars(
+        select(TableRow.id).where(TableRow.id.in_(table_ids)).with_for_update(skip_locked=True)
+    )
+    return set(table_ids) - set(locked)
 
 
 def _add_actions(session: Session, writes: Sequence[ActionWrite]) -> None:
@@ -1055,6 +1093,8 @@ class ActionWriter:
         self.store = store
         self._waiting: list[tuple[ActionWrite, asyncio.Future[None]]] = []
         self._writing: asyncio.Task[None] | None = None
+        self._alone: set[asyncio.Task[None]] = set()
+        """Writes being made alone (:meth:`_write_alone`), kept from the collector."""
 
     async def append(self, write: ActionWrite) -> None:
         """Store the action; returns once it is committed, raises what kept it out."""
@@ -1074,15 +1114,32 @@ class ActionWriter:
                     )
                 except Exception as failure:  # each sender hears of it
                     errors = [failure] * len(batch)
-                for (_, stored), error in zip(batch, errors, strict=True):
-                    if stored.done():
-                        continue
-                    if error is None:
-                        stored.set_result(None)
+                for (write, stored), error in zip(batch, errors, strict=True):
+                    if isinstance(error, TableBusy):
+                        alone = asyncio.create_task(self._write_alone(write, stored))
+                        self._alone.add(alone)
+                        alone.add_done_callback(self._alone.discard)
                     else:
-                        stored.set_exception(error)
+                        _settle(stored, error)
         finally:
             self._writing = None
+
+    async def _write_alone(self, write: ActionWrite, stored: asyncio.Future[None]) -> None:
+        """A write whose table's row was held: made in a thread of its own while the
+        group commits go on for the other tables. The service writes a table's actions
+        one at a time (under the table's lock), so no later write of this table can
+        overtake it."""
+        _settle(stored, await asyncio.to_thread(self.store.append_alone, write))
+
+
+def _settle(stored: asyncio.Future[None], error: Exception | None) -> None:
+    """Tell the sender waiting on ``stored`` that its write is committed, or why not."""
+    if stored.done():
+        return
+    if error is None:
+        stored.set_result(None)
+    else:
+        stored.set_exception(error)
 
 
 @functools.cache
