@@ -2,7 +2,7 @@
 under way, and the seats moved into an account.
 
 Revision ID: 0012_accounts
-Revises: 0009_joined_at
+Revises: 0011_puzzle_attempts
 
 New tables only (server/account_store.py says what each row is); no table of before
 changes, so a database without accounts works as it did.
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0012_accounts"
-down_revision: str | None = "0009_joined_at"
+down_revision: str | None = "0011_puzzle_attempts"
 branch_labels: str | None = None
 depends_on: str | None = None
 
