@@ -9,14 +9,16 @@ import pytest
 
 import triominos.ratings
 from triominos.bots.levels import OFFERED
-from triominos.glicko import Rating
+from triominos.glicko import NEW_DEVIATION, Rating
 from triominos.ratings import (
     BOT_ANCHOR,
     BOT_RATINGS,
+    PERIOD_SECONDS,
     RESIGN_FIRST_ROUNDS,
     Pool,
     RatedMatchError,
     Seat,
+    aged,
     pairwise,
     pool_of,
     rated,
@@ -131,3 +133,12 @@ def test_an_early_resign_is_not_rated_a_late_one_is() -> None:
     assert unrated_because(seats, rounds=RESIGN_FIRST_ROUNDS - 1) == "early_resign"
     assert unrated_because(seats, rounds=RESIGN_FIRST_ROUNDS) is None
     assert unrated_because([Seat("a"), Seat("b")], rounds=0) is None
+
+
+def test_time_away_widens_the_deviation_a_week_at_a_time_up_to_a_newcomers() -> None:
+    settled = Rating(1720, 60)
+    assert aged(settled, PERIOD_SECONDS - 1) == settled
+    assert aged(settled, PERIOD_SECONDS) == settled.rated([])
+    later = aged(settled, 3 * PERIOD_SECONDS)
+    assert later.rating == settled.rating and later.deviation > 60
+    assert aged(settled, 1000 * 365 * 24 * 3600.0).deviation == NEW_DEVIATION

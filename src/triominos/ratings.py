@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from triominos.bots.levels import DEFAULT_LEVEL, OFFERED, Level
-from triominos.glicko import Rating
+from triominos.glicko import NEW_DEVIATION, Rating
 from triominos.rules import PRESETS
 
 EDITIONS = tuple(sorted({preset.rules.tile_set for preset in PRESETS.values()}))
@@ -38,8 +38,15 @@ BOT_DEVIATION = 50.0
 """The bots' fixed deviation: the ladder's 95% intervals are about ±100 Elo, 1.96 RD."""
 
 PROVISIONAL_DEVIATION = 110.0
-"""A rating whose deviation is above this is provisional (lichess's bound): shown as
-such, ranked after the established ones."""
+"""A rating whose deviation is above this is provisional (lichess's bound)."""
+
+PERIOD_SECONDS = 7 * 24 * 3600.0
+"""Glicko-2's rating period for time away: each whole week without a rated match in a
+pool widens the deviation by one empty period (a match itself is one period)."""
+
+ACTIVE_SECONDS = 30 * 24 * 3600.0
+"""A player is active in a pool, and on its leaderboard, with a rated match in it in
+this time."""
 
 RESIGN_FIRST_ROUNDS = 3
 """A match ended by a resignation before every seat had this many turns is not rated:
@@ -168,6 +175,16 @@ def rated(seats: Sequence[Seat], ratings: Mapping[str, Rating]) -> dict[str, Rat
         player: ratings[player].rated([(ratings[other], score) for other, score in results])
         for player, results in pairwise(seats).items()
     }
+
+
+def aged(rating: Rating, idle_seconds: float) -> Rating:
+    """The rating after ``idle_seconds`` without a rated match: one empty Glicko-2 period
+    per whole :data:`PERIOD_SECONDS`, the deviation growing up to a newcomer's."""
+    for _ in range(int(max(idle_seconds, 0.0) // PERIOD_SECONDS)):
+        if rating.deviation >= NEW_DEVIATION:
+            break
+        rating = rating.rated([])
+    return rating
 
 
 def unrated_because(seats: Sequence[Seat], rounds: int) -> str | None:

@@ -33,6 +33,7 @@ from triominos.server.nodes import Node
 from triominos.server.pad_api import pad_routes
 from triominos.server.protocol import CONNECTIONS_PER_ADDRESS, ApiError
 from triominos.server.puzzle_api import puzzle_routes
+from triominos.server.rating_api import rating_routes
 from triominos.server.routes import STATIC, page
 from triominos.server.rules_page import rules_routes
 from triominos.server.service import Service, unavailable
@@ -163,6 +164,7 @@ def create_app(
         WebSocketRoute("/ws/{code}", play),
         *pad_routes(store),
         *puzzle_routes(store),
+        *rating_routes(store, clock),
         *learn_routes(),
         *rules_routes(),
         Route("/", page("index.html")),
