@@ -171,6 +171,8 @@ def create_app(
         Route("/t/{code}", page("index.html")),
         Route("/puzzles", page("index.html")),
         Route("/puzzles/{id}", page("index.html")),
+        Route("/ratings", page("index.html")),
+        Route("/ratings/{player}", page("index.html")),
         Route("/pad", page("pad/index.html")),
         Route("/pad/{id}", page("pad/index.html")),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),

@@ -5,11 +5,13 @@
 //   /puzzles     puzzles: the next one, /puzzles/daily the puzzle of the day, /puzzles/{id}
 //   /learn       learn to play: the lessons, /learn/{edition} one of them
 //   /rules       the rules: the editions, /rules/{preset} one of them
+//   /ratings     the leaderboard of a pool, /ratings/{player} a player's ratings
 
 import { h, speak } from "./dom.js";
 import { HomePage } from "./home.js";
 import { LearnPage } from "./learn.js";
 import { PuzzlePage } from "./puzzle.js";
+import { RatingsPage } from "./ratings.js";
 import { ReplayPage } from "./replay.js";
 import { RulesPage } from "./rules_page.js";
 import { TablePage } from "./table.js";
@@ -28,6 +30,8 @@ function pageFor(root) {
   if (learn) return new LearnPage(root, learn[1] ?? null);
   const rules = location.pathname.match(/^\/rules(?:\/([A-Za-z0-9_-]+))?\/?$/);
   if (rules) return new RulesPage(root, rules[1] ?? null);
+  const ratings = location.pathname.match(/^\/ratings(?:\/([A-Za-z0-9_-]+))?\/?$/);
+  if (ratings) return new RatingsPage(root, ratings[1] ?? null);
   if (location.pathname === "/" || location.pathname === "/index.html") return new HomePage(root);
   root.replaceChildren(h("section", { class: "card narrow" }, h("h1", { i18n: "not_found" }), h("a", { class: "button primary", href: "/", i18n: "back_home" })));
   return null;
@@ -36,7 +40,7 @@ function pageFor(root) {
 /** Refresh what a page draws itself (texts made from messages at drawing time). */
 function redraw(page) {
   if (page instanceof ReplayPage && page.steps) page.go(page.at);
-  else if (page instanceof TablePage || page instanceof PuzzlePage || page instanceof LearnPage || page instanceof RulesPage) page.render();
+  else if (page instanceof TablePage || page instanceof PuzzlePage || page instanceof LearnPage || page instanceof RulesPage || page instanceof RatingsPage) page.render();
   else if (page instanceof HomePage && page.presets.length) page.render();
 }
 
