@@ -18,7 +18,7 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from triominos.glicko import Rating
-from triominos.ratings import ACTIVE_SECONDS, BOT_RATINGS, Pool, Seat
+from triominos.ratings import ACTIVE_SECONDS, BOT_RATINGS, Pool, RatedMatchError, Seat
 from triominos.server.rating_api import MAX_PAGE_SIZE, rating_routes
 from triominos.server.rating_store import (
     RatedTableRow,
@@ -132,6 +132,15 @@ def test_a_match_with_a_bot_is_rated_in_the_bots_pool_and_the_bot_stays(store: S
             "ann",
             "bob",
         ]
+
+
+def test_a_result_the_rows_cannot_keep_is_refused_before_anything_is_written() -> None:
+    with pytest.raises(RatedMatchError, match="a table code is 1 to 12 characters"):
+        two_players("X" * 13)
+    with pytest.raises(RatedMatchError, match="a player id is 1 to 64 characters"):
+        two_players("LONG01", "a" * 65)
+    with pytest.raises(RatedMatchError, match="rounds is a count of turns, not -1"):
+        TableResult("NEG001", "classic", [Seat("a"), Seat("b")], -1)
 
 
 def test_the_leaderboard_lists_the_active_highest_first(store: Store) -> None:

@@ -29,7 +29,7 @@ from triominos.ratings import (
     Pool,
 )
 from triominos.server.protocol import ApiError, answers
-from triominos.server.rating_store import HistoryPoint, PlayerRating, RatingStore
+from triominos.server.rating_store import PLAYER_LENGTH, HistoryPoint, PlayerRating, RatingStore
 from triominos.server.store import Store
 from triominos.server.views import JsonObject
 
@@ -39,7 +39,7 @@ MAX_PAGE_SIZE = 100
 """The most rows a page of the leaderboard has."""
 MAX_OFFSET = 10_000
 """How deep the leaderboard may be paged (the players beyond are on their own pages)."""
-PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+PLAYER_ID = re.compile(rf"[A-Za-z0-9_-]{{1,{PLAYER_LENGTH}}}")
 """What a player (account) id looks like."""
 
 answering = answers({})
@@ -132,7 +132,10 @@ def rating_routes(store: Store, clock: Callable[[], float] = time.time) -> list[
         name = request.path_params["player"]
         if not PLAYER_ID.fullmatch(name):
             raise ApiError(
-                400, "bad_request", "a player id is 1 to 64 letters, digits, '-' or '_'", "player"
+                400,
+                "bad_request",
+                f"a player id is 1 to {PLAYER_LENGTH} letters, digits, '-' or '_'",
+                "player",
             )
         ratings, history = await run_in_threadpool(rows.player, name, clock())
         return JSONResponse(

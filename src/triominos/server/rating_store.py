@@ -19,9 +19,22 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from triominos.glicko import Rating
-from triominos.ratings import ACTIVE_SECONDS, Pool, Seat, aged, pool_of, rated, unrated_because
+from triominos.ratings import (
+    ACTIVE_SECONDS,
+    Pool,
+    RatedMatchError,
+    Seat,
+    aged,
+    pool_of,
+    rated,
+    unrated_because,
+)
 from triominos.server.store import Base, Store
 
+PLAYER_LENGTH = 64
+"""The longest player (account) id the rows keep."""
+CODE_LENGTH = 12
+"""The longest table code (as the tables' own rows keep it)."""
 HISTORY_ROWS = 1000
 """The newest rows of a player's history that :meth:`RatingStore.player` returns."""
 
@@ -30,7 +43,7 @@ class RatingRow(Base):
     __tablename__ = "ratings"
     __table_args__ = (Index("ix_ratings_pool_rating", "pool", "rating"),)
 
-    player: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player: Mapped[str] = mapped_column(String(PLAYER_LENGTH), primary_key=True)
     pool: Mapped[str] = mapped_column(String(24), primary_key=True)
     rating: Mapped[float] = mapped_column(Float)
     deviation: Mapped[float] = mapped_column(Float)
@@ -43,9 +56,9 @@ class RatingHistoryRow(Base):
     __tablename__ = "rating_history"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    player: Mapped[str] = mapped_column(String(64), index=True)
+    player: Mapped[str] = mapped_column(String(PLAYER_LENGTH), index=True)
     pool: Mapped[str] = mapped_column(String(24))
-    table_code: Mapped[str] = mapped_column(String(12))
+    table_code: Mapped[str] = mapped_column(String(CODE_LENGTH))
     rating: Mapped[float] = mapped_column(Float)
     deviation: Mapped[float] = mapped_column(Float)
     played_at: Mapped[float] = mapped_column(Float)
@@ -54,7 +67,7 @@ class RatingHistoryRow(Base):
 class RatedTableRow(Base):
     __tablename__ = "rated_tables"
 
-    code: Mapped[str] = mapped_column(String(12), primary_key=True)
+    code: Mapped[str] = mapped_column(String(CODE_LENGTH), primary_key=True)
     pool: Mapped[str] = mapped_column(String(24))
     outcome: Mapped[str] = mapped_column(String(16))
     """``rated``, or why not (:func:`triominos.ratings.unrated_because`)."""
@@ -70,6 +83,17 @@ class TableResult:
     preset: str
     seats: Sequence[Seat]
     rounds: int
+
+    def __post_init__(self) -> None:
+        if not 0 < len(self.code) <= CODE_LENGTH:
+            raise RatedMatchError(f"a table code is 1 to {CODE_LENGTH} characters: {self.code!r}")
+        for seat in self.seats:
+            if not 0 < len(seat.player) <= PLAYER_LENGTH:
+                raise RatedMatchError(
+                    f"a player id is 1 to {PLAYER_LENGTH} characters: {seat.player!r}"
+                )
+        if self.rounds < 0:
+            raise RatedMatchError(f"rounds is a count of turns, not {self.rounds}")
 
 
 @dataclass(frozen=True, slots=True)
