@@ -482,7 +482,7 @@ def test_the_accounts_migration_goes_down_and_up_again(database_url: str) -> Non
         ours = {"accounts", "account_passkeys", "account_sessions", "account_challenges"}
         ours |= {"account_seats"}
         assert ours <= set(inspect(store.engine).get_table_names())
-        store.downgrade("0011_puzzle_attempts")
+        store.downgrade("0012_accounts-1")
         assert not ours & set(inspect(store.engine).get_table_names())
         store.upgrade()
         assert ours <= set(inspect(store.engine).get_table_names())

@@ -38,6 +38,7 @@ from triominos.server.nodes import Node
 from triominos.server.pad_api import pad_routes
 from triominos.server.protocol import CONNECTIONS_PER_ADDRESS, ApiError
 from triominos.server.puzzle_api import puzzle_routes
+from triominos.server.rating_api import rating_routes
 from triominos.server.routes import STATIC, page
 from triominos.server.rules_page import rules_routes
 from triominos.server.service import Service, unavailable
@@ -180,6 +181,7 @@ def create_app(
         *pad_routes(store),
         *puzzle_routes(store),
         *account_routes(store, service_clock, password_hasher),
+        *rating_routes(store, clock),
         *learn_routes(),
         *rules_routes(),
         Route("/", page("index.html")),
@@ -187,6 +189,8 @@ def create_app(
         Route("/puzzles", page("index.html")),
         Route("/puzzles/{id}", page("index.html")),
         Route("/account", page("index.html")),
+        Route("/ratings", page("index.html")),
+        Route("/ratings/{player}", page("index.html")),
         Route("/pad", page("pad/index.html")),
         Route("/pad/{id}", page("pad/index.html")),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
