@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from array import array
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from triominos.encoding import (
     ActionSpace,
     ObservationEncoder,
     OutsideWindowError,
+    set_bits,
 )
 from triominos.game import Deal, Draw, Hand, Match, Observation, Pass, StarterDraw, TakeJoker
 from triominos.lattice import ORIGIN, Cell
@@ -236,3 +238,18 @@ def test_the_readme_gives_the_sizes_of_the_classic_game() -> None:
     assert f"{space.cells:,} cells \N{MULTIPLICATION SIGN} {len(CLASSIC)} tiles" in readme
     assert f"{encoder.size:,} numbers in a 2-player tensor" in readme
     assert f"vertices up to {space.radius} from it" in readme
+
+
+def test_the_rotation_index_and_the_tile_bits_are_public_helpers() -> None:
+    space = ActionSpace(CLASSIC_RULES)
+    tile = CLASSIC.tiles.index(Tile(0, 1, 2))
+    assert [space.rotation(tile, corners) for corners in ((0, 1, 2), (1, 2, 0), (2, 0, 1))] == [
+        0,
+        1,
+        2,
+    ]
+    with pytest.raises(ValueError, match="turned, never flipped"):
+        space.rotation(tile, (0, 2, 1))
+    out = array("f", bytes(4 * 8))
+    set_bits(out, 2, 0b1001)
+    assert list(out) == [0, 0, 1, 0, 0, 1, 0, 0]
