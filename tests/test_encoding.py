@@ -16,6 +16,8 @@ from triominos.encoding import (
     ActionSpace,
     ObservationEncoder,
     OutsideWindowError,
+    hands_bound,
+    points_bound,
     set_bits,
 )
 from triominos.game import Deal, Draw, Hand, Match, Observation, Pass, StarterDraw, TakeJoker
@@ -253,3 +255,14 @@ def test_the_rotation_index_and_the_tile_bits_are_public_helpers() -> None:
     out = array("f", bytes(4 * 8))
     set_bits(out, 2, 0b1001)
     assert list(out) == [0, 0, 1, 0, 0, 1, 0, 0]
+
+
+def test_a_match_plays_at_most_its_hand_limit_or_a_hand_a_point_of_its_target() -> None:
+    assert hands_bound(CLASSIC_RULES) == 400
+    assert hands_bound(PRESETS["junior"].rules) == 1
+    assert hands_bound(CLASSIC_RULES.replace(hand_limit=6)) == 6
+    encoder = ObservationEncoder(CLASSIC_RULES, 2)
+    totals = encoder.features["totals"].start
+    hand = points_bound(CLASSIC_RULES, 2) / POINTS_SCALE
+    assert encoder.bounds()[1][totals] == pytest.approx(hand)
+    assert encoder.bounds(400)[1][totals] == pytest.approx(400 * hand)

@@ -139,6 +139,19 @@ def points_bound(rules: Rules, players: int) -> int:
     return gains + losses
 
 
+def hands_bound(rules: Rules) -> int:
+    """The most hands a match of ``rules`` plays: its hand limit, or with a target score
+    one hand a point between the starting score and the target, whichever is fewer. The
+    target's is a practical bound, as the starter rounds' of :func:`events_bound` is: a
+    hand could pay no one a point, but random matches to 400 end within 3 to 5 hands."""
+    bounds = []
+    if rules.hand_limit is not None:
+        bounds.append(rules.hand_limit)
+    if rules.target_score is not None:
+        bounds.append(max(rules.target_score - rules.starting_score, 1))
+    return min(bounds)  # Rules makes sure of a target or a limit
+
+
 class OutsideWindowError(ValueError):
     """A placement or a board beyond the window of the action space or the tensor."""
 
@@ -379,14 +392,17 @@ class ObservationEncoder:
             f"{self.size} numbers, planes {self.board_shape}>"
         )
 
-    def bounds(self) -> tuple[array[float], array[float]]:
-        """The least and the most each number of the tensor can be in a hand's
-        observations: 0 and 1 but for the points, the counts and the bank."""
+    def bounds(self, hands: int = 1) -> tuple[array[float], array[float]]:
+        """The least and the most each number of the tensor can be in the observations of
+        ``hands`` hands (:func:`hands_bound` for a whole match): 0 and 1 but for the
+        points, the counts and the bank."""
         low, high = array("f", self._zeros), array("f", [1.0]) * self.size
-        points = points_bound(self.rules, self.players) + abs(self.rules.starting_score)
+        hand = points_bound(self.rules, self.players)
+        totals = hands * hand + abs(self.rules.starting_score)
+        points = hand + abs(self.rules.starting_score)
         box = len(self.rules.box)
         ranges = {
-            "totals": (-points / POINTS_SCALE, points / POINTS_SCALE),
+            "totals": (-totals / POINTS_SCALE, totals / POINTS_SCALE),
             "hand points": (-points / POINTS_SCALE, points / POINTS_SCALE),
             "rack sizes": (0, box),
             "pool size": (0, box),
