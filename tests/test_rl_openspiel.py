@@ -13,7 +13,7 @@ from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-unt
 
 from triominos.bots import GreedyBot  # noqa: E402
 from triominos.encoding import DRAW  # noqa: E402
-from triominos.game import Hand, match_ends  # noqa: E402
+from triominos.game import Action, Deal, Hand, Match, match_ends  # noqa: E402
 from triominos.rl.openspiel import TriominosGame, TriominosState  # noqa: E402
 from triominos.rules import PRESETS, RuleOptionError  # noqa: E402
 
@@ -403,3 +403,33 @@ def test_a_whole_match_is_one_game_with_the_deals_between_hands_as_chance_nodes(
     state = play_out(pairwise.new_initial_state(), rng)
     winner = max(range(2), key=state.play.totals.__getitem__)
     assert state.returns()[winner] == 1.0 and sum(state.returns()) == 0
+
+
+def test_the_match_form_plays_as_the_engine_s_match_on_the_same_deals() -> None:
+    """Replayed through the engine's Match, with each hand's deal (its pool in the order
+    the chance nodes drew it) and the same actions, the match has the same hands and
+    totals: the OpenSpiel form banks and deals exactly as Match does."""
+    game = load("classic", 2, match=True)
+    rng = np.random.RandomState(8)
+    state = game.new_initial_state()
+    actions: list[Action] = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
+            continue
+        action_id = int(rng.choice(state.legal_actions()))
+        actions.append(game.space.decode(action_id, hand_of(state).board))
+        state.apply_action(action_id)
+    hands = [*state.play.finished, hand_of(state)]
+    deals = []
+    for hand in hands:
+        drawn = [event.tile for event in hand.events if event.tile and event.action == "draw"]
+        pool = (*drawn, *(tile for tile in hand.deal.pool if tile not in drawn))
+        deals.append(Deal(hand.deal.racks, pool))
+    match = Match(game.rules, 2, seed=0, deals=deals)
+    for action in actions:
+        match.apply(action)
+    assert match.is_over and len(match.hands) == len(hands) > 1
+    assert match.totals == state.play.totals
+    assert [list(hand.events) for hand in match.hands] == [list(hand.events) for hand in hands]
