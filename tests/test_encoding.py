@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from array import array
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +16,9 @@ from triominos.encoding import (
     ActionSpace,
     ObservationEncoder,
     OutsideWindowError,
+    hands_bound,
+    points_bound,
+    set_bits,
 )
 from triominos.game import Deal, Draw, Hand, Match, Observation, Pass, StarterDraw, TakeJoker
 from triominos.lattice import ORIGIN, Cell
@@ -236,3 +240,29 @@ def test_the_readme_gives_the_sizes_of_the_classic_game() -> None:
     assert f"{space.cells:,} cells \N{MULTIPLICATION SIGN} {len(CLASSIC)} tiles" in readme
     assert f"{encoder.size:,} numbers in a 2-player tensor" in readme
     assert f"vertices up to {space.radius} from it" in readme
+
+
+def test_the_rotation_index_and_the_tile_bits_are_public_helpers() -> None:
+    space = ActionSpace(CLASSIC_RULES)
+    tile = CLASSIC.tiles.index(Tile(0, 1, 2))
+    assert [space.rotation(tile, corners) for corners in ((0, 1, 2), (1, 2, 0), (2, 0, 1))] == [
+        0,
+        1,
+        2,
+    ]
+    with pytest.raises(ValueError, match="turned, never flipped"):
+        space.rotation(tile, (0, 2, 1))
+    out = array("f", bytes(4 * 8))
+    set_bits(out, 2, 0b1001)
+    assert list(out) == [0, 0, 1, 0, 0, 1, 0, 0]
+
+
+def test_a_match_plays_at_most_its_hand_limit_or_a_hand_a_point_of_its_target() -> None:
+    assert hands_bound(CLASSIC_RULES) == 400
+    assert hands_bound(PRESETS["junior"].rules) == 1
+    assert hands_bound(CLASSIC_RULES.replace(hand_limit=6)) == 6
+    encoder = ObservationEncoder(CLASSIC_RULES, 2)
+    totals = encoder.features["totals"].start
+    hand = points_bound(CLASSIC_RULES, 2) / POINTS_SCALE
+    assert encoder.bounds()[1][totals] == pytest.approx(hand)
+    assert encoder.bounds(400)[1][totals] == pytest.approx(400 * hand)

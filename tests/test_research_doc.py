@@ -16,7 +16,7 @@ EXTRAS = ("numpy", "pyspiel", "open_spiel", "pettingzoo", "gymnasium", "triomino
 
 
 def test_the_document_has_its_examples() -> None:
-    assert len(EXAMPLES) == 13
+    assert len(EXAMPLES) == 14
 
 
 @pytest.mark.parametrize("number", range(len(EXAMPLES)))

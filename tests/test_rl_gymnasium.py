@@ -11,9 +11,10 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from triominos.bots import GreedyBot  # noqa: E402
 from triominos.encoding import DRAW, PASS  # noqa: E402
-from triominos.rl import hand_returns  # noqa: E402
+from triominos.game import Match  # noqa: E402
+from triominos.rl import episode_returns, seat_returns  # noqa: E402
 from triominos.rl.gymnasium import TriominosEnv  # noqa: E402
-from triominos.rules import RuleOptionError  # noqa: E402
+from triominos.rules import PRESETS, RuleOptionError  # noqa: E402
 
 
 @pytest.mark.parametrize(
@@ -24,6 +25,31 @@ def test_the_environment_passes_gymnasium_check_env(preset: str, opponents: list
     check_env(TriominosEnv(preset=preset, opponents=opponents), skip_render_check=False)
 
 
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_match_form_passes_gymnasium_check_env(preset: str) -> None:
+    environment = TriominosEnv(preset, ["greedy"], match=True, render_mode="ansi")
+    check_env(environment, skip_render_check=False)
+
+
+def test_a_whole_match_against_a_bot() -> None:
+    """``match=True``: one episode is the engine's Match to its target; the rewards add
+    up to the agent's pairwise result (who won) on the final totals."""
+    environment = TriominosEnv("classic", ["greedy"], match=True, returns="pairwise")
+    observation, info = environment.reset(seed=2)
+    rng = np.random.default_rng(2)
+    total, done = 0.0, False
+    while not done:
+        assert observation in environment.observation_space
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        observation, reward, done, _, info = environment.step(action)
+        total += reward
+    match = environment.episode
+    assert isinstance(match, Match) and match.is_over and len(match.hands) > 1
+    assert (
+        total == seat_returns(match.totals, "pairwise")[0] == episode_returns(match, "pairwise")[0]
+    )
+
+
 @pytest.mark.parametrize("seat", [0, 1, 2])
 def test_a_hand_against_bots(seat: int) -> None:
     """The agent moves only on its own turns; the rewards add up to its margin."""
@@ -32,7 +58,7 @@ def test_a_hand_against_bots(seat: int) -> None:
     rng = np.random.default_rng(seat)
     total, done = 0.0, False
     while not done:
-        hand = environment.hand
+        hand = environment.episode
         assert hand is not None and hand.to_move == seat
         assert observation in environment.observation_space
         legal = np.flatnonzero(info["action_mask"])
@@ -41,7 +67,7 @@ def test_a_hand_against_bots(seat: int) -> None:
         assert not truncated
         total += reward
     assert hand is not None
-    assert total == pytest.approx(hand_returns(hand)[seat])
+    assert total == pytest.approx(episode_returns(hand)[seat])
     assert environment.render() == hand.to_text()
     with pytest.raises(RuntimeError, match="reset"):
         environment.step(0)

@@ -13,13 +13,15 @@ from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-unt
 
 from triominos.bots import GreedyBot  # noqa: E402
 from triominos.encoding import DRAW  # noqa: E402
-from triominos.game import Hand  # noqa: E402
+from triominos.game import Action, Deal, Hand, Match, match_ends  # noqa: E402
 from triominos.rl.openspiel import TriominosGame, TriominosState  # noqa: E402
 from triominos.rules import PRESETS, RuleOptionError  # noqa: E402
 
 
-def load(preset: str = "classic", players: int = 2) -> TriominosGame:
-    game: TriominosGame = pyspiel.load_game("triominos", {"preset": preset, "players": players})
+def load(preset: str = "classic", players: int = 2, **params: Any) -> TriominosGame:
+    game: TriominosGame = pyspiel.load_game(
+        "triominos", {"preset": preset, "players": players, **params}
+    )
     return game
 
 
@@ -48,10 +50,33 @@ def play_out(state: TriominosState, rng: Any) -> TriominosState:
     return state
 
 
+@pytest.mark.parametrize("match", [False, True], ids=["hand", "match"])
 @pytest.mark.parametrize("preset", list(PRESETS))
-def test_random_simulations_pass_openspiel_checks(preset: str) -> None:
-    for players in (2, PRESETS[preset].rules.max_players):
-        pyspiel.random_sim_test(load(preset, players), num_sims=2, serialize=True, verbose=False)
+def test_random_simulations_pass_openspiel_checks(preset: str, match: bool) -> None:
+    """The issue's done-when, on every preset, for a hand (at the fewest and the most
+    players) and a whole match (2 players, one simulation: a match is several hands):
+    OpenSpiel's random_sim_test, whose serialization check compares the states through
+    str(); and the information-state tensor, which random_sim_test checks only when the
+    game declares a non-zero size, is non-empty and of the game's size at every decision
+    and at the end, where the serialized state still reads back to the same str()."""
+    for players in (2,) if match else (2, PRESETS[preset].rules.max_players):
+        game = load(preset, players, match=match)
+        pyspiel.random_sim_test(game, num_sims=1 if match else 2, serialize=True, verbose=False)
+        size = game.information_state_tensor_size()
+        assert size > 0
+        rng = np.random.RandomState(players)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(rng.choice(outcomes, p=probabilities)))
+                continue
+            assert len(state.information_state_tensor(state.current_player())) == size
+            state.apply_action(int(rng.choice(state.legal_actions())))
+        for seat in range(players):
+            assert len(state.information_state_tensor(seat)) == size
+        text = pyspiel.serialize_game_and_state(game, state)
+        assert str(pyspiel.deserialize_game_and_state(text)[1]) == str(state)
 
 
 def test_parameters_are_checked() -> None:
@@ -315,7 +340,7 @@ def test_every_rule_option_is_a_game_parameter_and_the_returns_a_choice() -> Non
     from triominos.rules import OPTIONS
 
     specification = load().get_type().parameter_specification
-    assert set(specification) == {"preset", "players", "returns", "actions", *OPTIONS}
+    assert set(specification) == {"preset", "players", "returns", "actions", "match", *OPTIONS}
     game: Any = pyspiel.load_game(
         "triominos",
         {"preset": "classic", "players": 3, "max_draws": "none", "returns": "pairwise"},
@@ -337,3 +362,74 @@ def test_factored_actions_are_a_game_parameter() -> None:
     game: Any = pyspiel.load_game("triominos", {"actions": "factored", "preset": "junior"})
     assert game.num_distinct_actions() == game.space.size < 100_000
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_a_whole_match_is_one_game_with_the_deals_between_hands_as_chance_nodes() -> None:
+    """``match=True``: hands follow one another as the engine's Match plays them (each
+    dealt by chance nodes, its number and starting totals those of the match so far) until
+    a total reaches the target, and the returns are counted on the final totals."""
+    game = load("classic", 3, match=True, target_score="250")
+    assert game.max_game_length() == 250 * load("classic", 3).max_game_length()
+    assert game.max_utility() == 250 * load("classic", 3).max_utility()
+    rng = np.random.RandomState(5)
+    state = game.new_initial_state()
+    dealing = 0  # chance nodes of the deals after the first hand
+    while not state.is_terminal():
+        if state.play.finished and state.play.hand is None:
+            assert state.is_chance_node()
+            assert str(state).endswith(f"dealing: {len(state.play.dealt)} tiles dealt")
+            dealing += 1
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    hands = [*state.play.finished, hand_of(state)]
+    assert len(hands) > 1 and dealing == (len(hands) - 1) * 3 * 7
+    totals = [0, 0, 0]
+    for number, hand in enumerate(hands, 1):
+        assert hand.is_over and hand.number == number and list(hand.start_totals) == totals
+        totals = [total + points for total, points in zip(totals, hand.points, strict=True)]
+        assert match_ends(game.rules, totals, number) == (number == len(hands))
+        assert Hand.from_text(str(state).splitlines()[number - 1][16:-2]) == hand
+    assert state.play.totals == totals
+    returns = state.returns()
+    for seat in range(3):
+        others = [totals[other] for other in range(3) if other != seat]
+        assert returns[seat] == pytest.approx(totals[seat] - sum(others) / 2)
+    # The information state recalls the hands played out, as the seat saw them.
+    assert state.information_state_string(0).startswith("hand 1 ")
+    pairwise = load("classic", 2, match=True, returns="pairwise", target_score="150")
+    state = play_out(pairwise.new_initial_state(), rng)
+    winner = max(range(2), key=state.play.totals.__getitem__)
+    assert state.returns()[winner] == 1.0 and sum(state.returns()) == 0
+
+
+def test_the_match_form_plays_as_the_engine_s_match_on_the_same_deals() -> None:
+    """Replayed through the engine's Match, with each hand's deal (its pool in the order
+    the chance nodes drew it) and the same actions, the match has the same hands and
+    totals: the OpenSpiel form banks and deals exactly as Match does."""
+    game = load("classic", 2, match=True)
+    rng = np.random.RandomState(8)
+    state = game.new_initial_state()
+    actions: list[Action] = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
+            continue
+        action_id = int(rng.choice(state.legal_actions()))
+        actions.append(game.space.decode(action_id, hand_of(state).board))
+        state.apply_action(action_id)
+    hands = [*state.play.finished, hand_of(state)]
+    deals = []
+    for hand in hands:
+        drawn = [event.tile for event in hand.events if event.tile and event.action == "draw"]
+        pool = (*drawn, *(tile for tile in hand.deal.pool if tile not in drawn))
+        deals.append(Deal(hand.deal.racks, pool))
+    match = Match(game.rules, 2, seed=0, deals=deals)
+    for action in actions:
+        match.apply(action)
+    assert match.is_over and len(match.hands) == len(hands) > 1
+    assert match.totals == state.play.totals
+    assert [list(hand.events) for hand in match.hands] == [list(hand.events) for hand in hands]

@@ -9,8 +9,8 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test  # type: ignore[import-untyped]  # noqa: E402
 
-from triominos.game import IllegalActionError, observe  # noqa: E402
-from triominos.rl import hand_returns  # noqa: E402
+from triominos.game import IllegalActionError, Match, observe  # noqa: E402
+from triominos.rl import episode_returns, hand_in_play, seat_returns  # noqa: E402
 from triominos.rl.pettingzoo import TriominosAEC, env  # noqa: E402
 from triominos.rules import PRESETS, RuleOptionError  # noqa: E402
 from triominos.tiles import indices as triominos_indices  # noqa: E402
@@ -20,6 +20,7 @@ from triominos.tiles import indices as triominos_indices  # noqa: E402
 def test_the_environment_passes_pettingzoo_api_test(preset: str) -> None:
     for players in (2, PRESETS[preset].rules.max_players):
         api_test(env(preset=preset, players=players), num_cycles=60, verbose_progress=False)
+    api_test(env(preset=preset, match=True), num_cycles=60, verbose_progress=False)
 
 
 def test_a_hand_through_the_environment() -> None:
@@ -36,8 +37,8 @@ def test_a_hand_through_the_environment() -> None:
         if terminated or truncated:
             environment.step(None)
             continue
-        hand = environment.hand
-        assert hand is not None
+        assert environment.episode is not None
+        hand = hand_in_play(environment.episode)
         seat = environment.possible_agents.index(agent)
         legal = environment.space.legal_ids(observe(hand, seat))
         assert sorted(np.flatnonzero(observation["action_mask"])) == sorted(legal)
@@ -46,7 +47,7 @@ def test_a_hand_through_the_environment() -> None:
                 assert not environment.observe(other)["action_mask"].any()
         environment.step(int(rng.choice(legal)))
     assert hand is not None and hand.is_over
-    assert list(totals.values()) == pytest.approx(hand_returns(hand))
+    assert list(totals.values()) == pytest.approx(episode_returns(hand))
     assert environment.render() == hand.to_text()
 
 
@@ -97,7 +98,7 @@ def test_the_global_state_holds_every_rack_and_the_pool_for_a_critic_only() -> N
     environment = env(preset="classic", players=3)
     environment.reset(seed=11)
     raw = environment.unwrapped
-    hand = raw.hand
+    hand = hand_in_play(raw.episode)
     state = environment.state()
     assert state.shape == raw.state_space.shape == (raw.global_encoder.size,)
     features = raw.global_encoder.features
@@ -111,3 +112,25 @@ def test_the_global_state_holds_every_rack_and_the_pool_for_a_critic_only() -> N
     agent = environment.agent_selection
     observation = environment.observe(agent)["observation"]
     assert observation.shape[0] == raw.global_encoder.observation.size < state.shape[0]
+
+
+def test_a_whole_match_through_the_environment() -> None:
+    """``match=True``: the engine's Match, hand after hand; the rewards add up to the
+    margins of its final totals, and only its end terminates."""
+    environment = TriominosAEC("classic", 3, match=True)
+    environment.reset(seed=3)
+    rng = np.random.default_rng(3)
+    returns = dict.fromkeys(environment.possible_agents, 0.0)
+    for agent in environment.agent_iter():
+        observation, reward, terminated, truncated, _ = environment.last()
+        returns[agent] += reward
+        if terminated or truncated:
+            action = None
+        else:
+            action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        environment.step(action)
+    match = environment.episode
+    assert isinstance(match, Match) and match.is_over and len(match.hands) > 1
+    assert list(returns.values()) == pytest.approx(seat_returns(match.totals))
+    # The totals of a match stay within the observation space's bounds.
+    assert environment.observation_spaces["player_0"].contains(environment.observe("player_0"))

@@ -139,6 +139,19 @@ def points_bound(rules: Rules, players: int) -> int:
     return gains + losses
 
 
+def hands_bound(rules: Rules) -> int:
+    """The most hands a match of ``rules`` plays: its hand limit, or with a target score
+    one hand a point between the starting score and the target, whichever is fewer. The
+    target's is a practical bound, as the starter rounds' of :func:`events_bound` is: a
+    hand could pay no one a point, but random matches to 400 end within 3 to 5 hands."""
+    bounds = []
+    if rules.hand_limit is not None:
+        bounds.append(rules.hand_limit)
+    if rules.target_score is not None:
+        bounds.append(max(rules.target_score - rules.starting_score, 1))
+    return min(bounds)  # Rules makes sure of a target or a limit
+
+
 class OutsideWindowError(ValueError):
     """A placement or a board beyond the window of the action space or the tensor."""
 
@@ -206,13 +219,13 @@ class ActionSpace:
         a flat id names its cell itself)."""
         if isinstance(action, Placement):
             tile = self.tile_set.index(action.tile)
-            rotation = self._rotation(tile, action.corners)
+            rotation = self.rotation(tile, action.corners)
             return _PLACEMENTS + (self.cell_index(action.cell) * self.tiles + tile) * 3 + rotation
         if isinstance(action, TakeJoker):
             if self.size == self.take_joker_start:
                 raise ValueError("these rules have no joker to take back")
             tile = self.tile_set.index(action.tile)
-            return self.take_joker_start + tile * ROTATIONS + self._rotation(tile, action.corners)
+            return self.take_joker_start + tile * ROTATIONS + self.rotation(tile, action.corners)
         if isinstance(action, Draw):
             return DRAW
         if isinstance(action, Pass):
@@ -221,7 +234,9 @@ class ActionSpace:
             return STARTER_DRAW
         raise TypeError(f"not an action of the engine: {action!r}")
 
-    def _rotation(self, tile: int, corners: Corners) -> int:
+    def rotation(self, tile: int, corners: Corners) -> int:
+        """The rotation index ``r`` of the ids (module docstring) of tile index ``tile``
+        laid with ``corners``; ValueError for corners that are no rotation of the tile."""
         try:
             return self._rotations[tile][corners]
         except KeyError:
@@ -308,6 +323,15 @@ class ActionSpace:
         return mask
 
 
+def set_bits(out: array[float], start: int, mask: int) -> None:
+    """Set ``out[start + i]`` to 1 for each tile index ``i`` in the bit mask ``mask`` (a
+    rack, the pool): how every tensor here lays out a set of tiles."""
+    while mask:
+        low = mask & -mask
+        out[start + low.bit_length() - 1] = 1.0
+        mask ^= low
+
+
 class _JokerRotation(dict[Corners, int]):
     """The joker's one way to lie, whatever corners its cell gives it."""
 
@@ -368,14 +392,17 @@ class ObservationEncoder:
             f"{self.size} numbers, planes {self.board_shape}>"
         )
 
-    def bounds(self) -> tuple[array[float], array[float]]:
-        """The least and the most each number of the tensor can be in a hand's
-        observations: 0 and 1 but for the points, the counts and the bank."""
+    def bounds(self, hands: int = 1) -> tuple[array[float], array[float]]:
+        """The least and the most each number of the tensor can be in the observations of
+        ``hands`` hands (:func:`hands_bound` for a whole match): 0 and 1 but for the
+        points, the counts and the bank."""
         low, high = array("f", self._zeros), array("f", [1.0]) * self.size
-        points = points_bound(self.rules, self.players) + abs(self.rules.starting_score)
+        hand = points_bound(self.rules, self.players)
+        totals = hands * hand + abs(self.rules.starting_score)
+        points = hand + abs(self.rules.starting_score)
         box = len(self.rules.box)
         ranges = {
-            "totals": (-points / POINTS_SCALE, points / POINTS_SCALE),
+            "totals": (-totals / POINTS_SCALE, totals / POINTS_SCALE),
             "hand points": (-points / POINTS_SCALE, points / POINTS_SCALE),
             "rack sizes": (0, box),
             "pool size": (0, box),
@@ -434,15 +461,15 @@ class ObservationEncoder:
             out[plane["up open" if cell.up else "down open"] + self._cell(cell)] = 1.0
         features, players = self.features, self.players
         seen = on_table | observation.rack
-        self._bits(out, features["rack"].start, observation.rack)
-        self._bits(out, features["table"].start, on_table)
+        set_bits(out, features["rack"].start, observation.rack)
+        set_bits(out, features["table"].start, on_table)
         if observation.open_racks is not None and "open racks" in features:
             start = features["open racks"].start
             for i in range(1, players):
                 rack = observation.open_racks[(seat + i) % players]
                 seen |= rack
-                self._bits(out, start + (i - 1) * len(position), rack)
-        self._bits(out, features["unseen"].start, self.rules.box_mask & ~seen)
+                set_bits(out, start + (i - 1) * len(position), rack)
+        set_bits(out, features["unseen"].start, self.rules.box_mask & ~seen)
         for i in range(players):
             other = (seat + i) % players
             out[features["totals"].start + i] = observation.totals[other] / POINTS_SCALE
@@ -456,13 +483,6 @@ class ObservationEncoder:
         if bank is not None:
             out[features["bank"].start] = bank
         return out
-
-    @staticmethod
-    def _bits(out: array[float], start: int, mask: int) -> None:
-        while mask:
-            low = mask & -mask
-            out[start + low.bit_length() - 1] = 1.0
-            mask ^= low
 
 
 class InformationStateEncoder:
@@ -554,7 +574,7 @@ class GlobalStateEncoder:
         tiles = len(self.rules.tiles)
         hidden = array("f", bytes(4 * (self.players + 1) * tiles))
         for i in range(self.players):
-            ObservationEncoder._bits(hidden, i * tiles, hand.racks[(seat + i) % self.players])
+            set_bits(hidden, i * tiles, hand.racks[(seat + i) % self.players])
         for tile in hand.undrawn():
             hidden[self.players * tiles + tile] = 1.0
         out.extend(hidden)

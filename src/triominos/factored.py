@@ -169,7 +169,7 @@ class FactoredSpace:
             if isinstance(action, Placement | TakeJoker):
                 tile = position[action.tile]
                 rows[at + part["tile"].start + tile] = 1.0
-                rotation = self._flat._rotation(tile, action.corners)
+                rotation = self._flat.rotation(tile, action.corners)
                 rows[at + part["rotation"].start + rotation] = 1.0
                 left = held - 1 if isinstance(action, Placement) else held
             if isinstance(action, Placement):

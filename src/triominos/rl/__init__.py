@@ -4,6 +4,10 @@
 - :mod:`triominos.rl.pettingzoo`: ``env(preset=..., players=...)``, an AEC environment;
 - :mod:`triominos.rl.gymnasium`: ``TriominosEnv``, one seat against the project's bots.
 
+Each plays one hand, or with ``match=True`` a whole match to the rules' target (or hand
+limit), as the engine's :class:`~triominos.game.Match` deals it: the returns are then
+counted on the match's totals (:func:`standing`).
+
 All three number actions with :class:`~triominos.encoding.ActionSpace` and observe with
 :class:`~triominos.encoding.ObservationEncoder`; :func:`tensor` and :func:`mask` view
 those standard-library buffers as NumPy arrays without copying them. All three take the
@@ -13,7 +17,8 @@ and the kind of returns (:data:`RETURNS`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal, get_args
 
 import numpy as np
@@ -21,7 +26,7 @@ import numpy.typing as npt
 
 from triominos.encoding import ActionSpace, ObservationEncoder
 from triominos.factored import FactoredSpace
-from triominos.game import Hand, Observation
+from triominos.game import Deal, Hand, Match, Observation
 from triominos.rules import OPTIONS, RuleOptionError, Rules, preset
 
 Actions = Literal["flat", "factored"]
@@ -43,7 +48,9 @@ Returns = Literal["margin", "pairwise"]
 """What a hand pays each seat: ``margin``, its points less the mean of the others'
 (points; with two players, the margin); ``pairwise``, the mean over the other seats of
 +1 for each it outscored, -1 for each that outscored it and 0 for a tie (from -1 to 1;
-with two players, win, draw or loss). Both sum to zero over the seats."""
+with two players, win, draw or loss: the normalized returns). Both sum to zero over the
+seats. In the match form they are counted on the totals: ``pairwise`` is then who won
+the match."""
 RETURNS: tuple[Returns, ...] = get_args(Returns)
 
 
@@ -66,15 +73,51 @@ def check_returns(returns: str) -> Returns:
     return returns
 
 
-def hand_returns(hand: Hand, returns: Returns = "margin") -> list[float]:
-    """What the hand pays each seat so far, of the kind ``returns`` names (:data:`Returns`)."""
-    points, others = hand.points, hand.players - 1
+Episode = Hand | Match
+"""What an environment plays from one ``reset()``: a hand, or with ``match=True`` a whole
+match, the engine's :class:`~triominos.game.Match`, its deals following from the seed."""
+
+
+def new_episode(rules: Rules, players: int, rng: random.Random, match: bool) -> Episode:
+    """A hand dealt with ``rng``, or a match whose seed ``rng`` draws."""
+    if match:
+        return Match(rules, players, seed=rng.randrange(2**63))
+    deal = Deal.shuffle(rules, players, rng)
+    return Hand(rules, deal, rng=random.Random(rng.randrange(2**63)))
+
+
+def hand_in_play(episode: Episode) -> Hand:
+    """The hand being played (a match's last one once it is over)."""
+    return episode.hand if isinstance(episode, Match) else episode
+
+
+def standing(episode: Episode) -> list[int]:
+    """What the returns are counted on so far: a hand's points, or a match's totals with
+    the points of the hand in play (a finished hand is in the totals already)."""
+    if isinstance(episode, Hand):
+        return list(episode.points)
+    hand = episode.hand
+    if hand.is_over:
+        return list(episode.totals)
+    return [total + points for total, points in zip(episode.totals, hand.points, strict=True)]
+
+
+def seat_returns(points: Sequence[int], returns: Returns = "margin") -> list[float]:
+    """What ``points`` (a hand's, or a match's totals) pay each seat, of the kind
+    ``returns`` names (:data:`Returns`)."""
+    others = len(points) - 1
     if returns == "pairwise":
         return [
             sum((mine > theirs) - (mine < theirs) for theirs in points) / others for mine in points
         ]
     total = sum(points)
     return [mine - (total - mine) / others for mine in points]
+
+
+def episode_returns(episode: Episode, returns: Returns = "margin") -> list[float]:
+    """What the hand or match pays each seat so far (:func:`seat_returns` of its
+    :func:`standing`)."""
+    return seat_returns(standing(episode), returns)
 
 
 def tensor(encoder: ObservationEncoder, observation: Observation) -> npt.NDArray[np.float32]:
@@ -101,12 +144,17 @@ __all__ = [
     "ACTIONS",
     "RETURNS",
     "Actions",
+    "Episode",
     "Returns",
     "Space",
     "action_features",
     "adapter_rules",
-    "hand_returns",
+    "episode_returns",
+    "hand_in_play",
     "mask",
+    "new_episode",
+    "seat_returns",
     "space_of",
+    "standing",
     "tensor",
 ]

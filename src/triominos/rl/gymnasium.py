@@ -1,17 +1,19 @@
 """Gymnasium: ``TriominosEnv(preset=..., opponents=[...])``, one seat against our bots.
 
-An episode is one hand. The agent plays ``seat`` (0 by default) and the opponents,
-bots by name (``"greedy"``, ``"sim"``, …: :func:`~triominos.bots.make_bot`) or any
-:class:`~triominos.bots.Bot`, play the other seats in order; the environment plays their
-turns between the agent's. The observation is the agent's tensor
-(:class:`~triominos.encoding.ObservationEncoder`), an action is an id of
-:class:`~triominos.encoding.ActionSpace`, and ``info["action_mask"]`` (also
+An episode is one hand, or with ``match=True`` a whole match (the engine's
+:class:`~triominos.game.Match`, hand after hand to the target). The agent plays ``seat``
+(0 by default) and the opponents, bots by name (``"greedy"``, ``"sim"``, …:
+:func:`~triominos.bots.make_bot`) or any :class:`~triominos.bots.Bot`, play the other
+seats in order; the environment plays their turns between the agent's. The observation
+is the agent's tensor (:class:`~triominos.encoding.ObservationEncoder`), an action is an
+id of :class:`~triominos.encoding.ActionSpace`, and ``info["action_mask"]`` (also
 :meth:`TriominosEnv.action_masks`, the name maskable learners call) marks the legal ids.
 
 The reward of a step is the change in the agent's margin (its points in the hand less
 the mean of the opponents'; or in its pairwise result, ``returns="pairwise"``), over its
 action and the opponents' turns that follow (the first step's, from the deal); the
-rewards of a hand add up to its final margin. ``rules={...}`` sets rule options on the
+rewards of a hand add up to its final margin, those of a match to the margin (or
+pairwise result) of its final totals. ``rules={...}`` sets rule options on the
 preset's (:func:`~triominos.rl.adapter_rules`). ``actions="factored"`` numbers actions by
 frontier slot, tile and rotation (:class:`~triominos.factored.FactoredSpace`) and adds
 ``info["action_ids"]`` and ``info["action_features"]``, a row of features a legal id.
@@ -37,14 +39,17 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from triominos.bots import Bot, make_bot
-from triominos.encoding import ObservationEncoder
-from triominos.game import Deal, Hand, IllegalActionError, observe
+from triominos.encoding import ObservationEncoder, hands_bound
+from triominos.game import IllegalActionError, Observation, observe
 from triominos.rl import (
+    Episode,
     action_features,
     adapter_rules,
     check_returns,
-    hand_returns,
+    episode_returns,
+    hand_in_play,
     mask,
+    new_episode,
     space_of,
     tensor,
 )
@@ -68,6 +73,7 @@ class TriominosEnv(gymnasium.Env[Tensor, np.int64]):
         rules: Mapping[str, object] | None = None,
         returns: str = "margin",
         actions: str = "flat",
+        match: bool = False,
     ) -> None:
         self.returns = check_returns(returns)
         chosen = adapter_rules(preset, rules)
@@ -85,13 +91,14 @@ class TriominosEnv(gymnasium.Env[Tensor, np.int64]):
         self.seat = seat
         self.opponents = list(opponents)
         self.illegal_reward = illegal_reward
+        self.match = match
         self.render_mode = render_mode
         self.space = space_of(chosen, actions)
         self.encoder = ObservationEncoder(chosen, players)
-        low, high = self.encoder.bounds()
+        low, high = self.encoder.bounds(hands_bound(chosen) if match else 1)
         self.observation_space = spaces.Box(np.array(low), np.array(high), dtype=np.float32)
         self.action_space = spaces.Discrete(self.space.size)
-        self.hand: Hand | None = None
+        self.episode: Episode | None = None
         self._bots: dict[int, Bot] = {}
         self._rewarded = 0.0
         self._ended_by: str | None = None  # the illegal action that ended the episode
@@ -107,57 +114,60 @@ class TriominosEnv(gymnasium.Env[Tensor, np.int64]):
             seat: make_bot(bot, seed=rng.randrange(2**63)) if isinstance(bot, str) else bot
             for seat, bot in zip(others, self.opponents, strict=True)
         }
-        deal = Deal.shuffle(self.rules, self.players, rng)
-        self.hand = Hand(self.rules, deal, rng=random.Random(rng.randrange(2**63)))
+        self.episode = new_episode(self.rules, self.players, rng, self.match)
         self._rewarded = 0.0  # what the rewards so far add up to
         self._ended_by = None
         self._play_opponents()
         return self._observation(), self._info()
 
     def step(self, action: int | np.int64) -> tuple[Tensor, float, bool, bool, dict[str, Any]]:
-        hand = self._hand()
-        if hand.is_over:
-            raise RuntimeError("the hand is over: call reset() to deal the next")
+        episode = self._episode()
+        if episode.is_over:
+            raise RuntimeError("the episode is over: call reset() to deal the next")
         if self._ended_by is not None:
             raise RuntimeError(
                 f"the episode ended with an illegal action ({self._ended_by}): call reset()"
             )
         try:
-            hand.apply(self.space.decode(int(action), hand.board), self.seat)
+            board = hand_in_play(episode).board
+            episode.apply(self.space.decode(int(action), board), self.seat)
         except (IllegalActionError, ValueError) as error:
             self._ended_by = str(error)
             info = self._info()
             info["illegal"] = str(error)
             return self._observation(), self.illegal_reward, True, False, info
         self._play_opponents()
-        paid = hand_returns(hand, self.returns)[self.seat]
+        paid = episode_returns(episode, self.returns)[self.seat]
         reward, self._rewarded = paid - self._rewarded, paid
-        return self._observation(), reward, hand.is_over, False, self._info()
+        return self._observation(), reward, episode.is_over, False, self._info()
 
     def action_masks(self) -> npt.NDArray[np.int8]:
-        return mask(self.space, observe(self._hand(), self.seat))
+        return mask(self.space, self._seen())
 
     def render(self) -> str | None:
         if self.render_mode == "ansi":
-            return self._hand().to_text()
+            return self._episode().to_text()
         return None
 
-    def _hand(self) -> Hand:
-        if self.hand is None:
+    def _episode(self) -> Episode:
+        if self.episode is None:
             raise RuntimeError("call reset() before using the environment")
-        return self.hand
+        return self.episode
+
+    def _seen(self) -> Observation:
+        return observe(hand_in_play(self._episode()), self.seat)
 
     def _play_opponents(self) -> None:
-        hand = self._hand()
-        while not hand.is_over and hand.to_move != self.seat:
-            seat = hand.to_move
-            hand.apply(self._bots[seat].act(observe(hand, seat)), seat)
+        episode = self._episode()
+        while not episode.is_over and episode.to_move != self.seat:
+            seat = episode.to_move
+            episode.apply(self._bots[seat].act(observe(hand_in_play(episode), seat)), seat)
 
     def _observation(self) -> Tensor:
-        return tensor(self.encoder, observe(self._hand(), self.seat))
+        return tensor(self.encoder, self._seen())
 
     def _info(self) -> dict[str, Any]:
-        seen = observe(self._hand(), self.seat)
+        seen = self._seen()
         return {"action_mask": mask(self.space, seen), **action_features(self.space, seen)}
 
 

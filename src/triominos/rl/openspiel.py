@@ -10,8 +10,12 @@ default, keeps the preset's value):
 
 >>> game = pyspiel.load_game("triominos", {"preset": "classic", "max_draws": "none"})
 
-One OpenSpiel game is one hand: the unit that search and learning play out, and the one
-the arena's figures count.
+One OpenSpiel game is one hand, the unit that search and learning play out and the one
+the arena's figures count; with ``match=True`` it is a whole match, hands following one
+another as :class:`~triominos.game.Match` plays them until a total reaches the target (or
+the hand limit is reached):
+
+>>> game = pyspiel.load_game("triominos", {"preset": "classic", "match": True})
 
 - **Player actions** are the ids of :class:`~triominos.encoding.ActionSpace`.
 - **Chance nodes** are every random event, each outcome a tile index of the set: the
@@ -25,17 +29,25 @@ the arena's figures count.
   bounds are :func:`~triominos.encoding.points_bound`: a seat's points are at most its
   gains, every other seat's at least minus their losses, and the bound is the two added.
   With ``returns="pairwise"``, from -1 to 1: how the seat did against each other seat.
+  In the match form both are counted on the final totals (``pairwise`` is then who won
+  the match), every deal after a hand is chance nodes as the first one is, each hand
+  numbered and starting from the totals as the engine's match does it, and the bounds of
+  the returns and the game's length are a hand's times
+  :func:`~triominos.encoding.hands_bound`.
 - **Information state** of a seat, with perfect recall: its rack, the seat to move and
   the hand's history as the seat saw it (its own draws with their tiles, the others'
   hidden), so what the seat may do next (another draw after a drawn tile that does not
   fit, seed 003) follows from it; its tensor is
-  :class:`~triominos.encoding.InformationStateEncoder`'s. The **observation** is the
-  seat's rack and the table now, and its tensor
+  :class:`~triominos.encoding.InformationStateEncoder`'s. In the match form the string
+  begins with every hand played out, as the seat saw it; the tensor stays fixed-size,
+  so it holds the hand in play, the earlier hands entering through the totals. The
+  **observation** is the seat's rack and the table now, and its tensor
   :class:`~triominos.encoding.ObservationEncoder`'s. A public-only observer
   (``private_info`` ``NONE``) leaves the rack out of both.
 - ``resample_from_infostate`` deals the other racks with
   :class:`~triominos.bots.sampler.WorldSampler`, so OpenSpiel's ISMCTS searches worlds
-  that agree with everything the seat saw.
+  that agree with everything the seat saw (in the match form, the hand in play's: the
+  hands played out stay as they were).
 
 The state keeps its play in one attribute that OpenSpiel's clone copies with
 :meth:`Hand.clone <triominos.game.Hand.clone>` and its serialization pickles as the list of
@@ -60,10 +72,11 @@ from triominos.encoding import (
     STARTER_DRAW,
     InformationStateEncoder,
     ObservationEncoder,
+    hands_bound,
     points_bound,
 )
-from triominos.game import Deal, Event, Hand, Observation, observe
-from triominos.rl import Returns, Space, adapter_rules, check_returns, hand_returns, space_of
+from triominos.game import Deal, Event, Hand, Observation, match_ends, observe
+from triominos.rl import Returns, Space, adapter_rules, check_returns, seat_returns, space_of
 from triominos.rules import OPTIONS, Rules
 from triominos.tiles import indices
 
@@ -72,6 +85,7 @@ DEFAULTS: dict[str, Any] = {
     "players": 2,
     "returns": "margin",
     "actions": "flat",
+    "match": False,
     **dict.fromkeys(OPTIONS, ""),
 }
 
@@ -93,13 +107,15 @@ GAME_TYPE = pyspiel.GameType(
 )
 
 
-def game_length_bound(rules: Rules, players: int) -> int:
+def game_length_bound(rules: Rules, players: int, match: bool = False) -> int:
     """Moves of a hand, chance nodes included: the deal, a placement and a take-back per
     tile, a draw and its chance node per tile, a pass per seat and tile, and the starter
     draws (a draw and a chance node per seat a round). A tie repeats the starter round,
-    so that bound is a practical one: no more rounds than tiles."""
+    so that bound is a practical one: no more rounds than tiles. A match plays at most
+    :func:`~triominos.encoding.hands_bound` hands."""
     box = len(rules.box)
-    return box + 2 * box + 2 * box + players * (box + 1) + 2 * players * box
+    hand = box + 2 * box + 2 * box + players * (box + 1) + 2 * players * box
+    return hand * (hands_bound(rules) if match else 1)
 
 
 @functools.cache
@@ -124,8 +140,10 @@ class TriominosGame(pyspiel.Game):  # type: ignore[misc]
         players = params["players"]
         rules.check_players(players)
         self.returns = check_returns(params["returns"])
+        self.match = bool(params["match"])
         space = action_space(rules, params["actions"])
-        bound = 1 if self.returns == "pairwise" else points_bound(rules, players)
+        hands = hands_bound(rules) if self.match else 1
+        bound = 1 if self.returns == "pairwise" else hands * points_bound(rules, players)
         info = pyspiel.GameInfo(
             num_distinct_actions=space.size,
             max_chance_outcomes=len(rules.tiles),
@@ -133,7 +151,7 @@ class TriominosGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=float(-bound),
             max_utility=float(bound),
             utility_sum=0.0,
-            max_game_length=game_length_bound(rules, players),
+            max_game_length=game_length_bound(rules, players, self.match),
         )
         super().__init__(GAME_TYPE, info, params)
         self.rules = rules
@@ -164,36 +182,52 @@ class TriominosGame(pyspiel.Game):  # type: ignore[misc]
 
 class Play:
     """A hand as OpenSpiel steps through it: the deal so far, the hand once dealt, and
-    the draw waiting for its chance node. Plain Python, so that OpenSpiel's clone copies
-    it cheaply and its serialization stores the actions alone."""
+    the draw waiting for its chance node; in the match form also the hands played out
+    and the totals, banked as :class:`~triominos.game.Match` banks them. Plain Python, so
+    that OpenSpiel's clone copies it cheaply and its serialization stores the actions
+    alone."""
 
     def __init__(
-        self, rules: Rules, players: int, returns: Returns = "margin", numbering: str = "flat"
+        self,
+        rules: Rules,
+        players: int,
+        returns: Returns = "margin",
+        numbering: str = "flat",
+        match: bool = False,
     ) -> None:
         self.rules = rules
         self.players = players
         self.returns = returns
         self.numbering = numbering
+        self.match = match
         self.space = action_space(rules, numbering)
         self.actions: list[int] = []
         self.dealt: list[int] = []
         self.hand: Hand | None = None
         self.pending: int | None = None  # DRAW or STARTER_DRAW, waiting for its tile
+        self.finished: list[Hand] = []  # the match's hands played out, never changed again
+        self.totals = [rules.starting_score] * players  # before the hand in play
 
     @classmethod
     def replay(
-        cls, rules: Rules, players: int, returns: Returns, numbering: str, actions: Sequence[int]
+        cls,
+        rules: Rules,
+        players: int,
+        returns: Returns,
+        numbering: str,
+        match: bool,
+        actions: Sequence[int],
     ) -> Play:
-        play = cls(rules, players, returns, numbering)
+        play = cls(rules, players, returns, numbering, match)
         for action in actions:
             play.apply(action)
         return play
 
     def __reduce__(
         self,
-    ) -> tuple[Callable[..., Play], tuple[Rules, int, Returns, str, tuple[int, ...]]]:
-        state = (self.rules, self.players, self.returns, self.numbering, tuple(self.actions))
-        return Play.replay, state
+    ) -> tuple[Callable[..., Play], tuple[Rules, int, Returns, str, bool, tuple[int, ...]]]:
+        options = (self.rules, self.players, self.returns, self.numbering, self.match)
+        return Play.replay, (*options, tuple(self.actions))
 
     def __deepcopy__(self, memo: dict[int, object]) -> Play:
         copy = Play.__new__(Play)
@@ -201,6 +235,8 @@ class Play:
         copy.actions = self.actions.copy()
         copy.dealt = self.dealt.copy()
         copy.hand = None if self.hand is None else self.hand.clone()
+        copy.finished = self.finished.copy()
+        copy.totals = self.totals.copy()
         return copy
 
     # --- chance -----------------------------------------------------------------------
@@ -243,7 +279,7 @@ class Play:
             tuple(tiles[i] for i in indices(self.rules.box_mask) if i not in dealt),
             tiles[self.dealt[racks]] if first else None,
         )
-        self.hand = Hand(self.rules, deal)
+        self.hand = Hand(self.rules, deal, number=len(self.finished) + 1, totals=self.totals)
 
     # --- play -------------------------------------------------------------------------
 
@@ -260,35 +296,61 @@ class Play:
                 hand.starter_draw_next(action)
             hand.apply(self.space.decode(self.pending, hand.board))
             self.pending = None
-            return
-        if action in (DRAW, STARTER_DRAW):
+        elif action in (DRAW, STARTER_DRAW):
             self.pending = action  # the chance node brings the tile
             return
-        hand.apply(self.space.decode(action, hand.board))
+        else:
+            hand.apply(self.space.decode(action, hand.board))
+        if self.match and hand.is_over:
+            self._bank(hand)
+
+    def _bank(self, hand: Hand) -> None:
+        """What :meth:`Match.apply <triominos.game.Match.apply>` does after a hand: add
+        its points to the totals and, unless the match is over, deal the next hand (here
+        from chance nodes; the hand that ended the match stays in play)."""
+        for seat, points in enumerate(hand.points):
+            self.totals[seat] += points
+        hands = len(self.finished) + 1
+        if not match_ends(self.rules, self.totals, hands, hand.gong is not None):
+            self.finished.append(hand)
+            self.hand = None
+            self.dealt = []
+
+    @property
+    def is_over(self) -> bool:
+        """The hand is, or in the match form the match is (its last hand stays in play)."""
+        return self.hand is not None and self.hand.is_over
 
     def legal_ids(self) -> list[int]:
         assert self.hand is not None and not self.pending
         return sorted(self.space.legal_ids(observe(self.hand, self.hand.to_move)))
 
     def final_returns(self) -> list[float]:
-        if self.hand is None or not self.hand.is_over:
+        if not self.is_over:
             return [0.0] * self.players
-        return hand_returns(self.hand, self.returns)
+        assert self.hand is not None
+        return seat_returns(self.totals if self.match else self.hand.points, self.returns)
 
     # --- what a seat knows --------------------------------------------------------------
 
     def information(self, seat: int, private: bool = True) -> str:
         """The seat's information state (module docstring), as text; without
-        ``private``, what every seat knows of it."""
+        ``private``, what every seat knows of it. In the match form it begins with the
+        history of each hand played out, as the seat saw it."""
+        who = seat if private else None
+        past = "".join(
+            f"hand {number} {_history_text(observe(hand, who).history)}; "
+            for number, hand in enumerate(self.finished, 1)
+        )
         if self.hand is None:
             size = self.rules.rack_size(self.players)
             mine = self.dealt[seat * size : (seat + 1) * size] if private else []
             names = " ".join(self.rules.tiles.tiles[i].name for i in mine)
-            return f"seat {seat}; dealing, {len(self.dealt)} dealt; rack {names}"
-        seen = observe(self.hand, seat if private else None).history
+            return f"{past}seat {seat}; dealing, {len(self.dealt)} dealt; rack {names}"
+        seen = observe(self.hand, who).history
         return (
-            f"{self._seat_text(seat, private)}; to move {self.hand.to_move}; "
-            f"history {' '.join(map(_event_text, seen))}{self._pending_text()}"
+            f"{past}{self._seat_text(seat, private)}; to move {self.hand.to_move}; "
+            f"history {_history_text(seen)}{self._pending_text()}"
         )
 
     def observation(self, seat: int, private: bool = True) -> str:
@@ -328,11 +390,11 @@ class TriominosState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: TriominosGame) -> None:
         super().__init__(game)
-        self.play = Play(game.rules, game.players, game.returns, game.numbering)
+        self.play = Play(game.rules, game.players, game.returns, game.numbering, game.match)
 
     def current_player(self) -> int:
         play = self.play
-        if play.hand is not None and play.hand.is_over:
+        if play.is_over:
             return int(pyspiel.PlayerId.TERMINAL)
         if play.is_chance:
             return int(pyspiel.PlayerId.CHANCE)
@@ -355,7 +417,7 @@ class TriominosState(pyspiel.State):  # type: ignore[misc]
         return repr(self.play.space.decode(int(action), board))
 
     def is_terminal(self) -> bool:
-        return self.play.hand is not None and self.play.hand.is_over
+        return self.play.is_over
 
     def returns(self) -> list[float]:
         return self.play.final_returns()
@@ -371,9 +433,11 @@ class TriominosState(pyspiel.State):  # type: ignore[misc]
         return observe(self.play.hand, player)
 
     def __str__(self) -> str:
-        if self.play.hand is None:
-            return f"dealing: {len(self.play.dealt)} tiles dealt"
-        return repr(self.play.hand)
+        """The hand's ``repr``, which pastes back to it (a line for each hand before it
+        in the match form)."""
+        play = self.play
+        now = f"dealing: {len(play.dealt)} tiles dealt" if play.hand is None else repr(play.hand)
+        return "\n".join([*map(repr, play.finished), now])
 
 
 class TriominosObserver:
@@ -437,6 +501,10 @@ class ProjectBot(pyspiel.Bot):  # type: ignore[misc]
 
     def provides_policy(self) -> bool:
         return False
+
+
+def _history_text(history: Sequence[Event]) -> str:
+    return " ".join(map(_event_text, history))
 
 
 def _event_text(event: Event) -> str:
