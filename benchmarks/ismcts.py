@@ -92,6 +92,13 @@ def main() -> None:
             args.simulations,
             random_state=rng,
         )
+        # OpenSpiel's ISMCTS resamples the hidden tiles through an unseeded sampler of
+        # its own; drawing from this run's generator makes a seed reproduce the run.
+        searcher.set_resampler(
+            lambda state, player, sample=rng.random_sample: state.resample_from_infostate(
+                player, sample
+            )
+        )
         margins: list[float] = []
         start = time.perf_counter()
         for number in range(args.hands):
