@@ -200,10 +200,6 @@ class LiveTable:
         """The takeback asked for now, if any (one at a time)."""
         self.takeback_limits = {seat.seat: RateLimit(*TAKEBACKS_PER_SEAT) for seat in info.seats}
         """Each seat's takeback requests, limited (so they are not forgotten on reload)."""
-        self.ending: list[int] = []
-        """Among three or more players, the person seats that asked to end the match, in
-        the order they asked: it ends, as the first one's resignation, once every person
-        has (RULES.md 16). Kept in memory only, as a takeback asked for is."""
         self.takeback_declined: dict[int, float] = {}
         """When each seat's last takeback was declined: it may ask again TAKEBACK_PAUSE
         seconds later."""
@@ -457,24 +453,32 @@ class LiveTable:
                 self.reading = self.reading - {before[1]}
         return logged, StoredAction(logged.version, seat, client_id, stored_form, at)
 
-    def may_resign(self, seat: int | None) -> bool:
+    @property
+    def ending(self) -> tuple[int, ...]:
+        """Among three or more players, the person seats that asked to end the match, in
+        the order they asked: it ends, as the first one's resignation, once every person
+        has (RULES.md 16). Stored with the table, so a restart or another node keeps it."""
+        return self.info.ending
+
+    def may_resign(self, seat: int | None, ending: Sequence[int] | None = None) -> bool:
         """Whether ``seat`` may end the match by resigning now (RULES.md 16): at two
         players, or when every other person asked to end it too (a bot agrees, as it does
         to a takeback). Among three or more, the others would otherwise lose their match
         to one player's wish: that player asks them, or leaves, a bot finishing for them."""
+        asked = self.ending if ending is None else ending
         others = set(self.person_seats()) - {seat}
-        return seat is not None and (self.info.players == 2 or others <= set(self.ending))
+        return seat is not None and (self.info.players == 2 or others <= set(asked))
 
-    def ask_to_end(self, seat: int) -> int | None:
+    def ask_to_end(self, seat: int) -> tuple[int | None, tuple[int, ...]]:
         """``seat`` resigns, or asks to end the match where the others must agree: the
         seat whose resignation ends the match now (the first who asked), or None while
-        some person has not asked yet (``ending`` then holds ``seat`` too)."""
+        some person has not asked yet; and who asked then, ``seat`` included (to store:
+        nothing changes here)."""
         if self.may_resign(seat) and not self.ending:
-            return seat
-        if seat not in self.ending:
-            self.ending.append(seat)
-        first = self.ending[0]
-        return first if self.may_resign(first) else None
+            return seat, self.ending
+        asked = self.ending if seat in self.ending else (*self.ending, seat)
+        first = asked[0]
+        return (first if self.may_resign(first, asked) else None), asked
 
     # --- takebacks ------------------------------------------------------------------
 

@@ -254,19 +254,27 @@ async def resign(service: Service, table: LiveTable, viewer: Viewer, client_id: 
         refusal = Refused("spectator", "a spectator watches; only a seated player resigns")
         viewer.send(refusal.to_message(client_id))
         return
-    async with table.lock:
+    seat = viewer.seat
+
+    async def ask() -> int | None:
         if table.match.is_over or table.info.status != "playing":
-            resigner: int | None = viewer.seat  # refused by the check, saying why
-        else:
-            resigner = table.ask_to_end(viewer.seat)
-        if resigner is None:
+            return seat  # refused by the check, saying why
+        resigner, asked = table.ask_to_end(seat)
+        if resigner is None:  # kept, so that a restart or another node keeps it too
+            info = await asyncio.to_thread(
+                lambda: service.store.ask_to_end(table.info.id, asked, epoch=table.epoch)
+            )
+            table.info = info
             table.broadcast(
                 lambda seat: {"type": "ending", "seats": table.ending, "view": table.view(seat)}
             )
-            return
-    await service.submit(
-        table, resigner, table.version, Resign(resigner), client_id=client_id, sender=viewer
-    )
+        return resigner
+
+    resigner = await service.answer(table, ask, viewer, client_id)
+    if resigner is not None:
+        await service.submit(
+            table, resigner, table.version, Resign(resigner), client_id=client_id, sender=viewer
+        )
 
 
 async def went_on(service: Service, table: LiveTable, viewer: Viewer, hand: int) -> None:
