@@ -674,11 +674,12 @@ class Service:
     async def welcome(
         self, table: LiveTable, viewer: Viewer, last_seen: int | None, token: str | None
     ) -> None:
-        """Greet a viewer who said hello, from the table as stored, without waiting for
-        a change in progress (a write to a locked database would hold it up to 5 s):
-        the state is only ever what is stored. A person whose seat a bot plays takes it
-        back first (RULES.md §15). :class:`Moved` or the storage fault when the table
-        cannot be shown now."""
+        """Greet a viewer who said hello, from the table as stored: the state is only
+        ever what is stored, so a spectator never waits for a change in progress (a
+        write to a locked database holds the lock up to 5 s). A seat's person may take
+        the seat back from a bot first (RULES.md §15), a change, which waits for the one
+        in progress (a handover being written, say). :class:`Moved` or the storage fault
+        when the table cannot be shown now."""
         if viewer.seat is not None and token is not None:
             await self.reclaim(table, viewer.seat, token_hash(token))
         if table.gone:

@@ -358,14 +358,17 @@ class TableState:
                     f"table {info.code}: stored action {stored.version} follows {self.version}"
                 )
             if stored.action.get("action") == "takeback":
-                self._take_back(self.match, stored.seat, stored.created_at)
+                logged, _ = self._take_back(self.match, stored.seat, stored.created_at)
+                self._taken_back(logged, stored.created_at)
                 continue
             action = (
                 Resignation(stored.seat)
                 if stored.action.get("action") == "resign"
                 else parse_action(stored.action, info.rules, self.match.hand.board)
             )
-            self._play(self.match, stored.seat, action, stored.client_id, stored.created_at)
+            self._played(
+                *self._play(self.match, stored.seat, action, stored.client_id, stored.created_at)
+            )
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.info.code} v{self.version} {self.info.status}>"
@@ -549,9 +552,8 @@ class TableState:
         """Play a checked action on a copy of the match (Refused ``illegal``, naming the
         rule, when the engine refuses it); the copy becomes the match once stored."""
         match = self.match.clone()
-        before = match.hand.number, match.to_move
         try:
-            logged, stored = self._play(match, seat, action, client_id, now, dry=True)
+            logged, stored, before = self._play(match, seat, action, client_id, now)
         except IllegalActionError as error:
             raise Refused("illegal", str(error), rule=error.rule) from None
 
@@ -569,11 +571,10 @@ class TableState:
         action: Action,
         client_id: str | None,
         at: float,
-        *,
-        dry: bool = False,
-    ) -> tuple[LoggedEvent, StoredAction]:
-        """Apply ``action`` to ``match`` (this table's or a copy): the log entry and the
-        row to store; ``dry``: to a copy, the rest of the state left as it is."""
+    ) -> tuple[LoggedEvent, StoredAction, tuple[int, int]]:
+        """Apply ``action`` to ``match`` (this table's, or a copy to settle later): the
+        log entry, the row to store, and the hand and seat to move before it (for
+        :meth:`_played`, which changes the rest of the state)."""
         hand = match.hand
         stored_form = action_json(action, hand.board.joker_cell)
         before = hand.number, match.to_move
@@ -585,10 +586,7 @@ class TableState:
             hand.end,
             tuple(match.winners) if match.is_over else None,
         )
-        stored = StoredAction(logged.version, seat, client_id, stored_form, at)
-        if not dry:
-            self._played(logged, stored, before)
-        return logged, stored
+        return logged, StoredAction(logged.version, seat, client_id, stored_form, at), before
 
     def _played(self, logged: LoggedEvent, stored: StoredAction, before: tuple[int, int]) -> None:
         """The rest of the state once the match played ``stored``: log, ids, clocks.
@@ -751,7 +749,7 @@ class TableState:
         (``client_id``: of the ask, when nobody had to accept it). The turn is the
         taker's again, and its clock starts again."""
         match = self.match.clone()
-        logged, stored = self._take_back(match, seat, now, dry=True)
+        logged, stored = self._take_back(match, seat, now)
 
         def settle(_: None) -> Told:
             self.match = match
@@ -760,17 +758,13 @@ class TableState:
 
         return Decision(AppendAction(stored, False), settle)
 
-    def _take_back(
-        self, match: Match, seat: int, at: float, *, dry: bool = False
-    ) -> tuple[LoggedEvent, StoredAction]:
-        """Take back ``seat``'s last action on ``match`` (this table's, or a copy when
-        ``dry``): the log entry and the row to store."""
+    def _take_back(self, match: Match, seat: int, at: float) -> tuple[LoggedEvent, StoredAction]:
+        """Take back ``seat``'s last action on ``match`` (this table's, or a copy to
+        settle later): the log entry and the row to store (:meth:`_taken_back` changes
+        the rest of the state)."""
         event = match.take_back(seat)
         logged = LoggedEvent(self.version + 1, match.hand.number, event, None, None, True)
-        stored = StoredAction(logged.version, seat, None, {"action": "takeback"}, at)
-        if not dry:
-            self._taken_back(logged, at)
-        return logged, stored
+        return logged, StoredAction(logged.version, seat, None, {"action": "takeback"}, at)
 
     def _taken_back(self, logged: LoggedEvent, at: float) -> None:
         self.log.append(logged)
