@@ -11,7 +11,7 @@ import pytest
 
 SERVER = Path(__file__).resolve().parent.parent / "src" / "triominos" / "server"
 LOCALES = SERVER / "static" / "locales"
-MODULES = ("guard.py", "protocol.py", "routes.py", "service.py", "table.py", "ws.py")
+MODULES = ("guard.py", "protocol.py", "routes.py", "service.py", "tablestate.py", "ws.py")
 
 
 def refusal_codes() -> set[str]:

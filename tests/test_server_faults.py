@@ -212,6 +212,39 @@ def test_a_read_during_a_slow_write_shows_what_is_stored_without_waiting(
             assert answer["type"] in ("event", "error")
 
 
+def test_a_hello_is_greeted_while_a_write_waits_on_a_locked_database(sqlite_url: str) -> None:
+    """A spectator's hello waited for the table's lock behind a write to a locked
+    database (9 s, where PROTOCOL.md says 5 s): the table state is only ever what is
+    stored, so a hello is greeted from it while the write still waits."""
+    with serve_app(sqlite_url) as served:
+        created = served.create(seats=TWO_PEOPLE, take=[0, 1])
+        code = str(created["code"])
+        mover = mover_of(served, created)
+        table = served.service.tables[code]
+
+        async def writing() -> bool:
+            return table.lock.locked()
+
+        holder = sqlite3.connect(sqlite_url.removeprefix("sqlite:///"), timeout=0)
+        with mover:
+            holder.execute("BEGIN EXCLUSIVE")
+            try:
+                mover.act(mover.view["legal"][0]["action"], "held")
+                deadline = time.monotonic() + WAIT_SECONDS
+                while not served.run(writing()):
+                    assert time.monotonic() < deadline, "the action was never written"
+                    time.sleep(0.01)
+                with served.viewer(code) as watcher:
+                    still_writing = served.run(writing())
+                    greeting = watcher.greeting
+            finally:
+                holder.rollback()
+                holder.close()
+            assert greeting["type"] == "welcome" and greeting["version"] == 0, greeting
+            assert still_writing, "the hello waited for the write"
+            assert mover.answer("held")["type"] in ("event", "error")
+
+
 def test_a_removed_database_file_acknowledges_nothing(sqlite_url: str) -> None:
     """After its files were removed, the server accepted 117 actions that a restart lost."""
     path = Path(sqlite_url.removeprefix("sqlite:///"))

@@ -93,6 +93,21 @@ def test_among_three_a_resignation_waits_until_everyone_asks(served: Served) -> 
         assert event_of(ann, "resign")["event"]["player"] == 0
 
 
+def test_a_request_to_end_the_match_outlives_a_restart(database_url: str) -> None:
+    """It was kept in memory only: a restart (or the table moving to another node) forgot
+    Ann's request, and Bob's then only asked again instead of ending the match."""
+    with serve_app(database_url) as served:
+        code, (ann_token, bob_token) = three_at_table(served)
+        with served.viewer(code, ann_token) as ann:
+            ann.send({"type": "resign", "id": "r"})
+            assert ann.until(lambda m: m["type"] == "ending")["seats"] == [0]
+    with serve_app(database_url) as served, served.viewer(code, bob_token) as bob:
+        assert bob.view["ending"] == [0] and bob.view["may_resign"]
+        bob.send({"type": "resign", "id": "b"})
+        ended = bob.answer("b")
+        assert ended["event"]["action"] == "resign" and ended["event"]["player"] == 0
+
+
 def test_among_three_a_player_leaves_to_a_bot_and_the_others_play_on(served: Served) -> None:
     """The way out of a table of three: the player gives the seat to a bot; the match goes
     on, and the last person among bots may resign alone."""

@@ -30,7 +30,7 @@ from triominos.server.bots import (
     process_pool,
 )
 from triominos.server.store import SeatInfo, Store, TableInfo, TableStatus
-from triominos.server.table import LiveTable
+from triominos.server.tablestate import TableState
 from triominos.server.timers import TIMEOUT_ACTIONS, TimeoutAction, default_action
 from triominos.tiles import Tile
 
@@ -227,22 +227,20 @@ def timed_table(started_at: float | None, status: TableStatus = "playing") -> Ta
 
 
 def test_the_first_turn_runs_from_when_the_table_began_to_play() -> None:
-    began = time.time() - 12.5
-    table = LiveTable(timed_table(began), [])
+    began = 1000.0 - 12.5
+    table = TableState(timed_table(began), [], now=1000.0)
     assert table.turn_deadline == began + 30.0
 
 
 def test_a_table_whose_start_was_not_stored_starts_the_clock_when_loaded() -> None:
-    before = time.time()
-    deadline = LiveTable(timed_table(None), []).turn_deadline
-    assert deadline is not None and before + 30.0 <= deadline <= time.time() + 30.0
+    assert TableState(timed_table(None), [], now=1000.0).turn_deadline == 1000.0 + 30.0
 
 
 def test_the_last_seat_taken_starts_the_clock_at_the_stored_moment() -> None:
-    table = LiveTable(timed_table(None, status="waiting"), [])
+    table = TableState(timed_table(None, status="waiting"), [], now=1000.0)
     assert table.turn_deadline is None
-    began = time.time() - 1.0
-    table.reseat(timed_table(began), time.time())
+    began = 1001.0
+    table.reseat(timed_table(began), 1002.0)
     assert table.turn_deadline == began + 30.0
 
 

@@ -2,7 +2,8 @@
 health.
 
 A read never waits for a table's lock, which a write to a slow database can hold: it
-shows what is durable (:meth:`LiveTable.stored`), which is what anyone may be told. A
+shows the table state, which is only ever what is stored. Every change goes through
+:meth:`Service.perform <triominos.server.service.Service.perform>`. A
 storage fault is a 503 with ``Retry-After`` (the app's handler for
 :class:`~triominos.server.store.StorageFault`).
 
@@ -16,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import math
 import secrets
 import time
 from pathlib import Path
@@ -46,7 +46,8 @@ from triominos.server.protocol import (
 from triominos.server.proxy import Unreachable, forward_request, is_hop
 from triominos.server.service import Service, address_hash
 from triominos.server.store import SeatInfo, TableInfo
-from triominos.server.table import LiveTable, token_hash
+from triominos.server.table import LiveTable
+from triominos.server.tablestate import GiveToBot, Join, token_hash
 from triominos.server.timers import TIMEOUT_ACTIONS
 from triominos.server.views import JsonObject, table_summary
 
@@ -283,11 +284,11 @@ def summary(
     return table_summary(
         table.info,
         link=table_link(connection, table.code),
-        version=table.durable_version,
+        version=table.version,
         connected=table.connected if presence else (),
         bot_allowed_at=table.bots_allowed_at() if presence else [None] * table.info.players,
-        totals=table.durable_totals,
-        to_move=table.durable_to_move if table.info.status == "playing" else None,
+        totals=tuple(table.match.totals),
+        to_move=table.match.to_move if table.playing else None,
         rematch=rematch,
     )
 
@@ -315,24 +316,8 @@ async def join_table(request: Request) -> Response:
     body = await request_body(request, JoinTable)
     if body.seat is not None and not 0 <= body.seat < table.info.players:
         raise bad_request("seat", f"seats are numbered 0 to {table.info.players - 1}")
-    if table.match.is_over:
-        raise ApiError(409, "over", "the match is over")
     token = new_token()
-
-    async def sit() -> int:
-        taken = await asyncio.to_thread(
-            lambda: service.store.take_seat(
-                table.info.id, body.seat, body.name, token_hash(token), epoch=table.epoch
-            )
-        )
-        if taken is None:
-            which = "every seat is" if body.seat is None else f"seat {body.seat} is"
-            raise ApiError(409, "taken", f"{which} taken or played by a bot")
-        seat, info = taken
-        service.reseated(table, info)
-        return seat
-
-    seat = await service.perform(table, sit)
+    seat = (await service.perform(table, Join(body.seat, body.name, token_hash(token)))).seat
     log.info("table %s: seat %d taken", table.code, seat)
     return JSONResponse({"seat": seat, "token": token})
 
@@ -350,35 +335,7 @@ async def give_seat_to_bot(request: Request) -> Response:
     if body.bot not in BOTS:
         raise bad_request("bot", f"must be one of {', '.join(BOTS)}")
 
-    async def hand_over() -> None:
-        if table.match.is_over:
-            raise ApiError(409, "over", "the match is over")
-        seat = table.seat(number)
-        if seat.kind == "bot":
-            raise ApiError(409, "taken", f"a bot already plays seat {number}")
-        if number != mine:
-            allowed = table.bot_allowed_at(number)
-            if allowed is None:
-                raise ApiError(409, "connected", f"seat {number}'s player is still connected")
-            wait = allowed - service.clock()
-            if wait > 0:
-                raise ApiError(
-                    409,
-                    "away_grace",
-                    f"seat {number}'s player may still come back: a bot may take the seat "
-                    f"in {math.ceil(wait)} s",
-                    retry_after=math.ceil(wait),
-                )
-        info = await asyncio.to_thread(
-            lambda: service.store.give_seat_to_bot(
-                table.info.id, number, body.bot, body.think, seat.token_hash, epoch=table.epoch
-            )
-        )
-        if info is None:  # someone sat down (or another handover won) meanwhile
-            raise ApiError(409, "taken", f"seat {number} changed hands; look again")
-        service.reseated(table, info)
-
-    await service.perform(table, hand_over)
+    await service.perform(table, GiveToBot(mine, number, body.bot, body.think))
     log.info("table %s: seat %d given to %s", table.code, number, body.bot)
     return await live_summary(request, table)
 
@@ -426,7 +383,7 @@ async def rematch(request: Request) -> Response:
             )
         )
         link = table_link(request, created.code)
-        table.send_all({"type": "rematch", "code": created.code, "link": link})
+        table.room.send_all({"type": "rematch", "code": created.code, "link": link})
     await service.locate(created.code)
     log.info("table %s: rematch %s", table.code, created.code)
     return JSONResponse({"code": created.code, "link": link}, status_code=201)

@@ -1,9 +1,11 @@
 """The game service: the live tables of one server, their database, bots and timers.
 
-Every action, whoever sends it (a person, a bot, the turn timer), goes through
-:meth:`Service.submit`: under the table's lock it is checked on the live match, written
-to the database, and only then sent to every viewer, each its own event and view. An
-action is acknowledged only once it is durable.
+Every change to a table, whoever makes it (a person, a bot, the turn timer, an HTTP
+request), is a command of :mod:`triominos.server.tablestate` and goes through
+:meth:`Service.perform`: under the table's lock the table state decides it, what it
+decided is written to the database under this node's claim, and only then does the
+state change and every viewer hear of it, each its own event and view. An action is
+acknowledged only once it is durable, and the state is only ever what is stored.
 
 Storage can fail (a locked file, a full disk, a read-only mount, a database that went
 away): then nothing is acknowledged, nobody is blamed, the log says so once per kind of
@@ -28,19 +30,19 @@ import os
 import random
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Literal, TypeVar
+from collections.abc import Callable
+from typing import Any, Literal
 
 import httpx
 
 from triominos.analysis import DEFAULT_SIMULATIONS
-from triominos.game import Action
 from triominos.server.analyses import Analyses
 from triominos.server.bots import BotWorker, bot_seed
 from triominos.server.metrics import ActionMetrics, NodeMetrics, TrafficMetrics
 from triominos.server.nodes import RENEW_SECONDS, SCAN_SECONDS, Leases, Node
 from triominos.server.protocol import (
     CHAT_FINISHED_DAYS,
+    CHAT_KEPT,
     CODE_PATTERN,
     CONNECTIONS_PER_ADDRESS,
     MAX_THINK_SECONDS,
@@ -48,19 +50,36 @@ from triominos.server.protocol import (
     ApiError,
 )
 from triominos.server.proxy import http_client
+from triominos.server.room import Viewer
 from triominos.server.store import (
     ActionWrite,
     ActionWriter,
     LeaseLost,
     StorageFault,
     Store,
-    StoredAction,
     TableInfo,
+    chat_channel,
     storage_fault,
 )
-from triominos.server.table import LiveTable, Refused, Viewer
+from triominos.server.table import LiveTable
+from triominos.server.tablestate import (
+    Act,
+    AppendAction,
+    ChatLine,
+    Command,
+    Decision,
+    EndRequest,
+    PlayDefault,
+    Reclaim,
+    ReclaimSeat,
+    Refused,
+    Resign,
+    SeatToBot,
+    TakeSeat,
+    Told,
+    token_hash,
+)
 from triominos.server.timers import default_action
-from triominos.server.views import LoggedEvent
 
 log = logging.getLogger("triominos.server")
 
@@ -76,7 +95,6 @@ SWEEP_SECONDS = 60.0
 """How often waiting tables are looked at for expiry."""
 
 Outcome = Literal["accepted", "refused", "unavailable"]
-Result = TypeVar("Result")
 
 
 Part = Literal["tables", "node"]
@@ -291,8 +309,7 @@ class Service:
             self.faults.failed(error)
         self.node_metrics.released += len(dropped)
         for table in dropped:
-            for viewer in table.viewers:
-                viewer.close(SERVICE_RESTART)
+            table.room.close_all(SERVICE_RESTART)
         log.info("node %s: drained, %d tables handed over", self.node.id, len(dropped))
 
     async def ready(self) -> StorageFault | None:
@@ -402,8 +419,7 @@ class Service:
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
         if close is not None:
-            for viewer in table.viewers:
-                viewer.close(close)
+            table.room.close_all(close)
 
     # --- tables -------------------------------------------------------------------
 
@@ -498,9 +514,10 @@ class Service:
             info = await asyncio.to_thread(self.store.table, table.code)
             assert info is not None
             actions = await asyncio.to_thread(self.store.actions, info.id)
-            table.replay(info, actions)
+            table.replay(info, actions, self.clock())
         except Exception as error:
             raise self.faults.failed(error) from None
+        table.stale = False
 
     async def fresh(self, table: LiveTable) -> LiveTable:
         """The table for a request that shows it: 503 while it is stale."""
@@ -512,189 +529,113 @@ class Service:
 
     # --- changes ------------------------------------------------------------------
 
-    async def perform(self, table: LiveTable, change: Callable[[], Awaitable[Result]]) -> Result:
+    async def perform(
+        self, table: LiveTable, command: Command, sender: Viewer | None = None
+    ) -> Told:
         """The one path of every change to a live table: an action (a person's, a
-        bot's, the turn timer's), a seat taken, given to a bot or taken back, a
-        takeback, a chat line, a turn's clock moved.
+        bot's, the turn timer's), a resignation or a request to end the match, a
+        takeback asked or answered, a turn's clock moved, a chat line, a seat taken,
+        given to a bot or taken back.
 
         Under the table's lock: :class:`Moved` once this node gave the table up, the
-        storage fault while it is stale and cannot be read back; then ``change``
-        decides, writes under this node's claim (the epoch fence of
-        :func:`triominos.server.store.fence`) and tells the viewers. A write the fence
-        refuses (:class:`LeaseLost`: another node claimed the table) gives the table up,
-        its viewers sent on to the new owner, and is :class:`Moved`, whatever the
-        change. After it, the bot to move and the turn timer are scheduled again.
-        Refusals (:class:`Refused`, :class:`ApiError`) are the caller's to answer.
+        storage fault while it is stale and cannot be read back; then the table state
+        decides (:meth:`TableState.decide`), what it decided is written under this
+        node's claim (the epoch fence of :func:`triominos.server.store.fence`), and only
+        then does the state change and every viewer hear of it (``sender``'s copy with
+        its id): nothing is acknowledged before it is durable. A write the fence refuses
+        (:class:`LeaseLost`: another node claimed the table) gives the table up, its
+        viewers sent on to the new owner, and is :class:`Moved`; another failed write is
+        its storage fault, the table read back and tried again later. After it, the bot
+        to move and the turn timer are scheduled again. Refusals (:class:`Refused`,
+        :class:`ApiError`) and faults are the caller's to answer.
         """
-        async with table.lock:
-            if table.gone:  # another node has it now: its viewers are reconnecting there
-                raise Moved()
-            await self._replay(table)
-            try:
-                result = await change()
-            except LeaseLost:
-                log.warning("table %s: claimed by another node; nothing changed", table.code)
-                self._lose(table)
-                raise Moved() from None
-        self.changed(table)
-        return result
-
-    async def submit(
-        self,
-        table: LiveTable,
-        seat: int | None,
-        version: int,
-        action: Mapping[str, Any] | Action,
-        *,
-        client_id: str | None = None,
-        sender: Viewer | None = None,
-        by_server: bool = False,
-    ) -> Outcome:
-        """Check, store, then broadcast one action; refusals go to the sender only.
-
-        ``by_server``: a bot's move or the turn timer's, which may play any seat.
-        """
-        arrived = time.monotonic()
-
-        async def act() -> Outcome:
-            checked = table.check(seat, client_id, version, action, by_server=by_server)
-            assert seat is not None  # check refuses spectators
-            logged, stored = table.apply(seat, checked, client_id, self.clock())
-            return await self._store(table, logged, stored, sender, client_id)
-
-        outcome: Outcome = "unavailable"
+        began = time.monotonic()
+        counted = isinstance(command, Act | PlayDefault | Resign)  # the action metrics
         try:
-            outcome = await self.perform(table, act)
-        except Refused as refusal:
-            if sender is not None:
-                sender.send(refusal.to_message(client_id))
-            outcome = "refused"
-        except StorageFault as fault:
-            self._refuse_unavailable(sender, client_id, fault)
-        except Moved:
-            pass  # the viewers are sent on to the table's new owner
-        self.metrics.record(outcome, time.monotonic() - arrived)
-        return outcome
-
-    async def answer(
-        self,
-        table: LiveTable,
-        change: Callable[[], Awaitable[Result]],
-        sender: Viewer | None,
-        client_id: str | None = None,
-    ) -> Result | None:
-        """:meth:`perform` for a viewer's message: a refusal is said to the sender
-        (``unavailable`` while storage fails); None when the change was not made."""
-        try:
-            return await self.perform(table, change)
-        except Refused as refusal:
-            if sender is not None:
-                sender.send(refusal.to_message(client_id))
-        except Moved:
-            pass  # the viewers are sent on to the table's new owner
-        except StorageFault as fault:
-            self._refuse_unavailable(sender, client_id, fault)
-        return None
-
-    async def _store(
-        self,
-        table: LiveTable,
-        logged: LoggedEvent,
-        stored: StoredAction,
-        sender: Viewer | None,
-        client_id: str | None,
-    ) -> Outcome:
-        """Under the table's lock: write what the live table just did, under this node's
-        claim, then tell every viewer; when the write fails, the table is replayed from
-        the database (:class:`LeaseLost` is :meth:`perform`'s to handle)."""
-        finished = table.match.is_over
-        try:
-            await self.writer.append(ActionWrite(table.info.id, stored, finished, table.epoch))
-        except LeaseLost:
+            async with table.lock:
+                if table.gone:  # another node has it now: its viewers reconnect there
+                    raise Moved()
+                await self._replay(table)
+                decision = table.decide(command, self.clock())
+                answer = None if decision.write is None else await self._write(table, decision)
+                told = decision.settle(answer)
+                table.room.deliver(told, sender=sender)
+        except Refused:
+            if counted:
+                self.metrics.record("refused", time.monotonic() - began)
             raise
-        except Exception as error:
-            fault = self.faults.failed(error)
-            table.stale = True  # memory is ahead of the database: replay it
-            await self.replayed(table)
-            self._refuse_unavailable(sender, client_id, fault)
-            self._retry_later(table)
+        except (StorageFault, Moved):
+            if counted:
+                self.metrics.record("unavailable", time.monotonic() - began)
+            raise
+        if counted and isinstance(decision.write, AppendAction):
+            self.metrics.record("accepted", time.monotonic() - began)
+        self.changed(table)
+        return told
+
+    async def attempt(self, table: LiveTable, command: Command) -> Outcome:
+        """:meth:`perform` for the server's own commands (a bot's move, the turn
+        timer's): what came of it, a refusal or a fault being nobody's to hear."""
+        try:
+            await self.perform(table, command)
+        except Refused:
+            return "refused"
+        except (StorageFault, Moved):
             return "unavailable"
-        self.faults.recovered()
-        table.retry_delay = 0.0
-        table.bot_choice = None
-        table.stored()
-        if finished:
-            table.finish(stored.created_at)
-        log.info(
-            "table %s v%d: seat %d %s",
-            table.code,
-            stored.version,
-            stored.seat,
-            stored.action["action"],
-        )
-        table.broadcast_event(logged, sender, client_id)
         return "accepted"
 
-    async def ask_take_back(
-        self, table: LiveTable, seat: int | None, client_id: str, sender: Viewer
-    ) -> None:
-        """A seat asks to take back its last action: every viewer hears of it, and it is
-        taken back at once when no other person has to agree (bots always do)."""
-
-        async def ask() -> None:
-            takeback = table.ask_take_back(seat, self.clock())
-            if takeback.waiting:
-                self._tell_takeback(table, "asked", takeback.seat)
-            else:
-                await self._take_back(table, takeback.seat, sender, client_id)
-
-        await self.answer(table, ask, sender, client_id)
-
-    async def answer_take_back(
-        self, table: LiveTable, seat: int | None, accept: bool, sender: Viewer
-    ) -> None:
-        """A person answers the takeback asked for: declined, or taken back once the
-        last of the others accepted."""
-
-        async def reply() -> None:
-            asked = table.takeback
-            takeback = table.answer_take_back(seat, accept, self.clock())
-            assert asked is not None  # answer_take_back refuses otherwise
-            if takeback is None:
-                self._tell_takeback(table, "declined", asked.seat)
-            elif takeback.waiting:
-                self._tell_takeback(table, "asked", takeback.seat)
-            else:
-                await self._take_back(table, takeback.seat, None, None)
-
-        await self.answer(table, reply, sender)
-
-    async def _take_back(
-        self, table: LiveTable, seat: int, sender: Viewer | None, client_id: str | None
-    ) -> Outcome:
-        """Under the table's lock: take back, store, tell everyone (an ``event``)."""
-        logged, stored = table.take_back(seat, self.clock())
-        return await self._store(table, logged, stored, sender, client_id)
-
-    @staticmethod
-    def _tell_takeback(table: LiveTable, state: str, seat: int) -> None:
-        table.broadcast(
-            lambda viewer: {
-                "type": "takeback",
-                "state": state,
-                "seat": seat,
-                "view": table.view(viewer),
-            }
-        )
-
-    @staticmethod
-    def _refuse_unavailable(
-        sender: Viewer | None, client_id: str | None, fault: StorageFault | None = None
-    ) -> None:
-        if sender is not None:
-            why = "" if fault is None else f" (storage: {fault.kind})"  # never its detail
-            refusal = Refused("unavailable", f"the action could not be saved{why}; nothing changed")
-            sender.send(refusal.to_message(client_id))
+    async def _write(self, table: LiveTable, decision: Decision) -> Any:
+        """Under the table's lock: make what ``decision`` stores durable, under this
+        node's claim; the store's answer. A failed write marks the table stale, reads
+        it back and tries again later; the storage fault is raised."""
+        write, table_id, epoch = decision.write, table.info.id, table.epoch
+        store = self.store
+        try:
+            match write:
+                case AppendAction(stored, finished):
+                    await self.writer.append(ActionWrite(table_id, stored, finished, epoch))
+                    answer: Any = None
+                case TakeSeat(seat, name, hashed):
+                    answer = await asyncio.to_thread(
+                        store.take_seat, table_id, seat, name, hashed, epoch=epoch
+                    )
+                case SeatToBot(seat, bot, think, hashed):
+                    answer = await asyncio.to_thread(
+                        store.give_seat_to_bot, table_id, seat, bot, think, hashed, epoch=epoch
+                    )
+                case ReclaimSeat(seat, hashed):
+                    answer = await asyncio.to_thread(
+                        store.reclaim_seat, table_id, seat, hashed, epoch=epoch
+                    )
+                case EndRequest(seats):
+                    answer = await asyncio.to_thread(store.ask_to_end, table_id, seats, epoch=epoch)
+                case ChatLine(channel, seat, name, text):
+                    answer = await asyncio.to_thread(
+                        store.add_chat, table_id, channel, seat, name, text, epoch=epoch
+                    )
+        except LeaseLost:
+            log.warning("table %s: claimed by another node; nothing changed", table.code)
+            self._lose(table)
+            raise Moved() from None
+        except Exception as error:
+            fault = self.faults.failed(error)
+            table.stale = True  # the write may have been made after all: read it back
+            await self.replayed(table)
+            self._retry_later(table)
+            raise fault from None
+        self.faults.recovered()
+        table.retry_delay = 0.0
+        if isinstance(write, AppendAction):
+            table.bot_choice = None
+            stored = write.stored
+            log.info(
+                "table %s v%d: seat %d %s",
+                table.code,
+                stored.version,
+                stored.seat,
+                stored.action["action"],
+            )
+        return answer
 
     def _retry_later(self, table: LiveTable) -> None:
         """After a storage fault: replay the table, then its bot and timer, later and
@@ -734,39 +675,53 @@ class Service:
         for code in idle[: max(0, len(idle) - IDLE_FINISHED_TABLES)]:
             del self.tables[code]
 
-    # --- seats --------------------------------------------------------------------
+    # --- viewers and seats ------------------------------------------------------
 
-    def reseated(self, table: LiveTable, info: TableInfo) -> None:
-        """A seat of ``table`` changed in the database: the live table follows."""
-        table.reseat(info, self.clock())
-        table.broadcast_presence()
-
-    async def reclaim(self, table: LiveTable, seat: int, token_hash: str) -> bool:
-        """In :meth:`perform`: the person who came back takes their seat back from
-        the bot, unless the bot is thinking about this seat's move right now (then the
-        seat comes back when that move is made, at the latest on its next turn).
-        Whether the seat is the person's again now."""
-        if table.seat(seat).kind != "bot" or table.seat(seat).token_hash != token_hash:
-            return False
-        if table.bot_task is not None and table.match.to_move == seat:
-            table.reclaims.add(seat)
-            return False
+    async def welcome(
+        self, table: LiveTable, viewer: Viewer, last_seen: int | None, token: str | None
+    ) -> None:
+        """Greet a viewer who said hello, from the table as stored: the state is only
+        ever what is stored, so a spectator never waits for a change in progress (a
+        write to a locked database holds the lock up to 5 s). A seat's person may take
+        the seat back from a bot first (RULES.md §15), a change, which waits for the one
+        in progress (a handover being written, say). :class:`Moved` or the storage fault
+        when the table cannot be shown now."""
+        if viewer.seat is not None and token is not None:
+            await self.reclaim(table, viewer.seat, token_hash(token))
+        if table.gone:
+            raise Moved()
+        if table.stale:
+            async with table.lock:
+                await self._replay(table)
+        # The greeting brings the viewer's chat as kept: its last messages (none while
+        # storage cannot show them: the game comes first).
         try:
-            info = await asyncio.to_thread(
-                lambda: self.store.reclaim_seat(table.info.id, seat, token_hash, epoch=table.epoch)
+            chat = await asyncio.to_thread(
+                self.store.chats, table.info.id, chat_channel(viewer.seat), CHAT_KEPT
             )
-        except LeaseLost:
-            raise  # the table is another node's: :meth:`perform` gives it up
-        except Exception as error:
-            self.faults.failed(error)
-            table.reclaims.add(seat)  # tried again at the seat's next turn
-            return False
-        table.reclaims.discard(seat)
-        if info is None:
-            return False
-        self.reseated(table, info)
-        log.info("table %s: seat %d taken back from its bot", table.code, seat)
-        return True
+        except StorageFault as fault:
+            self.faults.failed(fault)
+            chat = []
+        arrived = table.enter(viewer)
+        viewer.send({**table.greeting(viewer.seat, last_seen), "chat": chat})
+        if arrived:
+            table.room.deliver(table.presence(), skip=viewer)
+        self.changed(table)  # a suspended table of bots, woken by its viewer
+
+    def farewell(self, table: LiveTable, viewer: Viewer) -> None:
+        """A viewer left: the others hear of it when its seat's person is away now."""
+        if table.depart(viewer, self.clock()):
+            table.room.deliver(table.presence())
+        self.forget_idle_tables()
+
+    async def reclaim(self, table: LiveTable, seat: int, token_hash: str) -> None:
+        """The person who came back takes their seat back from the bot (at the bot's
+        move, when it thinks about this seat's now: :meth:`LiveTable.decide`); when
+        storage fails, at the seat's next turn."""
+        try:
+            await self.perform(table, Reclaim(seat, token_hash))
+        except StorageFault:
+            table.reclaims.add(seat)
 
     # --- bots ---------------------------------------------------------------------
 
@@ -780,7 +735,7 @@ class Service:
             table.bot_task = asyncio.create_task(self._bot_turn(table))
 
     async def _bot_turn(self, table: LiveTable) -> None:
-        """The bot to move thinks in the worker, then plays through :meth:`submit`."""
+        """The bot to move thinks in the worker, then plays through :meth:`perform`."""
         try:
             await self._bot_move(table)
         except Exception:
@@ -788,14 +743,9 @@ class Service:
             return
         finally:
             table.bot_task = None
-        if table.reclaims:  # people who came back while their bot thought
-
-            async def reclaim() -> None:
-                for seat in sorted(table.reclaims):
-                    await self.reclaim(table, seat, table.seat(seat).token_hash or "")
-
-            with contextlib.suppress(Moved, StorageFault):  # tried again at the seat's turn
-                await self.perform(table, reclaim)
+        for seat in sorted(table.reclaims):  # people who came back while their bot thought
+            with contextlib.suppress(Moved):  # the table is another node's now
+                await self.reclaim(table, seat, table.seat(seat).token_hash or "")
         self._schedule_bot(table)  # the same bot again after a draw, or the next one
 
     async def _bot_move(self, table: LiveTable) -> None:
@@ -820,17 +770,11 @@ class Service:
                 action = default_action(table.legal_actions(), table.info.timeout_action)
             table.bot_choice = version, action
         await asyncio.sleep(max(0.0, self.bot_delay - (time.monotonic() - started)))
-        outcome = await self.submit(table, seat, version, action, by_server=True)
+        outcome = await self.attempt(table, Act(seat, version, action, by_server=True))
         if outcome == "refused" and table.version == version and table.to_move_is_bot():
             log.error("table %s: bot %s chose an illegal action", table.code, info.bot)
             table.bot_choice = None
-            await self.submit(
-                table,
-                seat,
-                version,
-                default_action(table.legal_actions(), table.info.timeout_action),
-                by_server=True,
-            )
+            await self.attempt(table, PlayDefault(version))
 
     # --- the turn timer -----------------------------------------------------------
 
@@ -845,15 +789,14 @@ class Service:
 
     async def _timeout(self, table: LiveTable, version: int, deadline: float) -> None:
         """At the deadline, the default action for the seat to move (if nothing moved).
-        When storage fails, :meth:`submit` tries again later, and the timer with it."""
+        When storage fails, :meth:`perform` tries again later, and the timer with it."""
         await asyncio.sleep(max(0.0, deadline - self.clock()))
         if table.version != version or not table.playing:
             return
         seat = table.match.to_move
         log.info("table %s v%d: seat %d ran out of time", table.code, version, seat)
         try:
-            action = default_action(table.legal_actions(), table.info.timeout_action)
-            await self.submit(table, seat, version, action, by_server=True)
+            await self.attempt(table, PlayDefault(version))
         except Exception:
             log.exception("table %s: the turn timer's action failed", table.code)
 

@@ -230,6 +230,9 @@ class TableRow(Base):
     joined_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     """When a person first took a seat after the table was made (None: nobody did)."""
     finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    ending: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    """Among three or more players, the person seats that asked to end the match, in the
+    order they asked (RULES.md 16); None: nobody asked."""
     rematch_of: Mapped[int | None] = mapped_column(
         ForeignKey("tables.id"), nullable=True, index=True
     )
@@ -349,7 +352,8 @@ class TableInfo:
     the creator's address, which caps how many tables one address keeps waiting, and
     how many tables of bots only it has played at once.
     ``timeout_action``: what the turn timer plays (timers.TimeoutAction). ``hints``:
-    whether the players may ask for hints.
+    whether the players may ask for hints. ``ending``: who asked to end the match, in
+    order (among three or more players, RULES.md 16).
     """
 
     id: int
@@ -370,6 +374,7 @@ class TableInfo:
     created_by: str | None = None
     timeout_action: TimeoutAction = DEFAULT_TIMEOUT_ACTION
     hints: bool = True
+    ending: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -444,6 +449,7 @@ def _table_info(row: TableRow) -> TableInfo:
         created_by=row.created_by,
         timeout_action=row.timeout_action,  # type: ignore[arg-type]  # only the store writes it
         hints=row.hints,
+        ending=tuple(row.ending or ()),
         seats=tuple(
             SeatInfo(
                 seat.seat,
@@ -913,6 +919,18 @@ class Store:
         return self._change_seat(
             table_id, seat, changed, epoch, kind="person", bot=None, think=None
         )
+
+    def ask_to_end(
+        self, table_id: int, seats: Sequence[int], *, epoch: int | None = None
+    ) -> TableInfo:
+        """Keep who asked to end the match, in order, under the owner's claim ``epoch``
+        (:func:`fence`): a restart or another node keeps the request; the table after."""
+        with self.session() as session:
+            fence(session, {table_id: epoch})
+            session.execute(
+                update(TableRow).where(TableRow.id == table_id).values(ending=list(seats))
+            )
+            return self._info(session, table_id)
 
     def _change_seat(
         self,

@@ -1,7 +1,9 @@
 """The WebSocket of one viewer: hello, then actions, hints and pings (PROTOCOL.md).
 
 Each connection reads in one task and writes in another from its
-:class:`~triominos.server.table.Viewer` outbox, so a slow client delays only itself.
+:class:`~triominos.server.room.Viewer` outbox, so a slow client delays only itself.
+Every change a message asks for is a command of :mod:`triominos.server.tablestate`,
+made by :meth:`Service.perform <triominos.server.service.Service.perform>`.
 Its Host and Origin were checked before it opened (:mod:`triominos.server.guard`). A
 connection to a table another node holds is relayed to that node
 (:mod:`triominos.server.proxy`).
@@ -15,12 +17,10 @@ import logging
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from triominos.game import Resign
 from triominos.server.guard import client_key
 from triominos.server.limits import RateLimit
 from triominos.server.nodes import Node
 from triominos.server.protocol import (
-    CHAT_KEPT,
     MAX_MESSAGE_BYTES,
     MESSAGES_PER_SECOND,
     TRY_AGAIN_LATER,
@@ -37,9 +37,20 @@ from triominos.server.protocol import (
     decode_client_message,
 )
 from triominos.server.proxy import is_hop, relay
+from triominos.server.room import Viewer
 from triominos.server.service import Moved, Service
-from triominos.server.store import StorageFault, chat_channel
-from triominos.server.table import LiveTable, Refused, Viewer, encode, token_hash
+from triominos.server.store import StorageFault
+from triominos.server.table import LiveTable
+from triominos.server.tablestate import (
+    Act,
+    AnswerTakeback,
+    AskTakeback,
+    Command,
+    GoOn,
+    Refused,
+    Resign,
+    Say,
+)
 from triominos.server.views import hints_json
 
 log = logging.getLogger("triominos.server")
@@ -133,10 +144,7 @@ async def serve_viewer(service: Service, websocket: WebSocket, address: str) -> 
             await handle(service, table, viewer, message)
     finally:
         if greeted:
-            async with table.lock:
-                if table.leave(viewer, service.clock()):
-                    table.broadcast_presence()
-            service.forget_idle_tables()
+            service.farewell(table, viewer)
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await writer
@@ -172,10 +180,7 @@ async def write(websocket: WebSocket, viewer: Viewer) -> None:
 
 async def hello(service: Service, table: LiveTable, viewer: Viewer, message: Hello) -> bool:
     """Seat the viewer (or make it a spectator) and greet it; False (and the
-    connection closing) for a bad token, or while storage cannot show the table.
-
-    A person whose seat a bot plays takes it back by coming back (RULES.md §15).
-    """
+    connection closing) for a bad token, or while storage cannot show the table."""
     if message.token is not None:
         seat = table.authenticate(message.token)
         if seat is None:
@@ -185,28 +190,8 @@ async def hello(service: Service, table: LiveTable, viewer: Viewer, message: Hel
             viewer.close(1008)
             return False
         viewer.seat = seat
-
-    async def greet() -> None:
-        if viewer.seat is not None and message.token is not None:
-            await service.reclaim(table, viewer.seat, token_hash(message.token))
-        arrived = table.arrive(viewer)
-        greeting = table.greeting(viewer.seat, message.version)
-        # The greeting brings the viewer's chat as kept: its last messages (none while
-        # storage cannot show them: the game comes first).
-        try:
-            greeting["chat"] = await asyncio.to_thread(
-                service.store.chats, table.info.id, chat_channel(viewer.seat), CHAT_KEPT
-            )
-        except StorageFault as fault:
-            service.faults.failed(fault)
-            greeting["chat"] = []
-        viewer.send(greeting)
-        if arrived:
-            table.broadcast_presence(skip=viewer)
-
     try:
-        # Then a reclaimed seat's turn, or a suspended table of bots woken by its viewer.
-        await service.perform(table, greet)
+        await service.welcome(table, viewer, message.version, message.token)
     except (Moved, StorageFault):
         viewer.send(Refused("unavailable", "storage is unavailable; try again soon").to_message())
         viewer.close(TRY_AGAIN_LATER)
@@ -220,103 +205,62 @@ async def handle(
     viewer: Viewer,
     message: ClientMessage,
 ) -> None:
+    seat = viewer.seat
     if isinstance(message, Ping):
         viewer.send({"type": "pong"})
     elif isinstance(message, Hello):
         viewer.send(Refused("bad_message", "hello is sent once, first").to_message())
     elif isinstance(message, ChatMessage):
-        await chat(service, table, viewer, message.text)
+        if seat is None and not viewer.chat_limit.allow():  # a spectator's own budget
+            viewer.send(
+                Refused("rate_limited", "too many chat messages; wait a moment").to_message()
+            )
+            return
+        await change(service, table, viewer, Say(seat, viewer.spectator, message.text))
     elif isinstance(message, ActionMessage):
-        await service.submit(
-            table,
-            viewer.seat,
-            message.version,
-            message.action,
-            client_id=message.id,
-            sender=viewer,
-        )
+        command = Act(seat, message.version, message.action, message.id)
+        await change(service, table, viewer, command, message.id)
     elif isinstance(message, ResignMessage):
-        await resign(service, table, viewer, message.id)
+        await change(service, table, viewer, Resign(seat, message.id), message.id)
     elif isinstance(message, TakebackRequest):
-        await service.ask_take_back(table, viewer.seat, message.id, viewer)
+        await change(service, table, viewer, AskTakeback(seat, message.id), message.id)
     elif isinstance(message, TakebackAnswer):
-        await service.answer_take_back(table, viewer.seat, message.accept, viewer)
+        await change(service, table, viewer, AnswerTakeback(seat, message.accept))
     elif isinstance(message, WentOn):
-        await went_on(service, table, viewer, message.hand)
+        await change(service, table, viewer, GoOn(seat, message.hand))
     else:
         await send_hints(service, table, viewer, message.id)
 
 
-async def resign(service: Service, table: LiveTable, viewer: Viewer, client_id: str) -> None:
-    """The seat gives up the match, at whatever version it is (RULES.md §16); among three
-    or more players it asks the others first, and the match ends once every person has
-    asked (the first one resigning): until then everyone is told who asked."""
-    if viewer.seat is None:
-        refusal = Refused("spectator", "a spectator watches; only a seated player resigns")
-        viewer.send(refusal.to_message(client_id))
-        return
-    async with table.lock:
-        if table.match.is_over or table.info.status != "playing":
-            resigner: int | None = viewer.seat  # refused by the check, saying why
-        else:
-            resigner = table.ask_to_end(viewer.seat)
-        if resigner is None:
-            table.broadcast(
-                lambda seat: {"type": "ending", "seats": table.ending, "view": table.view(seat)}
-            )
-            return
-    await service.submit(
-        table, resigner, table.version, Resign(resigner), client_id=client_id, sender=viewer
-    )
-
-
-async def went_on(service: Service, table: LiveTable, viewer: Viewer, hand: int) -> None:
-    """The viewer's person closed a hand's end: their first turn's clock may start now;
-    everyone sees the new deadline. Nothing to answer: a spectator's or a late word
-    changes nothing."""
-    if viewer.seat is None:
-        return
-    seat = viewer.seat
-
-    async def go_on() -> None:
-        if table.went_on(seat, hand, service.clock()):
-            table.broadcast_presence()  # the new deadline; perform moves the timer to it
-
-    await service.answer(table, go_on, viewer)
-
-
-async def chat(service: Service, table: LiveTable, viewer: Viewer, text: str) -> None:
-    """Keep a chat message with the table, then give it to the viewers of its chat: the
-    players' (sent from a seat) or the spectators' (sent by a spectator); neither sees
-    the other's. The text is the sender's words only, so it holds nothing hidden."""
-    if not table.chat.allow(viewer):
-        viewer.send(Refused("rate_limited", "too many chat messages; wait a moment").to_message())
-        return
-    channel = chat_channel(viewer.seat)
-    name = str(viewer.spectator) if viewer.seat is None else table.seat(viewer.seat).name
-
-    async def say() -> None:
-        said = await asyncio.to_thread(
-            lambda: service.store.add_chat(
-                table.info.id, channel, viewer.seat, name, text.strip(), epoch=table.epoch
-            )
-        )
-        message = encode({"type": "chat", "messages": [said]})
-        for other in table.viewers:
-            if chat_channel(other.seat) == channel:
-                other.send_text(message)
-
+async def change(
+    service: Service,
+    table: LiveTable,
+    viewer: Viewer,
+    command: Command,
+    client_id: str | None = None,
+) -> None:
+    """Perform the change a viewer's message asks for; a refusal is said to the viewer
+    (``unavailable`` while storage fails), with the message's id."""
     try:
-        await service.perform(table, say)
-    except StorageFault as fault:
-        service.faults.failed(fault)
-        viewer.send(Refused("unavailable", "the message could not be kept").to_message())
+        await service.perform(table, command, sender=viewer)
+    except Refused as refusal:
+        viewer.send(refusal.to_message(client_id))
     except Moved:
         pass  # the viewers are sent on to the table's new owner
+    except StorageFault as fault:
+        if isinstance(command, Say):
+            unsaved = Refused("unavailable", "the message could not be kept")
+        else:  # never the fault's detail, which may name the database
+            unsaved = Refused(
+                "unavailable",
+                f"the action could not be saved (storage: {fault.kind}); nothing changed",
+            )
+        viewer.send(unsaved.to_message(client_id))
 
 
 async def send_hints(service: Service, table: LiveTable, viewer: Viewer, client_id: str) -> None:
-    """Hints wait behind every bot's move in the worker (:class:`BotWorker`)."""
+    """Hints wait behind every bot's move in the worker (:class:`BotWorker`); they are
+    of the position as stored, which is the only one the table state holds."""
     seat = viewer.seat
     if seat is None:
         viewer.send(Refused("spectator", "a spectator gets no hints").to_message(client_id))
@@ -325,9 +269,8 @@ async def send_hints(service: Service, table: LiveTable, viewer: Viewer, client_
         refusal = Refused("no_hints", "the table's creator chose to play without hints")
         viewer.send(refusal.to_message(client_id))
         return
-    async with table.lock:  # the position as stored, never one still being written
-        observation = table.match.observe(seat)
-        legal = observation.legal_actions() if table.playing else []
+    observation = table.match.observe(seat)
+    legal = observation.legal_actions() if table.playing else []
     hints = await service.worker.hints(observation, table.code) if legal else []
     found = hints_json(hints, legal, observation.board, observation.rules)
     viewer.send({"type": "hint", "id": client_id, "hints": found})

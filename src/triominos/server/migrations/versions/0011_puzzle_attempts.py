@@ -2,7 +2,7 @@
 browser id at the same address could learn it and answer with the first.
 
 Revision ID: 0011_puzzle_attempts
-Revises: 0009_joined_at
+Revises: 0010_end_requests
 
 ``puzzle_browsers.address_hash`` and ``puzzle_attempts.address_hash``: the hash of the
 address a browser id was made from and an answer came from (``service.address_hash``,
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0011_puzzle_attempts"
-down_revision: str | None = "0009_joined_at"
+down_revision: str | None = "0010_end_requests"
 branch_labels: str | None = None
 depends_on: str | None = None
 
