@@ -9,6 +9,7 @@ every request checked first for its Host, Origin, size and rate
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import time
@@ -32,6 +33,9 @@ from triominos.server.learn_api import learn_routes
 from triominos.server.nodes import Node
 from triominos.server.pad_api import pad_routes
 from triominos.server.protocol import CONNECTIONS_PER_ADDRESS, ApiError
+from triominos.server.push import Pusher
+from triominos.server.push_api import push_routes
+from triominos.server.push_store import PushStore
 from triominos.server.puzzle_api import puzzle_routes
 from triominos.server.routes import STATIC, page
 from triominos.server.rules_page import rules_routes
@@ -48,6 +52,9 @@ UNJOINED_SECONDS = 20 * 60.0
 """The caps on tables waiting for players (PROTOCOL.md, "Limits"): per creator's address,
 in all, and how long one may wait before it is deleted: a day once someone joined it,
 20 minutes while nobody did (a link sent to friends is opened in minutes)."""
+DEFAULT_PUSH_CONTACT = "mailto:webmaster@localhost"
+"""The VAPID ``sub`` claim when the operator names none: push services may refuse it,
+so a public server sets ``TRIOMINOS_PUSH_CONTACT``."""
 
 
 async def api_error(request: Request, error: Exception) -> Response:
@@ -88,6 +95,8 @@ def create_app(
     unjoined_seconds: float = UNJOINED_SECONDS,
     connections_per_address: int = CONNECTIONS_PER_ADDRESS,
     analysis_simulations: int | None = None,
+    push_contact: str | None = None,
+    push_loopback: bool | None = None,
     clock: Callable[[], float] = time.time,
 ) -> Starlette:
     """The service as an ASGI app on ``database_url``: one node of those on that
@@ -105,6 +114,10 @@ def create_app(
     ``clock``: this machine's clock (a test gives a node a slow one).
     ``analysis_simulations``: what a finished match's analysis spends a decision
     (default: env ``TRIOMINOS_ANALYSIS_SIMS``, else ``triominos analyse``'s default).
+    ``push_contact``: the ``mailto:`` or ``https:`` address a push service may write
+    to about this server's pushes (default: env ``TRIOMINOS_PUSH_CONTACT``).
+    ``push_loopback``: let push endpoints be ``http://`` on loopback, for a test's own
+    push service (default: env ``TRIOMINOS_PUSH_LOOPBACK=1``; never in production).
     """
     store = Store(database_url)
     node = Node.new(node_url)
@@ -116,6 +129,12 @@ def create_app(
         analysis_simulations = int(
             os.environ.get("TRIOMINOS_ANALYSIS_SIMS", str(DEFAULT_SIMULATIONS))
         )
+
+    if push_contact is None:
+        push_contact = os.environ.get("TRIOMINOS_PUSH_CONTACT", DEFAULT_PUSH_CONTACT)
+    if push_loopback is None:
+        push_loopback = os.environ.get("TRIOMINOS_PUSH_LOOPBACK") == "1"
+    pusher = Pusher(PushStore(store), contact=push_contact, loopback=push_loopback)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -138,10 +157,13 @@ def create_app(
             clock=clock,
         )
         app.state.service = service
+        app.state.push = pusher
         await service.start()
+        await asyncio.to_thread(pusher.start)  # the schema is current now
         try:
             yield
         finally:
+            pusher.close()
             await service.stop()
 
     table_routes: list[BaseRoute] = [
@@ -165,6 +187,9 @@ def create_app(
         *puzzle_routes(store),
         *learn_routes(),
         *rules_routes(),
+        *push_routes(store, pusher, rate_limits=rate_limits),
+        Route("/sw.js", routes.service_worker),
+        Route("/manifest.webmanifest", routes.manifest),
         Route("/", page("index.html")),
         Route("/t/{code}", page("index.html")),
         Route("/puzzles", page("index.html")),
