@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -78,8 +79,9 @@ class PushService:
             return list(self.received)
 
 
-@pytest.fixture
-def push_service() -> Iterator[PushService]:
+@contextmanager
+def running_push_service() -> Iterator[PushService]:
+    """A :class:`PushService` on a loopback port, in threads, for the test's length."""
     service = PushService()
 
     class Handler(BaseHTTPRequestHandler):
@@ -103,10 +105,18 @@ def push_service() -> Iterator[PushService]:
     service.url = f"http://127.0.0.1:{server.server_address[1]}"
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield service
-    service.release.set()
-    server.shutdown()
-    server.server_close()
+    try:
+        yield service
+    finally:
+        service.release.set()
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def push_service() -> Iterator[PushService]:
+    with running_push_service() as service:
+        yield service
 
 
 # --- a browser's subscription -----------------------------------------------------------

@@ -10,6 +10,7 @@ import { h, speak } from "./dom.js";
 import { HomePage } from "./home.js";
 import { LearnPage } from "./learn.js";
 import { PuzzlePage } from "./puzzle.js";
+import { registerWorker } from "./push.js";
 import { ReplayPage } from "./replay.js";
 import { RulesPage } from "./rules_page.js";
 import { TablePage } from "./table.js";
@@ -41,6 +42,7 @@ function redraw(page) {
 }
 
 async function main() {
+  registerWorker(); // offline page and push notices; the page never waits for it
   let page = null;
   await speak(LOCALES, () => redraw(page));
   page = pageFor(document.getElementById("app"));
