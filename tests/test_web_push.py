@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -157,7 +158,7 @@ test's subscription instead."""
 
 
 def test_notify_me_on_a_phone_end_to_end(
-    browser: Chromium, served: Served, push_service: PushService
+    browser: Chromium, served: Served, push_service: PushService, screenshot_dir: Path
 ) -> None:
     created = served.create(seats=TWO_PEOPLE, take=[0, 1])
     code, tokens = created["code"], [seat["token"] for seat in created["seats"]]
@@ -180,6 +181,7 @@ def test_notify_me_on_a_phone_end_to_end(
         expect(control).to_have_attribute("data-state", "notify_off")
         page.get_by_test_id("notify-your_turn").check()
         expect(control).to_have_attribute("data-state", "notify_on")
+        page.screenshot(path=str(screenshot_dir / "table-phone-notify.png"))
         key = served.http.get("/api/push/key").json()["key"]
         assert page.evaluate("window.subscribedWith") == key
 
