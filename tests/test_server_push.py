@@ -65,8 +65,8 @@ class Received:
 
 @dataclass
 class PushService:
-    """Answers 201 to every push, 410 on ``/gone/…``, and holds ``/slow/…`` until
-    ``release`` is set."""
+    """Answers 201 to every push, 410 on ``/gone/…``, a redirect to ``/devices/inside``
+    on ``/moved/…``, and holds ``/slow/…`` until ``release`` is set."""
 
     url: str = ""
     received: list[Received] = field(default_factory=list)
@@ -94,7 +94,11 @@ def running_push_service() -> Iterator[PushService]:
                     Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
                 )
                 service.arrived.notify_all()
-            self.send_response(410 if self.path.startswith("/gone/") else 201)
+            if self.path.startswith("/moved/"):
+                self.send_response(307)
+                self.send_header("Location", f"{service.url}/devices/inside")
+            else:
+                self.send_response(410 if self.path.startswith("/gone/") else 201)
             self.send_header("Content-Length", "0")
             self.end_headers()
 
@@ -268,6 +272,18 @@ def test_a_subscription_the_push_service_forgot_is_dropped(
     assert served.app.state.push.notify(your_turn(info, 1, ())).result(WAIT_SECONDS) == 0
     push_service.wait_for(1)
     assert devices(served) == 0
+
+
+def test_a_redirect_is_not_followed(served: Served, push_service: PushService) -> None:
+    """A push service could send the server's POST on to an address inside."""
+    code, tokens = two_people(served)
+    subscribe(
+        served, Browser(f"{push_service.url}/moved/bob"), [{"code": code, "token": tokens[1]}]
+    )
+    info = served.service.store.table(code)
+    assert info is not None
+    assert served.app.state.push.notify(your_turn(info, 1, ())).result(WAIT_SECONDS) == 0
+    assert [received.path for received in push_service.received] == ["/moved/bob"]
 
 
 def test_a_slow_push_service_stalls_no_table(served: Served, push_service: PushService) -> None:

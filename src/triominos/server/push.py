@@ -10,8 +10,9 @@ table's event loop.
 
 A subscription names a URL the server will POST to, so it is a way to make the server
 reach any address: an endpoint must be ``https`` on a public address (checked when a
-device subscribes, and again, resolved, before each push), unless the app was made with
-``push_loopback`` (tests: a push service on ``http://127.0.0.1``).
+device subscribes, and again, resolved, before each push; a redirect is never followed),
+unless the app was made with ``push_loopback`` (tests: a push service on
+``http://127.0.0.1``).
 """
 
 from __future__ import annotations
@@ -246,14 +247,17 @@ class Pusher:
             self.store.drop(device.endpoint)
             return False
         try:
-            webpush(
-                device.info(),
-                notice.payload(device.lang).decode(),
-                vapid_private_key=self._vapid,
-                vapid_claims={"sub": self.contact},
-                ttl=TTL_SECONDS,
-                timeout=SEND_SECONDS,
-            )
+            with requests.Session() as session:
+                session.max_redirects = 0  # a redirect could point inside: never followed
+                webpush(
+                    device.info(),
+                    notice.payload(device.lang).decode(),
+                    vapid_private_key=self._vapid,
+                    vapid_claims={"sub": self.contact},
+                    ttl=TTL_SECONDS,
+                    timeout=SEND_SECONDS,
+                    requests_session=session,
+                )
         except WebPushException as error:
             if error.response is not None and error.response.status_code in GONE:
                 self.store.drop(device.endpoint)
