@@ -37,6 +37,9 @@ from triominos.server.metrics import Metered, watch_loop_lag
 from triominos.server.nodes import Node
 from triominos.server.pad_api import pad_routes
 from triominos.server.protocol import CONNECTIONS_PER_ADDRESS, ApiError
+from triominos.server.push import Pusher
+from triominos.server.push_api import push_routes
+from triominos.server.push_store import PushStore
 from triominos.server.puzzle_api import puzzle_routes
 from triominos.server.rating_api import rating_routes
 from triominos.server.routes import STATIC, page
@@ -54,6 +57,9 @@ UNJOINED_SECONDS = 20 * 60.0
 """The caps on tables waiting for players (PROTOCOL.md, "Limits"): per creator's address,
 in all, and how long one may wait before it is deleted: a day once someone joined it,
 20 minutes while nobody did (a link sent to friends is opened in minutes)."""
+DEFAULT_PUSH_CONTACT = "mailto:webmaster@localhost"
+"""The VAPID ``sub`` claim when the operator names none: push services may refuse it,
+so a public server sets ``TRIOMINOS_PUSH_CONTACT``."""
 
 
 async def api_error(request: Request, error: Exception) -> Response:
@@ -100,6 +106,8 @@ def create_app(
     unjoined_seconds: float = UNJOINED_SECONDS,
     connections_per_address: int = CONNECTIONS_PER_ADDRESS,
     analysis_simulations: int | None = None,
+    push_contact: str | None = None,
+    push_loopback: bool | None = None,
     clock: Callable[[], float] = time.time,
     password_hasher: PasswordHasher | None = None,
 ) -> Starlette:
@@ -120,6 +128,10 @@ def create_app(
     profile; tests give cheaper ones).
     ``analysis_simulations``: what a finished match's analysis spends a decision
     (default: env ``TRIOMINOS_ANALYSIS_SIMS``, else ``triominos analyse``'s default).
+    ``push_contact``: the ``mailto:`` or ``https:`` address a push service may write
+    to about this server's pushes (default: env ``TRIOMINOS_PUSH_CONTACT``).
+    ``push_loopback``: let push endpoints be ``http://`` on loopback, for a test's own
+    push service (default: env ``TRIOMINOS_PUSH_LOOPBACK=1``; never in production).
     """
     store = Store(database_url)
     node = Node.new(node_url)
@@ -131,6 +143,12 @@ def create_app(
         analysis_simulations = int(
             os.environ.get("TRIOMINOS_ANALYSIS_SIMS", str(DEFAULT_SIMULATIONS))
         )
+
+    if push_contact is None:
+        push_contact = os.environ.get("TRIOMINOS_PUSH_CONTACT", DEFAULT_PUSH_CONTACT)
+    if push_loopback is None:
+        push_loopback = os.environ.get("TRIOMINOS_PUSH_LOOPBACK") == "1"
+    pusher = Pusher(PushStore(store), contact=push_contact, loopback=push_loopback)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -153,12 +171,15 @@ def create_app(
             clock=clock,
         )
         app.state.service = service
+        app.state.push = pusher
         await service.start()
         lag = asyncio.create_task(watch_loop_lag(service.traffic))
+        await asyncio.to_thread(pusher.start)  # the schema is current now
         try:
             yield
         finally:
             lag.cancel()
+            pusher.close()
             await service.stop()
 
     table_routes: list[BaseRoute] = [
@@ -184,6 +205,9 @@ def create_app(
         *rating_routes(store, clock),
         *learn_routes(),
         *rules_routes(),
+        *push_routes(store, pusher, rate_limits=rate_limits),
+        Route("/sw.js", routes.service_worker),
+        Route("/manifest.webmanifest", routes.manifest),
         Route("/", page("index.html")),
         Route("/t/{code}", page("index.html")),
         Route("/puzzles", page("index.html")),

@@ -44,6 +44,8 @@ from triominos.server.protocol import (
     decode,
 )
 from triominos.server.proxy import Unreachable, forward_request, is_hop
+from triominos.server.push import Pusher
+from triominos.server.push import rematch as rematch_notice
 from triominos.server.service import Service, address_hash
 from triominos.server.store import SeatInfo, TableInfo
 from triominos.server.table import LiveTable
@@ -357,7 +359,7 @@ async def rematch(request: Request) -> Response:
     if not isinstance(table, LiveTable):
         return table
     body = await request_body(request, TokenRequest)
-    seated(table, body.token)
+    offered_by = seated(table, body.token)
     async with table.lock:
         if table.info.status != "finished":
             raise ApiError(409, "playing", "a rematch follows a finished match")
@@ -384,6 +386,8 @@ async def rematch(request: Request) -> Response:
         )
         link = table_link(request, created.code)
         table.room.send_all({"type": "rematch", "code": created.code, "link": link})
+        pusher: Pusher = request.app.state.push
+        pusher.notify(rematch_notice(info, created.code, offered_by, table.connected))
     await service.locate(created.code)
     log.info("table %s: rematch %s", table.code, created.code)
     return JSONResponse({"code": created.code, "link": link}, status_code=201)
@@ -474,6 +478,21 @@ async def metrics(request: Request) -> Response:
 
 
 # --- pages ------------------------------------------------------------------------------
+
+
+async def service_worker(request: Request) -> Response:
+    """The service worker, from the root so that its scope is every page; never cached
+    on the way, so a new one reaches browsers at once."""
+    return FileResponse(
+        STATIC / "sw.js",
+        media_type="text/javascript",
+        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+    )
+
+
+async def manifest(request: Request) -> Response:
+    """The web app manifest that makes the site installable."""
+    return FileResponse(STATIC / "manifest.webmanifest", media_type="application/manifest+json")
 
 
 def page(relative: str) -> Any:

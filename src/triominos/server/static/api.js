@@ -35,6 +35,7 @@ async function request(method, path, body, { headers = {}, read = (response) => 
 
 export const getJson = (path, headers = {}) => request("GET", path, undefined, { headers });
 export const postJson = (path, body, headers = {}) => request("POST", path, body, { headers });
+export const deleteJson = (path, body, headers = {}) => request("DELETE", path, body, { headers });
 /** A POST answered with a file (an image): its Blob. */
 export const postForBlob = (path, body) => request("POST", path, body, { read: (response) => response.blob() });
 

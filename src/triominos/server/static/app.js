@@ -14,6 +14,7 @@ import { HomePage } from "./home.js";
 import { LearnPage } from "./learn.js";
 import { PuzzlePage } from "./puzzle.js";
 import { RatingsPage } from "./ratings.js";
+import { registerWorker } from "./push.js";
 import { ReplayPage } from "./replay.js";
 import { RulesPage } from "./rules_page.js";
 import { TablePage } from "./table.js";
@@ -48,6 +49,7 @@ function redraw(page) {
 }
 
 async function main() {
+  registerWorker(); // offline page and push notices; the page never waits for it
   let page = null;
   await Promise.all([speak(LOCALES, () => redraw(page)), loadAccount()]);
   page = pageFor(document.getElementById("app"));

@@ -14,6 +14,7 @@ import { icon } from "./icons.js";
 import { arrange, h, number, onSubmit, setText, signed, t, toast } from "./dom.js";
 import { Announcer, boardSummary, moveWords } from "./speech.js";
 import { RackView } from "./rack.js";
+import { NotifyControl } from "./push.js";
 import { EndDialogs } from "./endings.js";
 import { describeRefusal, toastRefusal } from "./errors.js";
 import { bonusText, cellText, renderScores, renderSheet } from "./sheet.js";
@@ -140,6 +141,7 @@ export class TablePage {
     this.players = h("div", { class: "players", "data-testid": "players" });
     this.notices = h("div", { class: "notices", "data-testid": "notices" });
     this.personal = h("div", { class: "notices" }); // "Play on another device"
+    this.notify = new NotifyControl(); // "Notify me", on this device
     this.hintBox = h("div", { class: "hint-box", "data-testid": "hints", hidden: true });
     this.sheet = h("div", { class: "sheet", "data-testid": "score-sheet", tabindex: 0, i18nAttrs: { "aria-label": "sheet_title" } });
     this.scores = h("div", { class: "scores", "data-testid": "score-table" });
@@ -165,7 +167,7 @@ export class TablePage {
     this.handover = h("div", { class: "handover", "data-testid": "pass-device", hidden: true });
     // The rules of this table (its options beside its edition's) and the lessons.
     this.rulesLink = h("a", { "data-testid": "rules-link", i18n: "rules_link" });
-    this.links = h("nav", { class: "table-links" }, this.rulesLink, " · ", h("a", { href: "/learn", "data-testid": "learn-link", i18n: "learn_link" }));
+    this.links = h("nav", { class: "table-links" }, this.rulesLink, " · ", h("a", { href: "/learn", "data-testid": "learn-link", i18n: "learn_link" }), " · ", this.notify.element);
     this.endings = new EndDialogs();
     this.resignDialog = h("dialog", { class: "dialog", "data-testid": "resign-confirm" });
     // On a phone one part of the side shows at a time, behind its tab (style.css).

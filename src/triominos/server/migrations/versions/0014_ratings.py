@@ -2,7 +2,7 @@
 the tables rated so far.
 
 Revision ID: 0014_ratings
-Revises: 0012_accounts
+Revises: 0013_push
 
 ``ratings``: a player's (an account id's; no foreign key) Glicko-2 rating in a pool
 (edition, player count, against people or bots) after their last rated match there.
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0014_ratings"
-down_revision: str | None = "0012_accounts"
+down_revision: str | None = "0013_push"
 branch_labels: str | None = None
 depends_on: str | None = None
 

@@ -1,0 +1,177 @@
+"""Web Push's HTTP API, under ``/api/push/`` (PROTOCOL.md, "Push notifications").
+
+| method and path | answer |
+| --- | --- |
+| ``GET /api/push/key`` | ``{"key"}``: the service's VAPID public key, base64url |
+| ``POST /api/push/subscriptions`` | ``201 {"kinds", "seats"}``: the device is kept |
+| ``DELETE /api/push/subscriptions`` | ``{"kinds"}``: the kinds the device still gets |
+
+A subscription ties a device to seats by their tokens, each checked against its table:
+a device hears of no seat whose token it does not hold. Its kinds and language replace
+those the device had. Opting out names the endpoint and proves it with the
+subscription's ``auth`` secret, which only the browser and the server know.
+
+Errors are PROTOCOL.md's ``{"error": {"code", "message", "field"}}``: ``bad_request``
+(a malformed body, an endpoint that is not https on a public address, keys of the wrong
+length), ``bad_token`` (403: a token that sits at no seat of its table),
+``subscription_conflict`` (409), ``rate_limited`` (429).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from typing import Annotated
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import BaseRoute, Route
+
+from triominos.server.guard import client_key
+from triominos.server.limits import Rate, RateLimiter
+from triominos.server.presets import LANGUAGES
+from triominos.server.protocol import (
+    ApiError,
+    BadMessageError,
+    Decoded,
+    Token,
+    answers,
+    decode,
+)
+from triominos.server.push import (
+    MAX_ENDPOINT,
+    Pusher,
+    SubscriptionError,
+    check_endpoint,
+    check_keys,
+    check_kinds,
+)
+from triominos.server.push_store import KINDS, Device
+from triominos.server.store import Store
+from triominos.server.table import token_hash
+
+MAX_BODY = 8 * 1024
+"""The largest subscription body: a subscription and 32 seats fit in 4 KiB."""
+SEATS_PER_REQUEST = 32
+CHANGES = Rate(burst=10, per_second=20 / 60)
+"""Subscriptions and opt-outs per client address: 10 at once, then 20 a minute."""
+
+Short = Annotated[str, msgspec.Meta(max_length=MAX_ENDPOINT)]
+
+
+class Keys(msgspec.Struct):
+    p256dh: Short
+    auth: Short
+
+
+class Subscription(msgspec.Struct, rename={"expiration_time": "expirationTime"}):
+    """A browser's ``PushSubscription.toJSON()``."""
+
+    endpoint: Short
+    keys: Keys
+    expiration_time: float | None = None
+
+
+class SeatToken(msgspec.Struct):
+    code: Annotated[str, msgspec.Meta(min_length=1, max_length=16)]
+    token: Token
+
+
+class Subscribe(msgspec.Struct):
+    subscription: Subscription
+    kinds: Annotated[list[str], msgspec.Meta(max_length=len(KINDS))]
+    seats: Annotated[list[SeatToken], msgspec.Meta(min_length=1, max_length=SEATS_PER_REQUEST)]
+    lang: str = "en"
+
+
+class Unsubscribe(msgspec.Struct):
+    endpoint: Short
+    auth: Short
+    kinds: Annotated[list[str], msgspec.Meta(max_length=len(KINDS))] | None = None
+
+
+def _bad_subscription(error: SubscriptionError) -> ApiError:
+    return ApiError(400, "bad_request", str(error), error.field)
+
+
+answering = answers({"subscription_conflict": 409}, {SubscriptionError: _bad_subscription})
+
+
+async def _body(request: Request, kind: type[Decoded]) -> Decoded:
+    data = await request.body()
+    if len(data) > MAX_BODY:
+        raise ApiError(413, "too_large", f"a push request body is at most {MAX_BODY} bytes")
+    try:
+        return decode(data, kind)
+    except BadMessageError as error:
+        raise ApiError(400, "bad_request", str(error), error.field) from None
+
+
+def push_routes(store: Store, pusher: Pusher, *, rate_limits: bool = True) -> list[BaseRoute]:
+    """The routes of the push API on ``pusher``, checking seat tokens in ``store``."""
+    limiter = RateLimiter() if rate_limits else None
+
+    def count(request: Request) -> None:
+        if limiter is None:
+            return
+        wait = limiter.wait(client_key(request.scope), CHANGES)
+        if wait > 0:
+            raise ApiError(
+                429,
+                "rate_limited",
+                f"too many push subscriptions from this address; try again in {math.ceil(wait)} s",
+                retry_after=math.ceil(wait),
+            )
+
+    async def key(request: Request) -> JSONResponse:
+        return JSONResponse({"key": pusher.public_key})
+
+    @answering
+    async def subscribe(request: Request) -> JSONResponse:
+        count(request)
+        body = await _body(request, Subscribe)
+        keys = body.subscription.keys
+        try:
+            endpoint = check_endpoint(body.subscription.endpoint, loopback=pusher.loopback)
+            check_keys(keys.p256dh, keys.auth)
+        except SubscriptionError as error:
+            raise ApiError(400, "bad_request", str(error), f"subscription.{error.field}") from None
+        kinds = check_kinds(body.kinds)
+        if body.lang not in LANGUAGES:
+            raise SubscriptionError("lang", f"lang is one of {', '.join(LANGUAGES)}")
+        device = Device(endpoint, keys.p256dh, keys.auth, kinds, body.lang)
+
+        def keep() -> list[str]:
+            hashes = []
+            for number, seat in enumerate(body.seats):
+                info = store.table(seat.code.upper())
+                held = token_hash(seat.token)
+                if info is None or all(s.token_hash != held for s in info.seats):
+                    raise ApiError(
+                        403,
+                        "bad_token",
+                        f"seats[{number}]: this token sits at no seat of table {seat.code!r}",
+                        f"seats[{number}].token",
+                    )
+                hashes.append(held)
+            pusher.store.subscribe(device, hashes)
+            return hashes
+
+        hashes = await asyncio.to_thread(keep)
+        kept = [kind for kind in KINDS if kind in kinds]
+        return JSONResponse({"kinds": kept, "seats": len(set(hashes))}, status_code=201)
+
+    @answering
+    async def unsubscribe(request: Request) -> JSONResponse:
+        count(request)
+        body = await _body(request, Unsubscribe)
+        kinds = None if body.kinds is None else check_kinds(body.kinds)
+        left = await asyncio.to_thread(pusher.store.unsubscribe, body.endpoint, body.auth, kinds)
+        return JSONResponse({"kinds": left})
+
+    return [
+        Route("/api/push/key", key),
+        Route("/api/push/subscriptions", subscribe, methods=["POST"]),
+        Route("/api/push/subscriptions", unsubscribe, methods=["DELETE"]),
+    ]
