@@ -27,12 +27,12 @@ from starlette.staticfiles import StaticFiles
 
 from triominos.analysis import DEFAULT_SIMULATIONS
 from triominos.server import routes
-from triominos.server.account_api import account_routes
 from triominos.server.bots import BotWorker, pool_size, process_pool
 from triominos.server.guard import Guard, Origins, RateLimiter, TrustedProxies
 from triominos.server.learn_api import learn_routes
 from triominos.server.nodes import Node
 from triominos.server.pad_api import pad_routes
+from triominos.server.profile_api import account_routes
 from triominos.server.protocol import CONNECTIONS_PER_ADDRESS, ApiError
 from triominos.server.puzzle_api import puzzle_routes
 from triominos.server.routes import STATIC, page
@@ -182,6 +182,7 @@ def create_app(
         Route("/puzzles", page("index.html")),
         Route("/puzzles/{id}", page("index.html")),
         Route("/account", page("index.html")),
+        Route("/players/{name}", page("index.html")),
         Route("/pad", page("pad/index.html")),
         Route("/pad/{id}", page("pad/index.html")),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
