@@ -5,12 +5,14 @@
 //   /puzzles     puzzles: the next one, /puzzles/daily the puzzle of the day, /puzzles/{id}
 //   /learn       learn to play: the lessons, /learn/{edition} one of them
 //   /rules       the rules: the editions, /rules/{preset} one of them
-//   /account     sign in or up (optional), then the account's profile
+//   /account     sign in or up (optional), then the account's profile and friends
+//   /players/{name}  a player's public profile
 
 import { AccountPage, loadAccount } from "./account.js";
 import { h, speak } from "./dom.js";
 import { HomePage } from "./home.js";
 import { LearnPage } from "./learn.js";
+import { PlayerPage } from "./profile.js";
 import { PuzzlePage } from "./puzzle.js";
 import { ReplayPage } from "./replay.js";
 import { RulesPage } from "./rules_page.js";
@@ -31,6 +33,8 @@ function pageFor(root) {
   const rules = location.pathname.match(/^\/rules(?:\/([A-Za-z0-9_-]+))?\/?$/);
   if (rules) return new RulesPage(root, rules[1] ?? null);
   if (location.pathname.replace(/\/$/, "") === "/account") return new AccountPage(root);
+  const player = location.pathname.match(/^\/players\/([^/]+)\/?$/);
+  if (player) return new PlayerPage(root, decodeURIComponent(player[1]));
   if (location.pathname === "/" || location.pathname === "/index.html") return new HomePage(root);
   root.replaceChildren(h("section", { class: "card narrow" }, h("h1", { i18n: "not_found" }), h("a", { class: "button primary", href: "/", i18n: "back_home" })));
   return null;
@@ -39,7 +43,7 @@ function pageFor(root) {
 /** Refresh what a page draws itself (texts made from messages at drawing time). */
 function redraw(page) {
   if (page instanceof ReplayPage && page.steps) page.go(page.at);
-  else if (page instanceof TablePage || page instanceof PuzzlePage || page instanceof LearnPage || page instanceof RulesPage || page instanceof AccountPage) page.render();
+  else if (page instanceof TablePage || page instanceof PuzzlePage || page instanceof LearnPage || page instanceof RulesPage || page instanceof AccountPage || page instanceof PlayerPage) page.render();
   else if (page instanceof HomePage && page.presets.length) page.render();
 }
 
