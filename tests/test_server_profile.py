@@ -23,8 +23,10 @@ from triominos.server.friends_store import (
     PENDING_REQUESTS,
     FriendshipRow,
     InvitationRow,
+    PresenceRow,
     blocked,
 )
+from triominos.server.profile_store import summary
 
 
 @pytest.fixture
@@ -284,6 +286,7 @@ def test_deleting_an_account_removes_its_friends_and_invitations_and_keeps_its_g
         assert bob.sign_up("Bob").status_code == 201
         code = finished_game(served_here, ann)
         befriend(ann, bob, "Ann", "Bob")
+        bob_id = next(row.id for row in rows(served_here, AccountRow) if row.name == "Bob")
         table = served_here.create()["code"]
         assert (
             ann.send("POST", "/api/account/invitations", {"name": "Bob", "code": table}).status_code
@@ -291,6 +294,7 @@ def test_deleting_an_account_removes_its_friends_and_invitations_and_keeps_its_g
         )
         assert ann.send("DELETE", "/api/account").status_code == 200
         assert rows(served_here, FriendshipRow) == [] and rows(served_here, InvitationRow) == []
+        assert [row.account_id for row in rows(served_here, PresenceRow)] == [bob_id]
         assert friends_of(bob) == {
             "friends": [],
             "asking": [],
@@ -301,3 +305,37 @@ def test_deleting_an_account_removes_its_friends_and_invitations_and_keeps_its_g
         record = served_here.http.get(f"/api/tables/{code}/record").json()
         assert record["players"][0]["name"] == "Player 1"
         assert error(bob.http.get("/api/players/Ann"), 404)["code"] == "not_found"
+
+
+# --- a record's summary ------------------------------------------------------------------
+
+
+def test_a_seats_summary_counts_its_hands_points_bonuses_and_best_hand() -> None:
+    def place(player: int, points: int, bonuses: dict[str, int]) -> dict[str, Any]:
+        return {"player": player, "action": "place", "points": points, "bonuses": bonuses}
+
+    record = {
+        "preset": None,
+        "players": [{"name": "Ann"}, {"name": "Bot"}],
+        "scores": [412, 371],
+        "winners": [0],
+        "hands": [
+            {
+                "actions": [place(0, 25, {"opening_triple": 10}), place(1, 14, {})],
+                "scores": [61, 188],
+            },
+            {
+                "actions": [
+                    place(1, 90, {"hexagon": 50, "bridge": 40}),
+                    place(0, 70, {"hexagon": 50}),
+                ],
+                "scores": [351, 183],
+            },
+            {"actions": [{"player": 0, "action": "draw", "points": -5}], "scores": None},
+        ],
+    }
+    ann = summary(record, 0, "ABCD", 100.0)
+    assert (ann.edition, ann.won, ann.hands, ann.points) == ("custom", True, 2, 412)
+    assert (ann.bonuses, ann.best_hand, ann.players) == (2, 351, ["Ann", "Bot"])
+    bot = summary(record, 1, "ABCD", 100.0)
+    assert (bot.won, bot.points, bot.bonuses, bot.best_hand) == (False, 371, 2, 188)

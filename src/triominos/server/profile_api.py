@@ -23,7 +23,7 @@ from starlette.routing import BaseRoute, Route
 
 from triominos.server.account_api import AccountApi, AnyName, body, name_of
 from triominos.server.account_store import Account
-from triominos.server.friends_store import FriendStore, Invitation
+from triominos.server.friends_store import Invitation
 from triominos.server.profile_store import GAMES_A_PAGE, ProfileStore
 from triominos.server.protocol import ApiError, answers
 from triominos.server.store import Store, TableInfo
@@ -51,7 +51,7 @@ class ProfileApi:
 
     def __init__(self, accounts: AccountApi, on_invitation: InvitationHook | None = None) -> None:
         self.api = accounts
-        self.friends = FriendStore(accounts.store)
+        self.friends = accounts.friends
         self.profiles = ProfileStore(accounts.store)
         self.on_invitation = on_invitation
 
