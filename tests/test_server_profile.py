@@ -181,6 +181,9 @@ def test_friends_ask_accept_see_each_other_online_and_invite(served_here: Served
         missing = ann.send("POST", "/api/account/invitations", {"name": "Bob", "code": "NOPE"})
         assert error(missing, 404)["field"] == "code"
 
+        exported = bob.http.get("/api/account/export").json()["friends"]
+        assert exported["friends"] == [{"name": "Ann", "online": True}]
+        assert exported["invitations"][0]["from_name"] == "Ann"
         assert error(ann.send("DELETE", f"/api/account/invitations/{invitation['id']}"), 404)
         assert bob.send("DELETE", f"/api/account/invitations/{invitation['id']}").status_code == 200
         assert friends_of(bob)["invitations"] == []

@@ -22,6 +22,7 @@ passwords are counted per account and pause its password sign-in
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import hmac
 import ipaddress
@@ -599,8 +600,9 @@ class AccountApi:
     async def export(self, request: Request) -> Response:
         found = await self.reader(request)
         everything = await run_in_threadpool(self.accounts.export, found[0].id)
+        friends = await run_in_threadpool(self.friends.friends, found[0].id, self.clock(request))
         return JSONResponse(
-            everything,
+            {**everything, "friends": dataclasses.asdict(friends)},
             headers={
                 "Cache-Control": "no-store, private",
                 "Content-Disposition": 'attachment; filename="triominos-account.json"',
