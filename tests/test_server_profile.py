@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from sqlalchemy import inspect
 
 pytest.importorskip("starlette")
 pytest.importorskip("webauthn")
@@ -27,6 +28,7 @@ from triominos.server.friends_store import (
     blocked,
 )
 from triominos.server.profile_store import summary
+from triominos.server.store import Store
 
 
 @pytest.fixture
@@ -342,3 +344,25 @@ def test_a_seats_summary_counts_its_hands_points_bonuses_and_best_hand() -> None
     assert (ann.bonuses, ann.best_hand, ann.players) == (2, 351, ["Ann", "Bot"])
     bot = summary(record, 1, "ABCD", 100.0)
     assert (bot.won, bot.points, bot.bonuses, bot.best_hand) == (False, 371, 2, 188)
+
+
+# --- the migration ----------------------------------------------------------------------
+
+
+def test_the_migration_makes_the_friends_tables_and_takes_them_back(database_url: str) -> None:
+    store = Store(database_url)
+    try:
+        store.upgrade()
+        made = {
+            "friendships",
+            "account_blocks",
+            "invitations",
+            "account_presence",
+            "seat_summaries",
+        }
+        assert made <= set(inspect(store.engine).get_table_names())
+        store.downgrade("0012_accounts")
+        names = set(inspect(store.engine).get_table_names())
+        assert "accounts" in names and not made & names
+    finally:
+        store.dispose()
