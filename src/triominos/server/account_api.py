@@ -22,6 +22,7 @@ passwords are counted per account and pause its password sign-in
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import hmac
 import ipaddress
@@ -67,6 +68,7 @@ from triominos.server.account_store import (
     Challenge,
     name_taken,
 )
+from triominos.server.friends_store import FriendStore
 from triominos.server.presets import LANGUAGES
 from triominos.server.protocol import ApiError, BadMessageError, Token, answers, decode
 from triominos.server.store import Store
@@ -218,6 +220,7 @@ class AccountApi:
     ) -> None:
         self.store = store
         self.accounts = AccountStore(store)
+        self.friends = FriendStore(store)
         self.clock = clock
         self.hasher = hasher
         self.hashing = asyncio.Semaphore(HASHES_AT_ONCE)
@@ -259,8 +262,12 @@ class AccountApi:
         session_id = request.cookies.get(SESSION_COOKIE)
         if not session_id or len(session_id) > 100:
             return None
-        account = await run_in_threadpool(self.accounts.signed_in, session_id, self.clock(request))
-        return None if account is None else (account, session_id)
+        now = self.clock(request)
+        account = await run_in_threadpool(self.accounts.signed_in, session_id, now)
+        if account is None:
+            return None
+        await run_in_threadpool(self.friends.seen, account.id, now)  # "online" to friends
+        return account, session_id
 
     async def reader(self, request: Request) -> tuple[Account, str]:
         """The account signed in, or 401 ``signed_out``."""
@@ -593,8 +600,9 @@ class AccountApi:
     async def export(self, request: Request) -> Response:
         found = await self.reader(request)
         everything = await run_in_threadpool(self.accounts.export, found[0].id)
+        friends = await run_in_threadpool(self.friends.friends, found[0].id, self.clock(request))
         return JSONResponse(
-            everything,
+            {**everything, "friends": dataclasses.asdict(friends)},
             headers={
                 "Cache-Control": "no-store, private",
                 "Content-Disposition": 'attachment; filename="triominos-account.json"',
@@ -647,12 +655,3 @@ class AccountApi:
             )
         except AccountRefusal as error:
             raise ApiError(409, error.code, str(error)) from None
-
-
-def account_routes(
-    store: Store, clock: Callable[[Request], float], hasher: PasswordHasher | None = None
-) -> list[BaseRoute]:
-    """The account routes on the service's database. ``hasher``: argon2id with RFC 9106's
-    second profile unless given (the tests give a cheap one: the sign-in logic is the
-    same, and 64 MiB and most of a second a hash is what a flood should cost, not CI)."""
-    return AccountApi(store, clock, hasher or PasswordHasher()).routes()

@@ -24,11 +24,13 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from sqlalchemy import (
+    Column,
     Float,
     ForeignKey,
     Integer,
     LargeBinary,
     String,
+    Table,
     UniqueConstraint,
     delete,
     select,
@@ -281,8 +283,9 @@ class AccountStore:
                 row.locked_until = now + LOCKOUT_SECONDS
 
     def delete(self, account_id: int) -> None:
-        """Forget the account and everything kept for it. The seats it held keep their
-        tables' games, under a neutral name ("Player N"), and so does their chat."""
+        """Forget the account and everything kept for it: every row that refers to it,
+        whichever module declares it (friends, invitations...). The seats it held keep
+        their tables' games, under a neutral name ("Player N"), and so does their chat."""
         with self._session() as session:
             held = session.execute(
                 select(TableRow.id, AccountSeatRow.seat)
@@ -301,8 +304,8 @@ class AccountStore:
                     .where(ChatRow.table_id == table_id, ChatRow.seat == seat)
                     .values(name=neutral)
                 )
-            for model in (AccountSeatRow, SessionRow, PasskeyRow, ChallengeRow):
-                session.execute(delete(model).where(model.account_id == account_id))
+            for table, column in _referring():
+                session.execute(delete(table).where(column == account_id))
             session.execute(delete(AccountRow).where(AccountRow.id == account_id))
 
     # --- sign-ins ---------------------------------------------------------------------
@@ -524,3 +527,14 @@ def _held(session: Session, account_id: int) -> list[HeldSeat]:
         .order_by(AccountSeatRow.id)
     ).all()
     return [HeldSeat(code, seat, token) for code, seat, token in rows]
+
+
+def _referring() -> list[tuple[Table, Column[Any]]]:
+    """Every column of the service's tables that refers to ``accounts.id``."""
+    accounts_id = AccountRow.__table__.c.id
+    return [
+        (table, column)
+        for table in Base.metadata.sorted_tables
+        for column in table.columns
+        if any(key.column is accounts_id for key in column.foreign_keys)
+    ]

@@ -29,13 +29,13 @@ from starlette.staticfiles import StaticFiles
 
 from triominos.analysis import DEFAULT_SIMULATIONS
 from triominos.server import routes
-from triominos.server.account_api import account_routes
 from triominos.server.bots import BotWorker, pool_size, process_pool
 from triominos.server.guard import Guard, Origins, RateLimiter, TrustedProxies
 from triominos.server.learn_api import learn_routes
 from triominos.server.metrics import Metered, watch_loop_lag
 from triominos.server.nodes import Node
 from triominos.server.pad_api import pad_routes
+from triominos.server.profile_api import account_routes
 from triominos.server.protocol import CONNECTIONS_PER_ADDRESS, ApiError
 from triominos.server.push import Pusher
 from triominos.server.push_api import push_routes
@@ -215,6 +215,7 @@ def create_app(
         Route("/account", page("index.html")),
         Route("/ratings", page("index.html")),
         Route("/ratings/{player}", page("index.html")),
+        Route("/players/{name}", page("index.html")),
         Route("/pad", page("pad/index.html")),
         Route("/pad/{id}", page("pad/index.html")),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),

@@ -9,6 +9,7 @@ import { ApiError, heldSeats, heldTables, holdSeat, releaseSeat } from "./api.js
 import { h, keepingFocus, onSubmit, setText, t, toast } from "./dom.js";
 import { toastRefusal } from "./errors.js";
 import { LANGUAGES, setLanguage } from "./i18n.js";
+import { FRIENDS_EVERY_MS, FriendsCard, ownProfile, profileCards } from "./profile.js";
 
 let account = null;
 let csrf = "-";
@@ -132,10 +133,32 @@ export class AccountPage {
     this.root = root;
     this.moveOnSignIn = true;
     this.confirmDelete = false;
+    this.friends = new FriendsCard(send, (change) => this.act(change));
+    this.ownProfile = null;
   }
 
   async start() {
+    await this.loadProfile();
     this.render();
+    // Friends come and go online: their card is asked for again while the page is open.
+    setInterval(() => this.refreshFriends(), FRIENDS_EVERY_MS);
+  }
+
+  /** The account's friends and its own profile, when signed in. */
+  async loadProfile() {
+    if (!account) return;
+    try {
+      [this.ownProfile] = await Promise.all([ownProfile(), this.friends.load()]);
+    } catch (error) {
+      complain(error);
+    }
+  }
+
+  async refreshFriends() {
+    const card = this.root.querySelector("[data-testid=friends]");
+    if (!account || !card) return;
+    await this.friends.load().catch(() => null);
+    keepingFocus(card.parentElement, () => card.replaceWith(this.friends.render()));
   }
 
   render() {
@@ -156,6 +179,7 @@ export class AccountPage {
     if (this.moveOnSignIn) await moveSeats();
     for (const { code, seat, token } of await accountSeats()) holdSeat(code, seat, token);
     toast(t("account_welcome", { name: account.name }));
+    await this.loadProfile();
   }
 
   signIn() {
@@ -262,7 +286,10 @@ export class AccountPage {
             ? h("button", { type: "button", class: "primary danger", "data-testid": "delete-confirm", i18n: "account_delete_confirm", on: { click: () => this.act(async () => (await send("DELETE", "/api/account"), toast(t("account_deleted")))) } })
             : h("button", { type: "button", "data-testid": "delete", i18n: "account_delete", on: { click: () => this.askToDelete() } }),
         ),
+        this.friends.render(),
+        ...(this.ownProfile ? profileCards(this.ownProfile) : []),
       ),
+      h("p", {}, h("a", { href: `/players/${encodeURIComponent(account.name)}`, "data-testid": "public-profile", i18n: "profile_public" })),
     ];
   }
 

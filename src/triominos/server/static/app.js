@@ -5,13 +5,15 @@
 //   /puzzles     puzzles: the next one, /puzzles/daily the puzzle of the day, /puzzles/{id}
 //   /learn       learn to play: the lessons, /learn/{edition} one of them
 //   /rules       the rules: the editions, /rules/{preset} one of them
-//   /account     sign in or up (optional), then the account's profile
+//   /account     sign in or up (optional), then the account's profile and friends
+//   /players/{name}  a player's public profile
 //   /ratings     the leaderboard of a pool, /ratings/{player} a player's ratings
 
 import { AccountPage, loadAccount } from "./account.js";
 import { h, speak } from "./dom.js";
 import { HomePage } from "./home.js";
 import { LearnPage } from "./learn.js";
+import { PlayerPage } from "./profile.js";
 import { PuzzlePage } from "./puzzle.js";
 import { RatingsPage } from "./ratings.js";
 import { registerWorker } from "./push.js";
@@ -36,6 +38,8 @@ function pageFor(root) {
   if (location.pathname.replace(/\/$/, "") === "/account") return new AccountPage(root);
   const ratings = location.pathname.match(/^\/ratings(?:\/([A-Za-z0-9_-]+))?\/?$/);
   if (ratings) return new RatingsPage(root, ratings[1] ?? null);
+  const player = location.pathname.match(/^\/players\/([^/]+)\/?$/);
+  if (player) return new PlayerPage(root, decodeURIComponent(player[1]));
   if (location.pathname === "/" || location.pathname === "/index.html") return new HomePage(root);
   root.replaceChildren(h("section", { class: "card narrow" }, h("h1", { i18n: "not_found" }), h("a", { class: "button primary", href: "/", i18n: "back_home" })));
   return null;
@@ -44,7 +48,7 @@ function pageFor(root) {
 /** Refresh what a page draws itself (texts made from messages at drawing time). */
 function redraw(page) {
   if (page instanceof ReplayPage && page.steps) page.go(page.at);
-  else if (page instanceof TablePage || page instanceof PuzzlePage || page instanceof LearnPage || page instanceof RulesPage || page instanceof AccountPage || page instanceof RatingsPage) page.render();
+  else if (page instanceof TablePage || page instanceof PuzzlePage || page instanceof LearnPage || page instanceof RulesPage || page instanceof AccountPage || page instanceof PlayerPage || page instanceof RatingsPage) page.render();
   else if (page instanceof HomePage && page.presets.length) page.render();
 }
 
