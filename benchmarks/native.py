@@ -12,9 +12,11 @@ prints the medians and their ratio, native over Python:
   public path: an observation, the bot's choice, ``Match.apply``);
 - ``sim`` moves/s at 1,200 simulations (classic 2p and 4p, extended 4p, Junior 2p);
 - random play through the public API (``Match.legal_actions``, ``Match.apply``), actions/s;
-- observation tensors built/s (:class:`triominos.encoding.ObservationEncoder`).
+- observation tensors built/s (:class:`triominos.encoding.ObservationEncoder`, whose
+  board planes and tile masks the native core lays: triominos.native.encoding_on).
 
-Usage: ``nice -n 10 .venv/bin/python benchmarks/native.py --runs 5`` (several minutes).
+Usage: ``nice -n 10 .venv/bin/python benchmarks/native.py --runs 5`` (several minutes);
+``--only tensors`` runs the figures whose name holds the text, alone.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 
 from triominos import native
 from triominos.board import Board
@@ -130,11 +133,11 @@ def side_by_side(name: str, work: Callable[[], int], runs: int) -> None:
     """Time ``work`` on both cores in turn; print the medians of the rates and the ratio."""
     rates: dict[str, list[float]] = {"python": [], "native": []}
     for core in rates:  # untimed: fills the lattice's memo tables and the caches
-        with native.running_on(core):
+        with native.running_on(core), native.encoding_on(core):
             work()
     for _ in range(runs):
         for core, measured in rates.items():
-            with native.running_on(core):
+            with native.running_on(core), native.encoding_on(core):
                 start = time.process_time()
                 units = work()
                 measured.append(units / (time.process_time() - start))
@@ -147,22 +150,36 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="timed runs per figure and core")
     parser.add_argument("--hands", type=int, default=20, help="greedy hands in a run")
     parser.add_argument("--moves", type=int, default=3, help="sim moves in a run")
+    parser.add_argument(
+        "--only", default="", help="the figures whose name contains this text, alone"
+    )
     args = parser.parse_args()
     if not native.built():
         sys.exit(f"no native core to compare: {native.core()}")
     print(f"on CPython {sys.version.split()[0]}, {sys.executable}")
-    for preset in ("classic", "extended", "junior"):
-        side_by_side(
-            f"{preset} board: placements laid, answered, taken back", board_paths(preset), args.runs
-        )
-    for preset in PRESETS:
-        side_by_side(f"{preset} 2p greedy hands", greedy_hands(preset, 2, args.hands), args.runs)
-    side_by_side("classic 4p greedy hands", greedy_hands("classic", 4, args.hands), args.runs)
-    for preset, players in (("classic", 2), ("classic", 4), ("extended", 4), ("junior", 2)):
-        work = sim_moves(preset, players, args.moves)
-        side_by_side(f"{preset} {players}p sim moves (1,200 simulations)", work, args.runs)
-    side_by_side("random actions through the public API", random_actions(2000), args.runs)
-    side_by_side("observation tensors", tensors(200), args.runs)
+    figures: list[tuple[str, Callable[[], Callable[[], int]]]] = [
+        *(
+            (f"{preset} board: placements laid, answered, taken back", partial(board_paths, preset))
+            for preset in ("classic", "extended", "junior")
+        ),
+        *(
+            (f"{preset} 2p greedy hands", partial(greedy_hands, preset, 2, args.hands))
+            for preset in PRESETS
+        ),
+        ("classic 4p greedy hands", partial(greedy_hands, "classic", 4, args.hands)),
+        *(
+            (
+                f"{preset} {players}p sim moves (1,200 simulations)",
+                partial(sim_moves, preset, players, args.moves),
+            )
+            for preset, players in (("classic", 2), ("classic", 4), ("extended", 4), ("junior", 2))
+        ),
+        ("random actions through the public API", partial(random_actions, 2000)),
+        ("observation tensors", partial(tensors, 200)),
+    ]
+    for name, make in figures:
+        if args.only in name:
+            side_by_side(name, make(), args.runs)
 
 
 if __name__ == "__main__":
