@@ -83,9 +83,7 @@ def encoded(core: str, match: Match, rules: Rules, players: int) -> list[object]
 def test_every_seat_encodes_the_same_on_both_cores(name: str, players: int) -> None:
     rules = RULES[name]
     for match in matches(rules, players, seed=players):
-        assert encoded("native", match, rules, players) == encoded(
-            "python", match, rules, players
-        )
+        assert encoded("native", match, rules, players) == encoded("python", match, rules, players)
 
 
 def test_a_board_outside_the_window_raises_the_same_error() -> None:

@@ -14,7 +14,7 @@ from cpython cimport array
 from cpython.long cimport PyLong_AsUnsignedLongLongMask
 
 from triominos.board import FrozenBoard
-from triominos.encoding import PYTHON_ENCODING_PATHS
+from triominos.encoding import PHASES, POINTS_SCALE as _POINTS_SCALE, PYTHON_ENCODING_PATHS
 from triominos.lattice import OFFSET as _OFFSET, WIDTH as _WIDTH
 from triominos.tiles import WILD as _WILD
 
@@ -23,6 +23,7 @@ cdef Py_ssize_t OFFSET = _OFFSET
 cdef int WILD = _WILD
 cdef object ONE = 1  # a Python int, so that ONE << tile is a Python shift, never truncated
 cdef object PYTHON_PLANES = PYTHON_ENCODING_PATHS["_planes"]
+cdef double POINTS_SCALE = _POINTS_SCALE
 cdef object PYTHON_BITS = PYTHON_ENCODING_PATHS["_bits"]
 
 ctypedef unsigned long long u64
@@ -87,22 +88,63 @@ def _planes(self, array.array out, board):
     return on_table
 
 
-def bits(array.array out, Py_ssize_t start, mask):
-    """ObservationEncoder._bits: 1.0 at ``start`` plus each set bit of ``mask``, read 64
-    bits at a time (a mask is as wide as its tile set)."""
-    if mask < 0:
-        return PYTHON_BITS(out, start, mask)  # which loops for ever, as it would
+def _features(self, array.array out, observation, on_table):
+    """ObservationEncoder._features, the same numbers in the same float arithmetic."""
     cdef float* data = out.data.as_floats
+    cdef dict features = self.features
+    cdef Py_ssize_t players = self.players, seat = observation.seat, i, other
+    rack = observation.rack
+    seen = on_table | rack
+    lay_bits(data, features["rack"].start, rack)
+    lay_bits(data, features["table"].start, on_table)
+    open_racks = observation.open_racks
+    cdef Py_ssize_t start, tiles
+    if open_racks is not None and "open racks" in features:
+        start, tiles = features["open racks"].start, len(self.rules.tiles)
+        for i in range(1, players):
+            rack = open_racks[(seat + i) % players]
+            seen |= rack
+            lay_bits(data, start + (i - 1) * tiles, rack)
+    lay_bits(data, features["unseen"].start, self.rules.box_mask & ~seen)
+    cdef tuple totals = tuple(observation.totals), points = tuple(observation.hand_points)
+    cdef tuple sizes = tuple(observation.rack_sizes)
+    cdef Py_ssize_t at_totals = features["totals"].start
+    cdef Py_ssize_t at_points = features["hand points"].start
+    cdef Py_ssize_t at_sizes = features["rack sizes"].start
+    for i in range(players):
+        other = (seat + i) % players
+        data[at_totals + i] = <double> totals[other] / POINTS_SCALE
+        data[at_points + i] = <double> points[other] / POINTS_SCALE
+        data[at_sizes + i] = <double> sizes[other]
+    cdef Py_ssize_t ahead = <Py_ssize_t> observation.to_move - seat
+    data[<Py_ssize_t> features["to move"].start + (ahead + players) % players] = 1.0
+    data[<Py_ssize_t> features["pool size"].start] = <double> observation.pool_size
+    data[<Py_ssize_t> features["draws"].start] = <double> observation.draws
+    data[<Py_ssize_t> features["phase"].start + PHASES.index(observation.phase)] = 1.0
+    bank = observation.bank
+    if bank is not None:
+        data[<Py_ssize_t> features["bank"].start] = <double> bank
+
+
+cdef int lay_bits(float* data, Py_ssize_t start, mask) except -1:
+    """1.0 at ``start`` plus each set bit of ``mask``, read 64 bits at a time (a mask is
+    as wide as its tile set; never negative here)."""
     cdef u64 word
-    cdef Py_ssize_t base = start
     while mask:
         word = PyLong_AsUnsignedLongLongMask(mask)
         while word:
-            data[base + __builtin_ctzll(word)] = 1.0
+            data[start + __builtin_ctzll(word)] = 1.0
             word &= word - 1
         mask >>= 64
-        base += 64
-    return None
+        start += 64
+    return 0
+
+
+def bits(array.array out, Py_ssize_t start, mask):
+    """ObservationEncoder._bits (:func:`lay_bits`)."""
+    if mask < 0:
+        return PYTHON_BITS(out, start, mask)  # which loops for ever, as it would
+    lay_bits(out.data.as_floats, start, mask)
 
 
 _bits = staticmethod(bits)  # the class attribute, as the Python one is

@@ -413,7 +413,14 @@ class ObservationEncoder:
             )
         out = array("f", self._zeros)
         on_table = self._planes(out, observation.board)
-        features, players = self.features, self.players
+        self._features(out, observation, on_table)
+        return out
+
+    def _features(self, out: array[float], observation: Observation, on_table: int) -> None:
+        """Lay the features after the planes into ``out`` (module docstring), given the
+        mask of the tiles on the table. The native core takes this method's place."""
+        features, players, seat = self.features, self.players, observation.seat
+        assert seat is not None and observation.rack is not None  # encode checked
         seen = on_table | observation.rack
         self._bits(out, features["rack"].start, observation.rack)
         self._bits(out, features["table"].start, on_table)
@@ -436,7 +443,6 @@ class ObservationEncoder:
         bank = observation.bank
         if bank is not None:
             out[features["bank"].start] = bank
-        return out
 
     def _planes(self, out: array[float], board: Board | FrozenBoard) -> int:
         """Lay the board's planes into ``out``; the mask of the tiles on the table.
