@@ -14,7 +14,9 @@ prints the medians and their ratio, native over Python:
   classic 4p with every playout to the end of the hand, ``horizon="hand"``): on the
   native core the playouts and the world sampling are native too;
 - random play through the public API (``Match.legal_actions``, ``Match.apply``), actions/s;
-- observation tensors built/s (:class:`triominos.encoding.ObservationEncoder`).
+- observation tensors built/s (:class:`triominos.encoding.ObservationEncoder`, whose
+  board planes and tile masks the native core lays: triominos.native.encoding_on);
+- random decisions/s of OpenSpiel's ``triominos`` reading each observation tensor.
 
 Usage: ``nice -n 10 .venv/bin/python benchmarks/native.py --runs 5`` (several minutes);
 ``--only sim`` runs the figures whose names hold "sim".
@@ -133,15 +135,41 @@ def tensors(count: int) -> Callable[[], int]:
     return work
 
 
+def openspiel_decisions(decisions: int) -> Callable[[], int]:
+    """Work: ``decisions`` random decisions of OpenSpiel's classic 2-player ``triominos``,
+    each reading the observation tensor through OpenSpiel's observer, as learning does."""
+    import pyspiel  # type: ignore[import-not-found]  # the rl extra: imported when measured
+
+    import triominos.rl.openspiel  # noqa: F401  (registers the game)
+
+    game = pyspiel.load_game("triominos")
+    observer = game.make_py_observer()
+
+    def work() -> int:
+        rng, state, done = random.Random(5), game.new_initial_state(), 0
+        while done < decisions:
+            if state.is_terminal():
+                state = game.new_initial_state()
+            elif state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+            else:
+                observer.set_from(state, state.current_player())
+                state.apply_action(rng.choice(state.legal_actions()))
+                done += 1
+        return decisions
+
+    return work
+
+
 def side_by_side(name: str, work: Callable[[], int], runs: int) -> None:
     """Time ``work`` on both cores in turn; print the medians of the rates and the ratio."""
     rates: dict[str, list[float]] = {"python": [], "native": []}
     for core in rates:  # untimed: fills the lattice's memo tables and the caches
-        with native.running_on(core):
+        with native.running_on(core), native.encoding_on(core):
             work()
     for _ in range(runs):
         for core, measured in rates.items():
-            with native.running_on(core):
+            with native.running_on(core), native.encoding_on(core):
                 start = time.process_time()
                 units = work()
                 measured.append(units / (time.process_time() - start))
@@ -165,6 +193,10 @@ def figures(args: argparse.Namespace) -> Iterator[tuple[str, Callable[[], Callab
     )
     yield "random actions through the public API", partial(random_actions, 2000)
     yield "observation tensors", partial(tensors, 200)
+    yield (
+        "OpenSpiel decisions reading the observation tensor",
+        partial(openspiel_decisions, 1000),
+    )
 
 
 def main() -> None:

@@ -74,7 +74,8 @@ from __future__ import annotations
 from array import array
 from typing import Protocol, get_args
 
-from triominos.board import Placement
+from triominos import native
+from triominos.board import Board, FrozenBoard, Placement
 from triominos.game import (
     Action,
     Draw,
@@ -438,11 +439,48 @@ class ObservationEncoder:
                 "the observation is of other rules or another number of players than the encoder's"
             )
         out = array("f", self._zeros)
+        on_table = self._planes(out, observation.board)
+        self._features(out, observation, on_table)
+        return out
+
+    def _features(self, out: array[float], observation: Observation, on_table: int) -> None:
+        """Lay the features after the planes into ``out`` (module docstring), given the
+        mask of the tiles on the table. The native core takes this method's place."""
+        features, players, seat = self.features, self.players, observation.seat
+        assert seat is not None and observation.rack is not None  # encode checked
+        seen = on_table | observation.rack
+        self._bits(out, features["rack"].start, observation.rack)
+        self._bits(out, features["table"].start, on_table)
+        if observation.open_racks is not None and "open racks" in features:
+            start = features["open racks"].start
+            for i in range(1, players):
+                rack = observation.open_racks[(seat + i) % players]
+                seen |= rack
+                self._bits(out, start + (i - 1) * len(self.rules.tiles), rack)
+        self._bits(out, features["unseen"].start, self.rules.box_mask & ~seen)
+        for i in range(players):
+            other = (seat + i) % players
+            out[features["totals"].start + i] = observation.totals[other] / POINTS_SCALE
+            out[features["hand points"].start + i] = observation.hand_points[other] / POINTS_SCALE
+            out[features["rack sizes"].start + i] = observation.rack_sizes[other]
+        out[features["to move"].start + (observation.to_move - seat) % players] = 1.0
+        out[features["pool size"].start] = observation.pool_size
+        out[features["draws"].start] = observation.draws
+        out[features["phase"].start + PHASES.index(observation.phase)] = 1.0
+        bank = observation.bank
+        if bank is not None:
+            out[features["bank"].start] = bank
+
+    def _planes(self, out: array[float], board: Board | FrozenBoard) -> int:
+        """Lay the board's planes into ``out``; the mask of the tiles on the table.
+
+        The native core (:mod:`triominos.native`) takes this method's place and hands a
+        board outside the window back to it, for its error.
+        """
         plane, side, numbers = self._plane, self.side, self._numbers
         # A cell's corners from its lower-left vertex v: up (v, v + 1, v + side), down
         # (v + 1, v + side + 1, v + side), clockwise from the leftmost as in the lattice.
         up_corners, down_corners = (0, 1, side), (1, side + 1, side)
-        board = observation.board
         position = board.tile_set.position
         on_table = 0
         for placement in board:
@@ -459,30 +497,10 @@ class ObservationEncoder:
                 out[plane["up joker" if cell.up else "down joker"] + at] = 1.0
         for cell in board.open_cells():
             out[plane["up open" if cell.up else "down open"] + self._cell(cell)] = 1.0
-        features, players = self.features, self.players
-        seen = on_table | observation.rack
-        set_bits(out, features["rack"].start, observation.rack)
-        set_bits(out, features["table"].start, on_table)
-        if observation.open_racks is not None and "open racks" in features:
-            start = features["open racks"].start
-            for i in range(1, players):
-                rack = observation.open_racks[(seat + i) % players]
-                seen |= rack
-                set_bits(out, start + (i - 1) * len(position), rack)
-        set_bits(out, features["unseen"].start, self.rules.box_mask & ~seen)
-        for i in range(players):
-            other = (seat + i) % players
-            out[features["totals"].start + i] = observation.totals[other] / POINTS_SCALE
-            out[features["hand points"].start + i] = observation.hand_points[other] / POINTS_SCALE
-            out[features["rack sizes"].start + i] = observation.rack_sizes[other]
-        out[features["to move"].start + (observation.to_move - seat) % players] = 1.0
-        out[features["pool size"].start] = observation.pool_size
-        out[features["draws"].start] = observation.draws
-        out[features["phase"].start + PHASES.index(observation.phase)] = 1.0
-        bank = observation.bank
-        if bank is not None:
-            out[features["bank"].start] = bank
-        return out
+        return on_table
+
+    _bits = staticmethod(set_bits)
+    """:func:`set_bits` as a method: the seam where the native core lays tile masks."""
 
 
 class InformationStateEncoder:
@@ -579,3 +597,14 @@ class GlobalStateEncoder:
             hidden[self.players * tiles + tile] = 1.0
         out.extend(hidden)
         return out
+
+
+PYTHON_ENCODING_PATHS: dict[str, object] = {
+    name: ObservationEncoder.__dict__[name] for name in native.ENCODING_PATHS
+}
+"""ObservationEncoder's own methods for the paths the native core replaces: the reference
+it is compared with (tests/test_native_encoding.py), kept whichever core is in use."""
+_NATIVE = native.load_encoding()
+if _NATIVE is not None:
+    for _name in native.ENCODING_PATHS:
+        setattr(ObservationEncoder, _name, getattr(_NATIVE, _name))

@@ -142,3 +142,52 @@ def running_on(core: str) -> Iterator[None]:
         for name, function in saved.items():
             setattr(Board, name, function)
         _PLAYOUT_CORE = saved_playout
+
+
+# --- the observation encoder (triominos._encoding) ---------------------------------------
+
+ENCODING_PATHS = ("_planes", "_features", "_bits")
+"""The methods of :class:`~triominos.encoding.ObservationEncoder` the native core replaces."""
+
+
+def load_encoding() -> ModuleType | None:
+    """The native encoding module when the core is on (the same switch as the board's:
+    one core for the whole process), loaded once."""
+    if load_board() is None or importlib.util.find_spec("triominos._encoding") is None:
+        return None  # pure Python, or a build from before the encoder was native
+    return importlib.import_module("triominos._encoding")
+
+
+def encoding_paths(core: str) -> dict[str, object]:
+    """The functions for :data:`ENCODING_PATHS` of one core, as :func:`paths` gives the
+    board's."""
+    from triominos.encoding import PYTHON_ENCODING_PATHS
+
+    if core == "python":
+        return dict(PYTHON_ENCODING_PATHS)
+    if core != "native":
+        raise ValueError(f"a core is 'python' or 'native', not {core!r}")
+    module = importlib.import_module("triominos._encoding")
+    return {name: getattr(module, name) for name in ENCODING_PATHS}
+
+
+@contextmanager
+def encoding_on(core: str) -> Iterator[None]:
+    """Every observation encoder of the process runs on ``core`` meanwhile."""
+    from triominos.encoding import ObservationEncoder
+
+    with _replacing(ObservationEncoder, encoding_paths(core)):
+        yield
+
+
+@contextmanager
+def _replacing(owner: type, chosen: dict[str, object]) -> Iterator[None]:
+    """``owner``'s methods named in ``chosen`` are the chosen functions meanwhile."""
+    saved = {name: owner.__dict__[name] for name in chosen}
+    for name, function in chosen.items():
+        setattr(owner, name, function)
+    try:
+        yield
+    finally:
+        for name, function in saved.items():
+            setattr(owner, name, function)
