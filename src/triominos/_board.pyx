@@ -442,8 +442,8 @@ cdef dict MATCH_END = {"after_hand": AFTER_HAND, "gong": GONG, "first_to_target"
 
 
 cdef class Played:
-    """What a native playout leaves for the evaluation: the attributes of the
-    :class:`~triominos.game.Hand` that sim's ``outcome`` and outlook read
+    """What a native playout that ended the hand leaves for the evaluation: the
+    attributes of the :class:`~triominos.game.Hand` that sim's ``outcome`` reads
     (:class:`triominos.bots.outcome.Played`), once the board is as it found it."""
 
     cdef readonly int players
@@ -452,8 +452,6 @@ cdef class Played:
     cdef readonly list racks
     cdef readonly bint is_over
     cdef readonly object gong
-    cdef readonly double outlook
-    """Simulation._outlook of the seat's rack when the hand goes on; 0 when it is over."""
 
 # --- the playout's board ------------------------------------------------------------------
 
@@ -758,6 +756,8 @@ cdef class Playout:
     """
 
     cdef object board, figure_points, tile_values, tile_set, rules, start_drawn
+    cdef object observation, outcome, win_value  # for outcome(), once the hand is over
+    cdef bint equity
     # Evaluator.position_value's, for the outlook: the evaluator's weights, the tiles
     # unseen at the position (two words), its no_hit chances and its going-out value.
     cdef double w_threat, w_chance, w_tiles, w_rack_value, w_stuck, w_last_tile, going_out_value
@@ -791,6 +791,9 @@ cdef class Playout:
         board,
         evaluator,
         *,
+        observation,
+        win_value,
+        bint equity,
         int seat,
         int starter,
         int draws,
@@ -800,7 +803,11 @@ cdef class Playout:
         bint to_the_end,
         last_round_by,
     ):
-        from triominos.game import Draw, Pass, Placement, TakeJoker  # which import the board
+        from triominos.bots.outcome import outcome  # these import the board
+        from triominos.game import Draw, Pass, Placement, TakeJoker
+
+        self.outcome, self.observation = outcome, observation
+        self.win_value, self.equity = win_value, equity
 
         self.placement, self.draw_action, self.pass_action = Placement, Draw, Pass
         self.take_joker_action = TakeJoker
@@ -857,7 +864,7 @@ cdef class Playout:
     def run(self, racks, pool, action):
         """The candidate ``action`` (legal for the seat: a placement, a draw, a pass, the
         joker taken back) played in the world ``racks`` and ``pool`` (next draw first),
-        then greedy's moves to the horizon."""
+        then greedy's moves to the horizon: ``Simulation.play_out``'s value of it."""
         self.racks = list(racks)
         self.pool = list(pool)
         self.taken = 0
@@ -884,6 +891,8 @@ cdef class Playout:
             outlook = 0.0 if self.over else self.outlook_of(self.racks[self.seat])
         finally:
             self.take_back()
+        if not self.over:  # outcome() of a hand going on: the seat's margin alone
+            return self.margin() + outlook
         played = Played()
         played.players = self.players
         played.points = self.points
@@ -891,8 +900,15 @@ cdef class Playout:
         played.racks = self.racks
         played.is_over = self.over
         played.gong = self.gong
-        played.outlook = outlook
-        return played
+        return self.outcome(self.observation, played, self.seat, self.win_value, self.equity) + outlook
+
+    cdef double margin(self) except? -1.0:
+        """outcome's first line: the seat's points less the mean of the others' (the
+        same int sum, one correctly rounded division, one subtraction)."""
+        cdef long mine = self.points[self.seat], whole = 0
+        for points in self.points:
+            whole += <long> points
+        return mine - <double> (whole - mine) / (self.players - 1)
 
     cdef int play(self, action) except -1:
         """Hand.apply of a candidate, legal by construction (Hand checks it)."""
