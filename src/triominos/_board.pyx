@@ -441,18 +441,6 @@ cdef dict GOING_OUT = {"ends_hand": ENDS_HAND, "finish_round": FINISH_ROUND, "pl
 cdef dict MATCH_END = {"after_hand": AFTER_HAND, "gong": GONG, "first_to_target": FIRST_TO_TARGET}
 
 
-cdef class Played:
-    """What a native playout that ended the hand leaves for the evaluation: the
-    attributes of the :class:`~triominos.game.Hand` that sim's ``outcome`` reads
-    (:class:`triominos.bots.outcome.Played`), once the board is as it found it."""
-
-    cdef readonly int players
-    cdef readonly list points
-    cdef readonly list totals
-    cdef readonly list racks
-    cdef readonly bint is_over
-    cdef readonly object gong
-
 # --- the playout's board ------------------------------------------------------------------
 
 from triominos.lattice import CELL_IDS as _CELL_IDS
@@ -756,7 +744,11 @@ cdef class Playout:
     """
 
     cdef object board, figure_points, tile_values, tile_set, rules, start_drawn
-    cdef object observation, outcome, win_value  # for outcome(), once the hand is over
+    # outcome()'s: what decides whether an ended hand ends the match, and how much that is
+    # worth.
+    cdef object match_ends, win_chances, start_gong
+    cdef long hand_number
+    cdef double win_value
     cdef bint equity
     # Evaluator.position_value's, for the outlook: the evaluator's weights, the tiles
     # unseen at the position (two words), its no_hit chances and its going-out value.
@@ -792,7 +784,7 @@ cdef class Playout:
         evaluator,
         *,
         observation,
-        win_value,
+        double win_value,
         bint equity,
         int seat,
         int starter,
@@ -803,10 +795,12 @@ cdef class Playout:
         bint to_the_end,
         last_round_by,
     ):
-        from triominos.bots.outcome import outcome  # these import the board
-        from triominos.game import Draw, Pass, Placement, TakeJoker
+        from triominos.bots.outcome import win_chances  # these import the board
+        from triominos.game import Draw, Pass, Placement, TakeJoker, match_ends
 
-        self.outcome, self.observation = outcome, observation
+        self.match_ends, self.win_chances = match_ends, win_chances
+        self.hand_number = observation.hand_number
+        self.start_gong = observation.gong
         self.win_value, self.equity = win_value, equity
 
         self.placement, self.draw_action, self.pass_action = Placement, Draw, Pass
@@ -891,24 +885,28 @@ cdef class Playout:
             outlook = 0.0 if self.over else self.outlook_of(self.racks[self.seat])
         finally:
             self.take_back()
-        if not self.over:  # outcome() of a hand going on: the seat's margin alone
-            return self.margin() + outlook
-        played = Played()
-        played.players = self.players
-        played.points = self.points
-        played.totals = self.totals
-        played.racks = self.racks
-        played.is_over = self.over
-        played.gong = self.gong
-        return self.outcome(self.observation, played, self.seat, self.win_value, self.equity) + outlook
+        return self.outcome() + outlook
 
-    cdef double margin(self) except? -1.0:
-        """outcome's first line: the seat's points less the mean of the others' (the
-        same int sum, one correctly rounded division, one subtraction)."""
-        cdef long mine = self.points[self.seat], whole = 0
+    cdef double outcome(self) except? -1.0:
+        """bots.outcome.outcome of the hand played, in the same float operations (one
+        correctly rounded division of ints, then the same products and sums)."""
+        cdef long mine = self.points[self.seat], whole = 0, best
         for points in self.points:
             whole += <long> points
-        return mine - <double> (whole - mine) / (self.players - 1)
+        cdef double value = mine - <double> (whole - mine) / (self.players - 1), share = 0.0
+        if not self.over:
+            return value
+        totals = self.totals
+        gong = self.start_gong is not None or self.gong is not None
+        if self.match_ends(self.rules, totals, self.hand_number, gong):
+            best = max(totals)
+            if totals[self.seat] == best:
+                share = 1.0 / totals.count(best)
+            value += self.win_value * (2 * share - 1)
+        elif self.equity:
+            chances = self.win_chances(self.rules, totals, self.hand_number)
+            value += self.win_value * (2 * <double> chances[self.seat] - 1)
+        return value
 
     cdef int play(self, action) except -1:
         """Hand.apply of a candidate, legal by construction (Hand checks it)."""
