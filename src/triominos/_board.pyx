@@ -18,7 +18,8 @@ higher bits off anyway), a wider one with two words a mask, kept by FitTable; a 
 more than 128 bits, which no tile set makes, gets the Python method.
 
 Below the board, the sim bot's inner loop: :class:`Playout` plays a candidate out in a
-sampled world as ``Simulation.play_out`` does with a Hand, and :class:`Sampler` samples
+sampled world as ``Simulation.play_out`` does with a Hand (on a :class:`Table`, the
+board's frontier in C arrays for the playout's length, where no joker plays), and :class:`Sampler` samples
 the worlds as ``WorldSampler.sample`` does, from the same random stream. Both follow
 their Python reference step for step (``tests/test_native_playout.py`` and
 ``tests/test_native_sampler.py`` compare them); the extension is compiled without fused
@@ -31,6 +32,8 @@ from sys import byteorder
 from cpython.bytearray cimport PyByteArray_AS_STRING
 from cpython.bytes cimport PyBytes_AS_STRING
 from cpython.long cimport PyLong_AsUnsignedLongLongMask
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from libc.stdlib cimport calloc, free
 
 from triominos.board import BRIDGE as _BRIDGE, PYTHON_PATHS, TWO_SIDES as _TWO_SIDES
 from triominos.lattice import CELLS_AROUND as _CELLS_AROUND, WIDTH as _WIDTH
@@ -438,19 +441,296 @@ cdef dict GOING_OUT = {"ends_hand": ENDS_HAND, "finish_round": FINISH_ROUND, "pl
 cdef dict MATCH_END = {"after_hand": AFTER_HAND, "gong": GONG, "first_to_target": FIRST_TO_TARGET}
 
 
-cdef class Played:
-    """What a native playout leaves for the evaluation: the attributes of the
-    :class:`~triominos.game.Hand` that sim's ``outcome`` and outlook read
-    (:class:`triominos.bots.outcome.Played`), once the board is as it found it."""
+# --- the playout's board ------------------------------------------------------------------
 
-    cdef readonly int players
-    cdef readonly list points
-    cdef readonly list totals
-    cdef readonly list racks
-    cdef readonly bint is_over
-    cdef readonly object gong
-    cdef readonly double outlook
-    """Simulation._outlook of the seat's rack when the hand goes on; 0 when it is over."""
+from triominos.lattice import CELL_IDS as _CELL_IDS
+
+cdef Py_ssize_t CELL_IDS = _CELL_IDS
+cdef int NONE = -1
+
+
+# A dict's keys in insertion order, over the cell ids: setting a key that is there keeps
+# its place, a new one goes last, as in a dict.
+cdef struct Order:
+    int* before
+    int* after
+    unsigned char* held
+    int first, last
+
+
+cdef int order_alloc(Order* order) except -1:
+    order.before = <int*> PyMem_Malloc(CELL_IDS * sizeof(int))
+    order.after = <int*> PyMem_Malloc(CELL_IDS * sizeof(int))
+    order.held = <unsigned char*> calloc(CELL_IDS, 1)
+    if order.before == NULL or order.after == NULL or order.held == NULL:
+        raise MemoryError()
+    order.first = order.last = NONE
+    return 0
+
+
+cdef void order_free(Order* order) noexcept:
+    PyMem_Free(order.before)
+    PyMem_Free(order.after)
+    free(order.held)
+
+
+cdef inline void order_set(Order* order, int cell) noexcept:
+    if order.held[cell]:
+        return
+    order.held[cell] = 1
+    order.before[cell] = order.last
+    order.after[cell] = NONE
+    if order.last == NONE:
+        order.first = cell
+    else:
+        order.after[order.last] = cell
+    order.last = cell
+
+
+cdef inline void order_pop(Order* order, int cell) noexcept:
+    if not order.held[cell]:
+        return
+    order.held[cell] = 0
+    cdef int before = order.before[cell], after = order.after[cell]
+    if before == NONE:
+        order.first = after
+    else:
+        order.after[before] = after
+    if after == NONE:
+        order.last = before
+    else:
+        order.before[after] = before
+
+
+cdef void order_clear(Order* order) noexcept:
+    cdef int cell = order.first
+    while cell != NONE:
+        order.held[cell] = 0
+        cell = order.after[cell]
+    order.first = order.last = NONE
+
+
+cdef class Table:
+    """Board's placements, pops and greedy questions for one playout, its frontier and
+    live frontier in C (:struct:`Order`) instead of dicts, kept in the dicts' orders
+    exactly: the evaluation sums over the frontier in its order, and the board's dicts
+    are written back in the orders the Python methods would leave.
+
+    :meth:`load` takes the board's frontier at the start of a playout, :meth:`store` gives
+    it back once the playout has taken its tiles back; between the two only the Table
+    knows the frontier (the vertex and edge counts it changes in the board's own arrays,
+    as :func:`lay` does). No joker: a tile set with one plays out on the board itself.
+    """
+
+    cdef object board, words_owner
+    cdef const u64* words
+    cdef unsigned char* numbers
+    cdef unsigned char* counts
+    cdef unsigned char* edges
+    cdef Py_ssize_t base
+    cdef Py_ssize_t weights[3]
+    cdef int* keys  # the frontier's FitTable keys, by cell
+    cdef Order frontier, live
+    cdef u64 unplaced[2]
+    cdef int depth  # the board's stack length
+    cdef int alone  # the one tile that may touch no other: the first, or NONE
+    cdef int laid_cells[MAX_TILES]
+    cdef int laid_tiles[MAX_TILES]
+    cdef int laid
+    cdef int dropped_depth[6 * MAX_TILES]
+    cdef int dropped_cell[6 * MAX_TILES]
+    cdef int dropped
+
+    def __cinit__(self):
+        self.keys = <int*> PyMem_Malloc(CELL_IDS * sizeof(int))
+        if self.keys == NULL:
+            raise MemoryError()
+        order_alloc(&self.frontier)
+        order_alloc(&self.live)
+
+    def __dealloc__(self):
+        PyMem_Free(self.keys)
+        order_free(&self.frontier)
+        order_free(&self.live)
+
+    def __init__(self, board):
+        if board.tile_set.joker is not None:
+            raise ValueError("a Table plays no joker: the board's own methods do")
+        self.board = board
+        self.words_owner = board._fits
+        self.words = words_of(board._fits)
+        self.base = board._base
+        self.weights[0] = self.base * self.base
+        self.weights[1] = self.base
+        self.weights[2] = 1
+
+    cdef int load(self) except -1:
+        board = self.board
+        self.numbers = bytes_of(board._numbers)
+        self.counts = bytes_of(board._counts)
+        self.edges = bytes_of(board._edges)
+        two_words(board._unplaced, self.unplaced)
+        cdef list stack = board._stack
+        self.depth = len(stack)
+        self.alone = stack[0] if stack else NONE
+        self.laid = self.dropped = 0
+        order_clear(&self.frontier)
+        order_clear(&self.live)
+        cdef int cell
+        for cell_object, key in (<dict> board._frontier).items():
+            cell = cell_object
+            self.keys[cell] = key
+            order_set(&self.frontier, cell)
+        for cell_object in <dict> board._live:
+            order_set(&self.live, <int> cell_object)
+        return 0
+
+    cdef int store(self) except -1:
+        """The board's dicts in the Table's orders (the playout's tiles taken back)."""
+        board = self.board
+        cdef dict frontier = board._frontier
+        cdef dict live = board._live
+        cdef list masks = board._fits.masks
+        frontier.clear()
+        live.clear()
+        cdef int cell = self.frontier.first
+        while cell != NONE:
+            frontier[cell] = self.keys[cell]
+            cell = self.frontier.after[cell]
+        cell = self.live.first
+        while cell != NONE:
+            live[cell] = masks[self.keys[cell]]
+            cell = self.live.after[cell]
+        return 0
+
+    cdef inline bint fits_unplaced(self, int key) noexcept:
+        return (self.words[2 * key] & self.unplaced[0]) or (self.words[2 * key + 1] & self.unplaced[1])
+
+    cdef inline int key_of(self, int cell) noexcept:
+        cdef Py_ssize_t v[3]
+        corners_of(cell, v)
+        return (self.numbers[v[0]] * self.base + self.numbers[v[1]]) * self.base + self.numbers[v[2]]
+
+    cdef void renumber(self, Py_ssize_t vertex, int number) noexcept:
+        """Board._renumber."""
+        cdef int change = number - self.numbers[vertex]
+        self.numbers[vertex] = number
+        cdef int index, cell, key
+        for index in range(6):
+            cell = 2 * vertex + AROUND_OFFSET[index]
+            if cell < 0 or cell >= CELL_IDS or not self.frontier.held[cell]:
+                continue
+            key = self.keys[cell] + change * self.weights[AROUND_CORNER[index]]
+            self.keys[cell] = key
+            if self.live.held[cell] and not (change < 0 or self.fits_unplaced(key)):
+                order_pop(&self.live, cell)
+                self.dropped_depth[self.dropped] = self.depth
+                self.dropped_cell[self.dropped] = cell
+                self.dropped += 1
+
+    cdef int lay(self, int cell, int tile, tuple corners) except -1:
+        """Board.push_unchecked of a card (no joker)."""
+        if self.depth == 0:
+            self.alone = cell
+        self.laid_cells[self.laid] = cell
+        self.laid_tiles[self.laid] = tile
+        self.laid += 1
+        self.depth += 1
+        self.unplaced[tile >> 6] &= ~((<u64> 1) << (tile & 63))
+        order_pop(&self.frontier, cell)
+        order_pop(&self.live, cell)
+        cdef Py_ssize_t v[3]
+        cdef int n[3]
+        cdef int corner, neighbour, key
+        corners_of(cell, v)
+        for corner in range(3):
+            self.counts[v[corner]] += 1
+            n[corner] = corners[corner]
+        for corner in range(3):
+            if not self.numbers[v[corner]]:
+                self.renumber(v[corner], n[corner] + 1)
+        cdef Py_ssize_t around[3]
+        neighbours_of(cell, around)
+        for corner in range(3):
+            neighbour = around[corner]
+            self.edges[neighbour] += 1
+            if self.edges[neighbour] == 1 and neighbour != self.alone:
+                key = self.key_of(neighbour)
+                self.keys[neighbour] = key
+                order_set(&self.frontier, neighbour)
+                if self.fits_unplaced(key):
+                    order_set(&self.live, neighbour)
+        return 0
+
+    cdef void unlay(self) noexcept:
+        """Board.pop of the Table's last card."""
+        self.laid -= 1
+        cdef int cell = self.laid_cells[self.laid], tile = self.laid_tiles[self.laid]
+        self.depth -= 1
+        if self.depth == 0:
+            self.alone = NONE
+        self.unplaced[tile >> 6] |= (<u64> 1) << (tile & 63)
+        cdef Py_ssize_t around[3]
+        cdef Py_ssize_t v[3]
+        cdef int index, neighbour, key
+        neighbours_of(cell, around)
+        for index in range(3):
+            neighbour = around[index]
+            self.edges[neighbour] -= 1
+            if not self.edges[neighbour]:
+                order_pop(&self.frontier, neighbour)
+                order_pop(&self.live, neighbour)
+        corners_of(cell, v)
+        for index in range(3):
+            self.counts[v[index]] -= 1
+            if self.numbers[v[index]] and not self.counts[v[index]]:
+                self.renumber(v[index], 0)
+        if self.edges[cell] or not self.depth:
+            self.keys[cell] = self.key_of(cell)
+            order_set(&self.frontier, cell)
+            order_set(&self.live, cell)
+        while self.dropped and self.dropped_depth[self.dropped - 1] > self.depth:
+            self.dropped -= 1
+            order_set(&self.live, self.dropped_cell[self.dropped])
+
+    cdef bint fitting(self, int cell, u64* rack, u64* out) noexcept:
+        cdef int key = self.keys[cell]
+        out[0] = self.words[2 * key] & rack[0]
+        out[1] = self.words[2 * key + 1] & rack[1]
+        return out[0] != 0 or out[1] != 0
+
+    cdef bint fits_any(self, rack) except -1:
+        """Board.can_place."""
+        cdef u64 words[2]
+        cdef u64 found[2]
+        two_words(rack, words)
+        cdef int cell = self.frontier.first
+        while cell != NONE:
+            if self.fitting(cell, words, found):
+                return True
+            cell = self.frontier.after[cell]
+        return False
+
+    cdef best(self, rack, const long* values, const int* bonus):
+        """Board.best_placement: its answer does not hang on the order of the cells."""
+        cdef u64 words[2]
+        cdef u64 found[2]
+        two_words(rack, words)
+        cdef int cell = self.frontier.first, best_cell = NONE, figure, best_figure = -1
+        cdef int tile, best_tile = -1
+        cdef long score, best_score = -1
+        while cell != NONE:
+            if self.fitting(cell, words, found):
+                tile = 64 + highest_bit(found[1]) if found[1] else highest_bit(found[0])
+                figure = figure_of(cell, self.edges, self.counts)
+                score = values[tile] + bonus[figure]
+                if score > best_score or (score == best_score and cell < best_cell):
+                    best_score, best_cell, best_tile, best_figure = score, cell, tile, figure
+            cell = self.frontier.after[cell]
+        if best_cell == NONE:
+            return None
+        corners = self.board._fits.corners[self.keys[best_cell]][best_tile][0]
+        return best_cell, best_tile, corners, best_figure
 
 
 cdef class Playout:
@@ -464,6 +744,12 @@ cdef class Playout:
     """
 
     cdef object board, figure_points, tile_values, tile_set, rules, start_drawn
+    # outcome()'s: what decides whether an ended hand ends the match, and how much that is
+    # worth.
+    cdef object match_ends, win_chances, start_gong
+    cdef long hand_number
+    cdef double win_value
+    cdef bint equity
     # Evaluator.position_value's, for the outlook: the evaluator's weights, the tiles
     # unseen at the position (two words), its no_hit chances and its going-out value.
     cdef double w_threat, w_chance, w_tiles, w_rack_value, w_stuck, w_last_tile, going_out_value
@@ -489,6 +775,7 @@ cdef class Playout:
     cdef int laid  # placements and joker swaps made on the board, to take back
     cdef object drawn, gong
     cdef bint over
+    cdef Table table  # the board's frontier in C during run(), or None: a joker plays
 
     def __init__(
         self,
@@ -496,6 +783,9 @@ cdef class Playout:
         board,
         evaluator,
         *,
+        observation,
+        double win_value,
+        bint equity,
         int seat,
         int starter,
         int draws,
@@ -505,7 +795,13 @@ cdef class Playout:
         bint to_the_end,
         last_round_by,
     ):
-        from triominos.game import Draw, Pass, Placement, TakeJoker  # which import the board
+        from triominos.bots.outcome import win_chances  # these import the board
+        from triominos.game import Draw, Pass, Placement, TakeJoker, match_ends
+
+        self.match_ends, self.win_chances = match_ends, win_chances
+        self.hand_number = observation.hand_number
+        self.start_gong = observation.gong
+        self.win_value, self.equity = win_value, equity
 
         self.placement, self.draw_action, self.pass_action = Placement, Draw, Pass
         self.take_joker_action = TakeJoker
@@ -557,11 +853,12 @@ cdef class Playout:
         self.going_out_value = evaluator._going_out
         self.no_hit = evaluator._no_hit
         two_words(evaluator.unseen, self.unseen)
+        self.table = None if self.jokers else Table(board)
 
     def run(self, racks, pool, action):
         """The candidate ``action`` (legal for the seat: a placement, a draw, a pass, the
         joker taken back) played in the world ``racks`` and ``pool`` (next draw first),
-        then greedy's moves to the horizon."""
+        then greedy's moves to the horizon: ``Simulation.play_out``'s value of it."""
         self.racks = list(racks)
         self.pool = list(pool)
         self.taken = 0
@@ -580,21 +877,36 @@ cdef class Playout:
             self.to_move == self.last_round_by and self.draws
         )
         cdef double outlook
+        if self.table is not None:
+            self.table.load()
         try:
             self.play(action)
             self.greedy()
             outlook = 0.0 if self.over else self.outlook_of(self.racks[self.seat])
         finally:
             self.take_back()
-        played = Played()
-        played.players = self.players
-        played.points = self.points
-        played.totals = self.totals
-        played.racks = self.racks
-        played.is_over = self.over
-        played.gong = self.gong
-        played.outlook = outlook
-        return played
+        return self.outcome() + outlook
+
+    cdef double outcome(self) except? -1.0:
+        """bots.outcome.outcome of the hand played, in the same float operations (one
+        correctly rounded division of ints, then the same products and sums)."""
+        cdef long mine = self.points[self.seat], whole = 0, best
+        for points in self.points:
+            whole += <long> points
+        cdef double value = mine - <double> (whole - mine) / (self.players - 1), share = 0.0
+        if not self.over:
+            return value
+        totals = self.totals
+        gong = self.start_gong is not None or self.gong is not None
+        if self.match_ends(self.rules, totals, self.hand_number, gong):
+            best = max(totals)
+            if totals[self.seat] == best:
+                share = 1.0 / totals.count(best)
+            value += self.win_value * (2 * share - 1)
+        elif self.equity:
+            chances = self.win_chances(self.rules, totals, self.hand_number)
+            value += self.win_value * (2 * <double> chances[self.seat] - 1)
+        return value
 
     cdef int play(self, action) except -1:
         """Hand.apply of a candidate, legal by construction (Hand checks it)."""
@@ -623,6 +935,11 @@ cdef class Playout:
         """Take the playout's tiles off the board, last first (Board.pop, without the
         placements it returns): the board as the playout found it."""
         cdef int count
+        if self.table is not None:
+            for count in range(self.laid):
+                self.table.unlay()
+            self.table.store()
+            return 0
         for count in range(self.laid):
             if self.swapped:
                 pop(self.board)  # a joker swap among the placements
@@ -630,20 +947,61 @@ cdef class Playout:
                 unlay(self.board)
         return 0
 
+    cdef best(self, rack):
+        """Board.best_placement of the rack, on the Table where there is one."""
+        if self.table is not None:
+            return self.table.best(rack, self.points_of, self.bonus_of)
+        return best_of(self.board, rack, self.figure_points, self.tile_values)
+
+    cdef int lay(self, Py_ssize_t cell, int tile, tuple corners) except -1:
+        if self.table is not None:
+            return self.table.lay(cell, tile, corners)
+        return lay(self.board, cell, tile, corners)
+
+    cdef int unlay(self) except -1:
+        if self.table is not None:
+            self.table.unlay()
+            return 0
+        return unlay(self.board)
+
+    cdef bint can_place(self, rack) except -1:
+        if self.table is not None:
+            return self.table.fits_any(rack)
+        return fits_any(self.board, rack)
+
+    cdef int frontier(self, int* cells, int* keys) except -1:
+        """The open cells and their keys, in the frontier's order: how many."""
+        cdef int count = 0, cell
+        cdef Table table = self.table
+        if table is not None:
+            cell = table.frontier.first
+            while cell != NONE:
+                if count == MAX_OPEN:
+                    raise ValueError(f"more than {MAX_OPEN} open cells")
+                cells[count], keys[count] = cell, table.keys[cell]
+                count += 1
+                cell = table.frontier.after[cell]
+            return count
+        for cell_object, key in (<dict> self.board._frontier).items():
+            if count == MAX_OPEN:
+                raise ValueError(f"more than {MAX_OPEN} open cells")
+            cells[count], keys[count] = cell_object, key
+            count += 1
+        return count
+
     cdef double outlook_of(self, rack) except? -1.0:
         """Simulation._outlook: the seat's best placement now and what it keeps."""
-        board = self.board
-        best = best_of(board, rack, self.figure_points, self.tile_values)
+        best = self.best(rack)
         if best is None:
             return self.position_value(rack) - self.draw_penalty
         cdef Py_ssize_t cell = best[0]
         cdef int tile = best[1], figure = best[3]
         cdef long points = self.points_of[tile] + self.bonus_of[figure]
-        lay(board, cell, tile, best[2])
+        self.lay(cell, tile, best[2])
         try:
             return points + self.position_value(rack & ~(ONE << tile))
         finally:
-            unlay(board)
+            self.unlay()
 
     cdef double position_value(self, rack) except? -1.0:
         """Evaluator.position_value(rack), with its bonus_cells and outlook: the same
@@ -663,9 +1021,12 @@ cdef class Playout:
         cdef u64 fit1[MAX_OPEN]
         cdef int found = 0, at, bonus
         cdef u64 a, b, fits0 = 0, fits1 = 0
-        cdef Py_ssize_t key
-        for cell, key_object in (<dict> board._frontier).items():
-            key = key_object
+        cdef Py_ssize_t key, cell
+        cdef int cells[MAX_OPEN]
+        cdef int keys[MAX_OPEN]
+        cdef int index, count = self.frontier(cells, keys)
+        for index in range(count):
+            cell, key = cells[index], keys[index]
             fits0 |= words[2 * key] & held[0]
             fits1 |= words[2 * key + 1] & held[1]
             a = words[2 * key] & tiles0
@@ -675,8 +1036,6 @@ cdef class Playout:
             bonus = self.bonus_of[figure_of(cell, edges, counts)]
             if not bonus:
                 continue
-            if found == MAX_OPEN:
-                raise ValueError(f"more than {MAX_OPEN} open cells make a bonus")
             at = found
             while at and bonuses[at - 1] < bonus:
                 bonuses[at], fit0[at], fit1[at] = bonuses[at - 1], fit0[at - 1], fit1[at - 1]
@@ -716,12 +1075,11 @@ cdef class Playout:
 
     cdef int greedy(self) except -1:
         """sim's _greedy_play: to the end of the hand, or to the seat's next turn."""
-        board = self.board
         while not self.over and (
             self.to_the_end or self.to_move != self.seat or self.draws
         ):
             rack = self.racks[self.to_move]
-            best = best_of(board, rack, self.figure_points, self.tile_values)
+            best = self.best(rack)
             if best is not None:
                 self.place(best[0], best[1], best[2], best[3])
                 continue
@@ -794,7 +1152,7 @@ cdef class Playout:
             points += self.last_tile_bonus
         if self.bank != NO_LIMIT:  # the bank pays what it holds
             points = min(points, self.bank - sum(self.totals))
-        lay(self.board, cell, tile, corners)
+        self.lay(cell, tile, corners)
         self.laid += 1
         rack = rack ^ bit
         self.racks[player] = rack
@@ -875,9 +1233,8 @@ cdef class Playout:
             for seat in range(self.players):
                 if self.totals[seat] >= self.draw_penalty:
                     return False
-        board = self.board
         for rack in self.racks:
-            if fits_any(board, rack):
+            if self.can_place(rack):
                 return False
         if self.jokers:
             for rack in self.racks:
@@ -911,7 +1268,6 @@ cdef class Playout:
 
 # --- the world sampler --------------------------------------------------------------------
 
-from cpython.mem cimport PyMem_Free, PyMem_Malloc
 
 
 cdef inline Py_ssize_t randbelow(getrandbits, Py_ssize_t n) except -1:

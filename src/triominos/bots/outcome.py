@@ -13,8 +13,8 @@ from triominos.rules import Rules
 
 
 class Played(Protocol):
-    """What the outcome reads of a hand played on: a :class:`~triominos.game.Hand`, or
-    what the native playout leaves (``triominos._board.Played``)."""
+    """What the outcome reads of a hand played on: a :class:`~triominos.game.Hand` (the
+    native playout, ``triominos._board.Playout``, values its hands itself, the same way)."""
 
     @property
     def players(self) -> int: ...

@@ -237,6 +237,9 @@ class Simulation:
                 observation.rules,
                 self.board,
                 self.evaluator,
+                observation=observation,
+                win_value=win_value,
+                equity=equity,
                 seat=self.seat,
                 starter=self._starter,
                 draws=observation.draws,
@@ -381,8 +384,7 @@ class Simulation:
     def play_out(self, world: World, action: Action) -> float:
         """The seat's value of ``action`` in ``world`` (see the module docstring)."""
         if self._native is not None:  # the same playout, the board taken back already
-            played = self._native.run(world.racks, world.pool, action)
-            return self._value(played, played.outlook)
+            return float(self._native.run(world.racks, world.pool, action))
         observation, board = self.observation, self.board
         hand = Hand.resume(
             observation.rules,
