@@ -442,6 +442,7 @@ def test_a_look_up_proxied_to_an_owner_that_dies_answering_is_503(served: Served
         assert code not in served.service.tables
         looked = served.http.get(f"/api/tables/{code}")
     assert looked.status_code == 503 and looked.json()["error"]["code"] == "unavailable"
+    assert served.service.node_metrics.relay_errors == 1  # counted as a failed hop
 
 
 SLOW_SECONDS = 70.0

@@ -43,7 +43,7 @@ from triominos.server.protocol import (
     TokenRequest,
     decode,
 )
-from triominos.server.proxy import Unreachable, forward_request, is_hop
+from triominos.server.proxy import OwnerFailed, Unreachable, forward_request, is_hop
 from triominos.server.push import Pusher
 from triominos.server.push import rematch as rematch_notice
 from triominos.server.service import Service, address_hash
@@ -118,6 +118,9 @@ async def live(request: Request) -> LiveTable | Response:
                 raise moving() from None
             await asyncio.sleep(0.2)
             continue
+        except OwnerFailed as error:
+            service.node_metrics.relay_failed(found, request.url.path, error)
+            raise
         service.node_metrics.relayed(found)
         service.node_metrics.proxied_requests += 1
         return answer
