@@ -50,6 +50,7 @@ from triominos.server.protocol import (
     ApiError,
 )
 from triominos.server.proxy import http_client
+from triominos.server.rating_store import Finished, RatingStore
 from triominos.server.room import Viewer
 from triominos.server.store import (
     ActionWrite,
@@ -227,6 +228,9 @@ class Service:
         self.draining = False
         self.http = http_client()
         """Requests proxied to the nodes that hold their tables."""
+        self.ratings = RatingStore(store)
+        self._rating: set[asyncio.Task[None]] = set()
+        """Rated tables that finished and are being rated (kept so none is collected)."""
 
     async def start(self) -> None:
         """Upgrade the schema, check that it can be written, register the node, then
@@ -570,8 +574,34 @@ class Service:
             raise
         if counted and isinstance(decision.write, AppendAction):
             self.metrics.record("accepted", time.monotonic() - began)
+        if isinstance(decision.write, AppendAction) and decision.write.finished:
+            self._rate(table)
         self.changed(table)
         return told
+
+    def _rate(self, table: LiveTable) -> None:
+        """The match just finished, durably: rate it if it was created rated, in a
+        thread and after the move's answer. A failure is logged and never the move's
+        (rating is idempotent; :meth:`rate_pending` tries again on the next start)."""
+        info, match = table.info, table.match
+        finished = Finished(
+            table.code,
+            info.id,
+            info.preset,
+            tuple(match.totals),
+            match.resigned,
+            tuple(seat.bot if seat.kind == "bot" else None for seat in info.seats),
+        )
+
+        async def rate() -> None:
+            try:
+                await asyncio.to_thread(self.ratings.rate_table, finished, self.clock())
+            except Exception:
+                log.exception("table %s: not rated now; tried again on the next start", table.code)
+
+        task = asyncio.create_task(rate())
+        self._rating.add(task)
+        task.add_done_callback(self._rating.discard)
 
     async def attempt(self, table: LiveTable, command: Command) -> Outcome:
         """:meth:`perform` for the server's own commands (a bot's move, the turn
