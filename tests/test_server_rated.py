@@ -17,7 +17,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("webauthn")
 
 from server_games import WAIT_SECONDS, Served, Viewer, match_over, serve_app
-from test_server_accounts import CHEAP, Device, devices, rows
+from test_server_accounts import CHEAP, Device, devices, error, rows
 from triominos.ratings import RESIGN_FIRST_ROUNDS
 from triominos.server.account_store import AccountRow, AccountSeatRow
 from triominos.server.rating_store import (
@@ -61,6 +61,8 @@ def play_rounds(viewers: list[Viewer], rounds: int) -> None:
     for step in itertools.count():
         if min(turns) >= rounds:
             return
+        while not any(viewer.view["legal"] for viewer in viewers):  # a bot moves
+            viewers[0].until(lambda message: message["type"] == "event")
         mover = next(viewer for viewer in viewers if viewer.view["legal"])
         played = mover.play_first_legal(f"m{step}")
         assert played["type"] == "event", played
@@ -121,3 +123,68 @@ def test_a_rated_match_between_two_accounts_moves_both_ratings(served: Served) -
         assert bob.send("DELETE", "/api/account").status_code == 200
         board = served.http.get("/api/ratings/leaderboard?edition=classic&players=2").json()
         assert [entry["name"] for entry in board["players"]] == ["Ann", "Player"]
+
+
+def signed_up(*pairs: tuple[Device, str]) -> None:
+    for device, name in pairs:
+        assert device.sign_up(name).status_code == 201
+
+
+def test_a_resignation_in_the_first_moves_rates_nothing(served: Served) -> None:
+    with devices(served, 2) as (ann, bob):
+        signed_up((ann, "Ann"), (bob, "Bob"))
+        table = create(ann)
+        code, ann_token = table["code"], table["seats"][0]["token"]
+        bob_token = join(bob, code)
+        with served.viewer(code, ann_token) as ann_view, served.viewer(code, bob_token) as bob_view:
+            play_rounds([ann_view, bob_view], RESIGN_FIRST_ROUNDS - 1)
+            resign(bob_view, ann_view)
+        assert outcome(served, code) == "early_resign"
+        assert rows(served, RatingRow) == rows(served, RatingHistoryRow) == []
+
+
+def test_a_table_not_rated_rates_nothing(served: Served) -> None:
+    with devices(served, 2) as (ann, bob):
+        signed_up((ann, "Ann"), (bob, "Bob"))
+        table = create(ann, rated=False)
+        code, ann_token = table["code"], table["seats"][0]["token"]
+        bob_token = join(bob, code)
+        with served.viewer(code, ann_token) as ann_view, served.viewer(code, bob_token) as bob_view:
+            play_rounds([ann_view, bob_view], RESIGN_FIRST_ROUNDS)
+            resign(bob_view, ann_view)
+        # no pending row was made, and rating a table without one writes nothing
+        assert rows(served, RatedTableRow) == rows(served, RatingRow) == []
+
+
+def test_a_rated_table_with_a_bot_is_rated_in_the_bots_pool(served: Served) -> None:
+    with devices(served, 1) as (ann,):
+        signed_up((ann, "Ann"))
+        seats = [{"kind": "person", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}]
+        table = create(ann, seats=seats)
+        code, token = table["code"], table["seats"][0]["token"]
+        with served.viewer(code, token) as ann_view:
+            play_rounds([ann_view], RESIGN_FIRST_ROUNDS + 1)  # the bot had one turn less at most
+            ann_view.send({"type": "resign", "id": "resign"})
+            ann_view.until(match_over)
+        assert outcome(served, code) == "rated"
+        (rating,) = rows(served, RatingRow)
+        assert (rating.player, rating.pool) == (account_ids(served)["Ann"], "classic-2-bots")
+        assert rating.rating < 1500  # she resigned: behind the bot
+        people = served.http.get("/api/ratings/leaderboard?edition=classic&players=2").json()
+        assert people["players"] == []
+
+
+def test_a_rated_table_is_for_accounts_only(served: Served) -> None:
+    with devices(served, 3) as (ann, bob, stranger):
+        refused = create(stranger, 401)
+        assert refused["error"]["code"] == "signed_out"
+        signed_up((ann, "Ann"), (bob, "Bob"))
+        assert create(ann, 400, take=[])["error"]["field"] == "take"
+        code = create(ann)["code"]
+        no_account = stranger.send("POST", f"/api/tables/{code}/join", {"name": "Eve"})
+        assert error(no_account, 401)["code"] == "signed_out"
+        twice = ann.send("POST", f"/api/tables/{code}/join", {"name": "Ann"})
+        assert error(twice, 409)["code"] == "already_seated"
+        seats = served.http.get(f"/api/tables/{code}").json()["seats"]
+        assert [seat["taken"] for seat in seats] == [True, False]  # nothing changed
+        join(bob, code)
