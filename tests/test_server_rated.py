@@ -7,6 +7,7 @@ names the accounts."""
 from __future__ import annotations
 
 import itertools
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -27,6 +28,7 @@ from triominos.server.rating_store import (
     RatingHistoryRow,
     RatingRow,
 )
+from triominos.server.store import StorageFault
 
 PEOPLE = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}]
 
@@ -188,3 +190,34 @@ def test_a_rated_table_is_for_accounts_only(served: Served) -> None:
         seats = served.http.get(f"/api/tables/{code}").json()["seats"]
         assert [seat["taken"] for seat in seats] == [True, False]  # nothing changed
         join(bob, code)
+
+
+def test_a_rating_that_fails_never_fails_the_move_and_is_made_on_the_next_start(
+    served: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = served.service
+    with devices(served, 2) as (ann, bob):
+        signed_up((ann, "Ann"), (bob, "Bob"))
+        table = create(ann)
+        code, ann_token = table["code"], table["seats"][0]["token"]
+        bob_token = join(bob, code)
+
+        tried = threading.Event()
+
+        def storage_down(*_: object) -> None:
+            tried.set()
+            raise StorageFault("gone", "the database is gone")
+
+        with monkeypatch.context() as patched:
+            patched.setattr(service.ratings, "rate_table", storage_down)
+            with (
+                served.viewer(code, ann_token) as ann_view,
+                served.viewer(code, bob_token) as bob_view,
+            ):
+                play_rounds([ann_view, bob_view], RESIGN_FIRST_ROUNDS)
+                resign(bob_view, ann_view)  # the resignation holds
+            assert tried.wait(WAIT_SECONDS)
+            assert [row.outcome for row in rows(served, RatedTableRow)] == [PENDING]
+        served.run(service.rate_pending())  # as the next start does
+        assert outcome(served, code) == "rated"
+        assert len(rows(served, RatingHistoryRow)) == 2

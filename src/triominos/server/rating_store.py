@@ -32,7 +32,7 @@ from triominos.ratings import (
     unrated_because,
 )
 from triominos.server.account_store import AccountRow, AccountSeatRow
-from triominos.server.store import Base, Store
+from triominos.server.store import Base, Store, TableRow
 
 PLAYER_LENGTH = 64
 """The longest player (account) id the rows keep."""
@@ -255,6 +255,19 @@ class RatingStore:
         """Whether the table was created rated."""
         with self._session() as session:
             return session.get(RatedTableRow, code) is not None
+
+    def pending_finished(self) -> list[str]:
+        """The codes of the rated tables that finished and are not rated yet: their
+        rating failed, or their node stopped first (:meth:`Service.rate_pending`)."""
+        with self._session() as session:
+            return list(
+                session.scalars(
+                    select(RatedTableRow.code)
+                    .join(TableRow, TableRow.code == RatedTableRow.code)
+                    .where(RatedTableRow.outcome == PENDING, TableRow.status == "finished")
+                    .order_by(RatedTableRow.code)
+                )
+            )
 
     def rate_table(self, finished: Finished, now: float) -> RatedTable | None:
         """Rate a table that just finished if it was created rated and is not rated yet
