@@ -149,7 +149,7 @@ async def rated_seat_account(request: Request, service: Service) -> int:
     accounts = AccountStore(service.store)
     found = (
         await asyncio.to_thread(accounts.signed_in, session_id, service.clock())
-        if 0 < len(session_id) <= 100
+        if session_id
         else None
     )
     if found is None:
