@@ -149,8 +149,12 @@ def test_the_leaderboard_lists_the_active_highest_first(store: Store) -> None:
     rows.rate_finished(two_players("NEW777", "ann", "bob"), NOW)
     rows.rate_finished(two_players("NEW778", "cid", "ann"), NOW)
     board = rows.leaderboard(CLASSIC_2, NOW, limit=10, offset=0)
-    assert [entry.player for entry in board] == ["cid", "ann", "bob"]
-    assert [entry.player for entry in rows.leaderboard(CLASSIC_2, NOW, 1, 1)] == ["ann"]
+    assert [(entry.player, name) for entry, name in board] == [
+        ("cid", "Player"),  # no account of that id (a deleted one): the neutral name
+        ("ann", "Player"),
+        ("bob", "Player"),
+    ]
+    assert [entry.player for entry, _ in rows.leaderboard(CLASSIC_2, NOW, 1, 1)] == ["ann"]
     assert rows.leaderboard(Pool("classic", 3), NOW, 10, 0) == []
 
 

@@ -247,6 +247,10 @@ class CreateTable(msgspec.Struct):
     hints: bool | None = None
     """Whether the players may ask for hints; None: only when one person plays (against
     bots), never between people unless the creator says so."""
+    rated: bool = False
+    """Whether the match moves its players' ratings (issue 33): only a signed-in creator
+    makes a rated table, and only signed-in accounts take its seats; with a bot, it is
+    rated in the bots' pool (:mod:`triominos.ratings`)."""
 
 
 class JoinTable(msgspec.Struct):

@@ -122,8 +122,8 @@ def rating_routes(store: Store, clock: Callable[[], float] = time.time) -> list[
                 "provisional_deviation": PROVISIONAL_DEVIATION,
                 "offset": offset,
                 "players": [
-                    {"rank": offset + place, **player_rating_json(entry)}
-                    for place, entry in enumerate(found, start=1)
+                    {"rank": offset + place, "name": name, **player_rating_json(entry)}
+                    for place, (entry, name) in enumerate(found, start=1)
                 ],
             }
         )

@@ -6,7 +6,9 @@ rows keep its id without a foreign key). ``ratings`` holds each player's rating 
 as it was after their last rated match there; ``rating_history`` one row per player and
 rated match, for the graph; ``rated_tables`` one row per finished rated table, rated or
 refused, which is what makes rating a table once only: the second call, on this node or
-another, finds the row and changes nothing.
+another, finds the row and changes nothing. A table created rated gets its row at once,
+``pending`` until it finishes: that row is what makes a table rated (:meth:`RatingStore.rated`),
+so the tables' own rows need no column for it.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Float, Index, Integer, String, select
+from sqlalchemy import Float, Index, Integer, String, cast, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
@@ -29,7 +31,8 @@ from triominos.ratings import (
     rated,
     unrated_because,
 )
-from triominos.server.store import Base, Store
+from triominos.server.account_store import AccountRow, AccountSeatRow
+from triominos.server.store import Base, Store, TableRow
 
 PLAYER_LENGTH = 64
 """The longest player (account) id the rows keep."""
@@ -37,6 +40,16 @@ CODE_LENGTH = 12
 """The longest table code (as the tables' own rows keep it)."""
 HISTORY_ROWS = 1000
 """The newest rows of a player's history that :meth:`RatingStore.player` returns."""
+PENDING = "pending"
+"""The outcome of a rated table that has not finished yet."""
+NO_ACCOUNT = "no_account"
+"""The outcome of a rated table one of whose people seats is in no account at its end
+(the account was deleted meanwhile): nobody's rating moves."""
+TURN_ENDS = ("place", "pass")
+"""The actions that end a seat's turn: what counts the rounds a match had (its draws,
+starter draws and a resignation are no turn of their own)."""
+NEUTRAL_NAME = "Player"
+"""The name the leaderboard shows for an account deleted since (as its games do)."""
 
 
 class RatingRow(Base):
@@ -70,7 +83,8 @@ class RatedTableRow(Base):
     code: Mapped[str] = mapped_column(String(CODE_LENGTH), primary_key=True)
     pool: Mapped[str] = mapped_column(String(24))
     outcome: Mapped[str] = mapped_column(String(16))
-    """``rated``, or why not (:func:`triominos.ratings.unrated_because`)."""
+    """``rated``, or why not (:func:`triominos.ratings.unrated_because`, :data:`NO_ACCOUNT`),
+    or :data:`PENDING` while the table plays."""
     rated_at: Mapped[float] = mapped_column(Float)
 
 
@@ -94,6 +108,19 @@ class TableResult:
                 )
         if self.rounds < 0:
             raise RatedMatchError(f"rounds is a count of turns, not {self.rounds}")
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """A rated table's end as the live table knows it: each seat's total, the seat that
+    resigned, and which seats a bot played (its level; None for a person's seat)."""
+
+    code: str
+    table_id: int
+    preset: str
+    totals: Sequence[int]
+    resigned: int | None
+    bots: Sequence[str | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,14 +166,10 @@ def _rate(session: Session, result: TableResult, now: float) -> RatedTable | Non
     """:meth:`RatingStore.rate_finished` in ``session``'s transaction; raises
     IntegrityError when another transaction rated the table or wrote a player's first
     rating in the pool meanwhile."""
-    if session.get(RatedTableRow, result.code) is not None:
-        return None
     pool = pool_of(result.preset, result.seats)
     unrated = unrated_because(result.seats, result.rounds)
-    session.add(
-        RatedTableRow(code=result.code, pool=pool.key, outcome=unrated or "rated", rated_at=now)
-    )
-    session.flush()  # the table's key first: a second rating of it waits here, then fails
+    if not _settle(session, result.code, pool, unrated or "rated", now):
+        return None
     if unrated is not None:
         return RatedTable(pool, unrated, {})
     people = sorted(seat.player for seat in result.seats if not seat.bot)
@@ -191,6 +214,21 @@ def _rate(session: Session, result: TableResult, now: float) -> RatedTable | Non
     )
 
 
+def _settle(session: Session, code: str, pool: Pool, outcome: str, now: float) -> bool:
+    """Write the table's outcome; False when it was rated (or refused) before. The
+    pending row is locked, so a second rating of the table waits here and then finds it
+    settled; a table without one (rated directly) inserts it, and a second insert fails."""
+    row = session.get(RatedTableRow, code, with_for_update=True)
+    if row is not None and row.outcome != PENDING:
+        return False
+    if row is None:
+        session.add(RatedTableRow(code=code, pool=pool.key, outcome=outcome, rated_at=now))
+    else:
+        row.pool, row.outcome, row.rated_at = pool.key, outcome, now
+    session.flush()
+    return True
+
+
 def _current(row: RatingRow, now: float) -> Rating:
     return aged(Rating(row.rating, row.deviation, row.volatility), now - row.played_at)
 
@@ -205,7 +243,64 @@ class RatingStore:
     """The ratings' part of the service's database."""
 
     def __init__(self, store: Store) -> None:
+        self._store = store
         self._session = store.session  # its faults are StorageFaults: 503, try again
+
+    def register(self, code: str, pool: Pool, now: float) -> None:
+        """Make a new table rated: its :data:`PENDING` row."""
+        with self._session() as session:
+            session.add(RatedTableRow(code=code, pool=pool.key, outcome=PENDING, rated_at=now))
+
+    def rated(self, code: str) -> bool:
+        """Whether the table was created rated."""
+        with self._session() as session:
+            return session.get(RatedTableRow, code) is not None
+
+    def pending_finished(self) -> list[str]:
+        """The codes of the rated tables that finished and are not rated yet: their
+        rating failed, or their node stopped first (:meth:`Service.rate_pending`)."""
+        with self._session() as session:
+            return list(
+                session.scalars(
+                    select(RatedTableRow.code)
+                    .join(TableRow, TableRow.code == RatedTableRow.code)
+                    .where(RatedTableRow.outcome == PENDING, TableRow.status == "finished")
+                    .order_by(RatedTableRow.code)
+                )
+            )
+
+    def rate_table(self, finished: Finished, now: float) -> RatedTable | None:
+        """Rate a table that just finished if it was created rated and is not rated yet
+        (None otherwise): each person seat's player is the account that holds it, a bot's
+        its level; the rounds are the turns every seat had (:data:`TURN_ENDS`)."""
+        with self._session() as session:
+            row = session.get(RatedTableRow, finished.code)
+            if row is None or row.outcome != PENDING:
+                return None
+            pool = Pool.from_key(row.pool)
+            held = session.execute(
+                select(AccountSeatRow.seat, AccountSeatRow.account_id).where(
+                    AccountSeatRow.code == finished.code
+                )
+            )
+            accounts = {seat: account for seat, account in held}
+        seats = [  # a seat in an account is its person's, even where a bot stood in at the end
+            Seat(str(accounts[number]), total, number == finished.resigned)
+            if number in accounts
+            else Seat(bot or "", total, number == finished.resigned, bot=bot is not None)
+            for number, (total, bot) in enumerate(zip(finished.totals, finished.bots, strict=True))
+        ]
+        if any(not seat.player for seat in seats):
+            with self._session() as session:
+                _settle(session, finished.code, pool, NO_ACCOUNT, now)
+            return RatedTable(pool, NO_ACCOUNT, {})
+        turns = [
+            action.seat
+            for action in self._store.actions(finished.table_id)
+            if action.action["action"] in TURN_ENDS
+        ]
+        rounds = min(turns.count(number) for number in range(len(seats)))
+        return self.rate_finished(TableResult(finished.code, finished.preset, seats, rounds), now)
 
     def rate_finished(self, result: TableResult, now: float) -> RatedTable | None:
         """Rate a finished rated table, once: the seam the service calls when a table
@@ -221,17 +316,21 @@ class RatingStore:
             with self._session() as session:
                 return _rate(session, result, now)
 
-    def leaderboard(self, pool: Pool, now: float, limit: int, offset: int) -> list[PlayerRating]:
-        """The pool's active players, highest rating first (ties by player id)."""
+    def leaderboard(
+        self, pool: Pool, now: float, limit: int, offset: int
+    ) -> list[tuple[PlayerRating, str]]:
+        """The pool's active players, highest rating first (ties by player id), each
+        with its account's display name (:data:`NEUTRAL_NAME` once it is deleted)."""
         with self._session() as session:
-            rows = session.scalars(
-                select(RatingRow)
+            rows = session.execute(
+                select(RatingRow, AccountRow.name)
+                .outerjoin(AccountRow, cast(AccountRow.id, String) == RatingRow.player)
                 .where(RatingRow.pool == pool.key, RatingRow.played_at >= now - ACTIVE_SECONDS)
                 .order_by(RatingRow.rating.desc(), RatingRow.player)
                 .limit(limit)
                 .offset(offset)
             )
-            return [_player_rating(row, now) for row in rows]
+            return [(_player_rating(row, now), name or NEUTRAL_NAME) for row, name in rows]
 
     def player(self, player: str, now: float) -> tuple[list[PlayerRating], list[HistoryPoint]]:
         """The player's ratings in every pool they played, and their history, oldest

@@ -28,7 +28,10 @@ from starlette.responses import FileResponse, JSONResponse, Response
 
 from triominos.bots import BOTS
 from triominos.bots.levels import levels_json
+from triominos.ratings import Pool, RatedMatchError, Seat, pool_of
 from triominos.rules import PRESETS, RuleOptionError
+from triominos.server.account_api import SESSION_COOKIE
+from triominos.server.account_store import AccountRefusal, AccountStore
 from triominos.server.bots import THINKING_BOTS
 from triominos.server.guard import BOT_TABLES_PER_ADDRESS, client_key
 from triominos.server.metrics import render as render_metrics
@@ -46,6 +49,7 @@ from triominos.server.protocol import (
 from triominos.server.proxy import OwnerFailed, Unreachable, forward_request, is_hop
 from triominos.server.push import Pusher
 from triominos.server.push import rematch as rematch_notice
+from triominos.server.rating_store import RatingStore
 from triominos.server.service import Service, address_hash
 from triominos.server.store import SeatInfo, TableInfo
 from triominos.server.table import LiveTable
@@ -142,6 +146,31 @@ def seat_number(request: Request, table: LiveTable) -> int:
     return number
 
 
+async def rated_seat_account(request: Request, service: Service) -> int:
+    """The account a seat of a rated table goes to: the request's sign-in, or 401
+    ``signed_out``. (The sign-in cookie is ``SameSite=Lax``: another site's form never
+    sends it along a POST, so no CSRF header is needed to give a seat to the account.)"""
+    session_id = request.cookies.get(SESSION_COOKIE, "")
+    accounts = AccountStore(service.store)
+    found = (
+        await asyncio.to_thread(accounts.signed_in, session_id, service.clock())
+        if session_id
+        else None
+    )
+    if found is None:
+        raise ApiError(401, "signed_out", "a seat of a rated table is an account's: sign in first")
+    return found.id
+
+
+async def keep_in_account(service: Service, account: int, code: str, seat: int, token: str) -> None:
+    """Put a rated table's seat into its account, which is who the rating is for."""
+    accounts = AccountStore(service.store)
+    try:
+        await asyncio.to_thread(accounts.move_seat, account, code, seat, token, service.clock())
+    except AccountRefusal as error:
+        raise ApiError(409, error.code, str(error)) from None
+
+
 def seated(table: LiveTable, token: str) -> int:
     """The seat of a token at this table, or 403 ``bad_token``."""
     seat = table.authenticate(token)
@@ -207,6 +236,7 @@ async def create_table(request: Request) -> JSONResponse:
     tokens = {number: new_token() for number in taken}
     for number, token in tokens.items():
         seats[number] = SeatInfo(number, "person", seats[number].name, token_hash=token_hash(token))
+    rated_by = await rated_creator(request, service, body, seats, taken)
     waits = any(seat.kind == "person" and seat.token_hash is None for seat in seats)
     people = sum(seat.kind == "person" for seat in seats)
     hints = body.hints if body.hints is not None else people <= 1
@@ -233,6 +263,11 @@ async def create_table(request: Request) -> JSONResponse:
             owner=service.node.id,
         )
     )
+    if rated_by is not None:  # rated and in the account before any bot may move
+        account, pool = rated_by
+        ratings = RatingStore(service.store)
+        await asyncio.to_thread(ratings.register, info.code, pool, service.clock())
+        await keep_in_account(service, account, info.code, taken[0], tokens[taken[0]])
     await service.locate(info.code)  # live here from now: bots may start at once
     log.info("table %s created: %s, %d players", info.code, body.preset, body.players)
     return JSONResponse(
@@ -243,6 +278,24 @@ async def create_table(request: Request) -> JSONResponse:
         },
         status_code=201,
     )
+
+
+async def rated_creator(
+    request: Request, service: Service, body: CreateTable, seats: list[SeatInfo], taken: list[int]
+) -> tuple[int, Pool] | None:
+    """For a rated table: its creator's account and the pool it is rated in (None for
+    a table that is not rated). The creator is signed in and takes one seat; every bot
+    seat is a level with a rating."""
+    if not body.rated:
+        return None
+    account = await rated_seat_account(request, service)
+    if len(taken) != 1:
+        raise bad_request("take", "the creator of a rated table takes one seat, and plays it")
+    try:
+        players = [Seat(seat.bot or str(seat.seat), bot=seat.kind == "bot") for seat in seats]
+        return account, pool_of(body.preset, players)
+    except RatedMatchError as error:
+        raise bad_request("rated", f"this table cannot be rated: {error}") from None
 
 
 async def bots_may_play(service: Service, client: str) -> str:
@@ -321,8 +374,16 @@ async def join_table(request: Request) -> Response:
     body = await request_body(request, JoinTable)
     if body.seat is not None and not 0 <= body.seat < table.info.players:
         raise bad_request("seat", f"seats are numbered 0 to {table.info.players - 1}")
+    rated = await asyncio.to_thread(RatingStore(service.store).rated, table.code)
+    account = await rated_seat_account(request, service) if rated else None
+    if account is not None:
+        held = await asyncio.to_thread(AccountStore(service.store).seats, account)
+        if any(seat.code == table.code for seat in held):
+            raise ApiError(409, "already_seated", "an account plays one seat of a rated table")
     token = new_token()
     seat = (await service.perform(table, Join(body.seat, body.name, token_hash(token)))).seat
+    if account is not None and seat is not None:
+        await keep_in_account(service, account, table.code, seat, token)
     log.info("table %s: seat %d taken", table.code, seat)
     return JSONResponse({"seat": seat, "token": token})
 

@@ -50,6 +50,7 @@ from triominos.server.protocol import (
     ApiError,
 )
 from triominos.server.proxy import http_client
+from triominos.server.rating_store import Finished, RatingStore
 from triominos.server.room import Viewer
 from triominos.server.store import (
     ActionWrite,
@@ -75,6 +76,7 @@ from triominos.server.tablestate import (
     Refused,
     Resign,
     SeatToBot,
+    TableState,
     TakeSeat,
     Told,
     token_hash,
@@ -227,11 +229,14 @@ class Service:
         self.draining = False
         self.http = http_client()
         """Requests proxied to the nodes that hold their tables."""
+        self.ratings = RatingStore(store)
+        self._rating: set[asyncio.Task[None]] = set()
+        """Rated tables that finished and are being rated (kept so none is collected)."""
 
     async def start(self) -> None:
         """Upgrade the schema, check that it can be written, register the node, then
-        resume the tables being played that no node holds: bots, timers. Waiting
-        tables load when someone asks for them."""
+        resume the tables being played that no node holds: bots, timers; rate the
+        rated tables left unrated. Waiting tables load when someone asks for them."""
         self.loop = asyncio.get_running_loop()
         await asyncio.to_thread(self.store.upgrade)
         await asyncio.to_thread(self.store.check_writable)
@@ -240,7 +245,10 @@ class Service:
         await self.renew()
         await self.claim_orphans()
         log.info("node %s at %s: resumed %d tables", self.node.id, self.node.url, len(self.tables))
-        self._tasks = [asyncio.create_task(self._every(SWEEP_SECONDS, self.sweep))]
+        self._tasks = [
+            asyncio.create_task(self._every(SWEEP_SECONDS, self.sweep)),
+            asyncio.create_task(self.rate_pending()),
+        ]
         if not self.single_node:
             self._tasks += [
                 asyncio.create_task(self._every(RENEW_SECONDS, self.renew)),
@@ -570,8 +578,47 @@ class Service:
             raise
         if counted and isinstance(decision.write, AppendAction):
             self.metrics.record("accepted", time.monotonic() - began)
+        if isinstance(decision.write, AppendAction) and decision.write.finished:
+            self._rate(table)
         self.changed(table)
         return told
+
+    def _rate(self, table: TableState) -> None:
+        """The match just finished, durably: rate it if it was created rated, in a
+        thread and after the move's answer. A failure is logged and never the move's
+        (rating is idempotent; :meth:`rate_pending` tries again on the next start)."""
+        info, match = table.info, table.match
+        finished = Finished(
+            info.code,
+            info.id,
+            info.preset,
+            tuple(match.totals),
+            match.resigned,
+            tuple(seat.bot if seat.kind == "bot" else None for seat in info.seats),
+        )
+
+        async def rate() -> None:
+            try:
+                await asyncio.to_thread(self.ratings.rate_table, finished, self.clock())
+            except Exception:
+                log.exception("table %s: not rated now; tried again on the next start", info.code)
+
+        task = asyncio.create_task(rate())
+        self._rating.add(task)
+        task.add_done_callback(self._rating.discard)
+
+    async def rate_pending(self) -> None:
+        """On start: rate the rated tables that finished unrated (their rating failed,
+        or their node stopped before it), each replayed from the database."""
+        try:
+            codes = await asyncio.to_thread(self.ratings.pending_finished)
+            for code in codes:
+                info = await asyncio.to_thread(self.store.table, code)
+                if info is not None:
+                    actions = await asyncio.to_thread(self.store.actions, info.id)
+                    self._rate(TableState(info, actions, self.clock()))
+        except Exception:
+            log.exception("the rated tables left unrated: not rated now")
 
     async def attempt(self, table: LiveTable, command: Command) -> Outcome:
         """:meth:`perform` for the server's own commands (a bot's move, the turn

@@ -28,6 +28,11 @@ async function send(method, path, body = {}) {
   return data;
 }
 
+/** The account signed in on this page, or null. */
+export function currentAccount() {
+  return account;
+}
+
 function signedIn(data) {
   account = data.account;
   csrf = data.csrf ?? "-";

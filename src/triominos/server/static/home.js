@@ -1,5 +1,6 @@
 // The home page: start a game, join one by its code or link, see the open tables.
 
+import { currentAccount } from "./account.js";
 import { getJson, heldSeats, heldTables, holdSeat, playerName, postJson, rememberName } from "./api.js";
 import { DEFAULT_LEVEL, LEVELS, seatNames, strength } from "./bots.js";
 import { h, keepingFocus, number, onSubmit, t, toast } from "./dom.js";
@@ -39,6 +40,7 @@ export class HomePage {
       listed: false,
       timeoutAction: "place",
       hints: null, // null: as the server decides (on against bots, off between people)
+      rated: false, // offered only signed in: a rated table's seats are accounts'
     };
   }
 
@@ -290,11 +292,21 @@ export class HomePage {
       h("input", { type: "checkbox", checked: form.hints ?? people <= 1, "data-testid": "hints-option", on: { change: (event) => (form.hints = event.target.checked) } }),
       h("span", { i18n: "hints_option" }),
     );
+    const rated = currentAccount()
+      ? [
+          h(
+            "label",
+            { class: "field check" },
+            h("input", { type: "checkbox", checked: form.rated, "data-testid": "rated-option", on: { change: (event) => (form.rated = event.target.checked) } }),
+            h("span", { i18n: "rated_table" }),
+          ),
+        ]
+      : [];
     return h(
       "details",
       { class: "house-rules", open: form.houseOpen, on: { toggle: (event) => (form.houseOpen = event.target.open) } },
       h("summary", { "data-testid": "house-rules", i18n: "house_rules" }),
-      ...houseRuleGroups({ common: [...common, timer, hints, listed], more: [...more, timeout, grace] }, form),
+      ...houseRuleGroups({ common: [...common, timer, hints, listed, ...rated], more: [...more, timeout, grace] }, form),
     );
   }
 
@@ -329,6 +341,7 @@ export class HomePage {
         listed: form.listed,
         timeout_action: form.timeoutAction,
         hints: form.hints,
+        rated: form.rated && currentAccount() !== null,
       });
       for (const { seat, token } of answer.seats) holdSeat(answer.code, seat, token);
       location.assign(`/t/${answer.code}`);
