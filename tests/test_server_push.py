@@ -242,6 +242,42 @@ def test_a_your_turn_push_arrives_encrypted_and_signed(
     check_vapid(received, key, push_service.url)
 
 
+def test_the_table_pushes_the_away_player_their_turn_and_the_end(
+    served: Served, push_service: PushService
+) -> None:
+    """The table's own events: the first mover's moves hand the turn to the other
+    player, who is away (a your_turn push, once however many moves came before), then
+    the mover's resignation ends the match (a finished push). The mover, watching live,
+    is never pushed."""
+    code, tokens = two_people(served)
+    with served.viewer(code) as spectator:
+        first = spectator.view["to_move"]
+    away = 1 - first
+    browsers = [Browser(f"{push_service.url}/devices/{seat}") for seat in (0, 1)]
+    for seat, browser in enumerate(browsers):
+        subscribe(served, browser, [{"code": code, "token": tokens[seat]}])
+    info = served.service.store.table(code)
+    assert info is not None
+    with served.viewer(code, tokens[first]) as viewer:
+        while viewer.view["legal"]:
+            viewer.play_first_legal(f"move-{viewer.view['version']}")
+        [turn] = push_service.wait_for(1)
+        assert turn.path == f"/devices/{away}"
+        message = browsers[away].decrypt(turn)
+        assert message["kind"] == "your_turn" and message["to_move"] == info.seats[away].name
+        viewer.send({"type": "resign", "id": "r"})
+        viewer.until(lambda m: m["type"] == "event" and m["event"]["action"] == "resign")
+    received = push_service.wait_for(2)
+    assert [each.path for each in received] == [f"/devices/{away}"] * 2
+    assert browsers[away].decrypt(received[1]) == {
+        "kind": "finished",
+        "code": code,
+        "url": f"/t/{code}",
+        "to_move": None,
+        "lang": "en",
+    }
+
+
 def test_a_rematch_offer_reaches_the_other_player(
     served: Served, push_service: PushService
 ) -> None:

@@ -169,6 +169,7 @@ def create_app(
             connections_per_address=connections_per_address,
             analysis_simulations=analysis_simulations,
             clock=clock,
+            pusher=pusher,
         )
         app.state.service = service
         app.state.push = pusher

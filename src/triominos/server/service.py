@@ -50,6 +50,8 @@ from triominos.server.protocol import (
     ApiError,
 )
 from triominos.server.proxy import http_client
+from triominos.server.push import Pusher, your_turn
+from triominos.server.push import finished as finished_notice
 from triominos.server.rating_store import Finished, RatingStore
 from triominos.server.room import Viewer
 from triominos.server.store import (
@@ -196,8 +198,11 @@ class Service:
         connections_per_address: int = CONNECTIONS_PER_ADDRESS,
         analysis_simulations: int = DEFAULT_SIMULATIONS,
         clock: Callable[[], float] = time.time,
+        pusher: Pusher | None = None,
     ) -> None:
         self.store = store
+        self.pusher = pusher
+        """Sends the players who are away a push when it is their turn or the match ended."""
         self.node = node
         self.leases = Leases(store, node, clock=clock)
         self.single_node = store.url.get_backend_name() == "sqlite"
@@ -564,6 +569,7 @@ class Service:
                 if table.gone:  # another node has it now: its viewers reconnect there
                     raise Moved()
                 await self._replay(table)
+                mover = table.match.to_move if table.playing else None
                 decision = table.decide(command, self.clock())
                 answer = None if decision.write is None else await self._write(table, decision)
                 told = decision.settle(answer)
@@ -578,10 +584,32 @@ class Service:
             raise
         if counted and isinstance(decision.write, AppendAction):
             self.metrics.record("accepted", time.monotonic() - began)
-        if isinstance(decision.write, AppendAction) and decision.write.finished:
-            self._rate(table)
+        if isinstance(decision.write, AppendAction):
+            self._push(table, mover, decision.write.finished)
+            if decision.write.finished:
+                self._rate(table)
         self.changed(table)
         return told
+
+    def _push(self, table: TableState, mover: int | None, finished: bool) -> None:
+        """After an action was stored: the players who are not watching the table hear
+        that the match ended, or the person now to move that it is their turn (not again
+        while the same seat goes on moving). Sent on the pusher's threads, never waited
+        for; a notice nobody is away for is not sent."""
+        if self.pusher is None:
+            return
+        info = table.info
+        if finished:
+            notice = finished_notice(info, table.connected)
+        elif not table.playing:
+            return
+        else:
+            seat = table.match.to_move
+            if seat == mover or table.seat(seat).kind != "person":
+                return
+            notice = your_turn(info, seat, table.connected)
+        if notice.token_hashes:
+            self.pusher.notify(notice)
 
     def _rate(self, table: TableState) -> None:
         """The match just finished, durably: rate it if it was created rated, in a
