@@ -247,6 +247,16 @@ class CreateTable(msgspec.Struct):
     hints: bool | None = None
     """Whether the players may ask for hints; None: only when one person plays (against
     bots), never between people unless the creator says so."""
+    move_days: int | None = None
+    """A game over days: one of timers.MOVE_DAYS (checked by the route), instead of
+    ``turn_seconds``."""
+    claim_win: bool = False
+    """With ``move_days``: once a turn's days ran out, the others may claim the win
+    instead of the timeout action being played."""
+
+
+class ClaimWinRequest(msgspec.Struct):
+    token: Token
 
 
 class JoinTable(msgspec.Struct):

@@ -36,6 +36,7 @@ from triominos.server.presets import presets_payload
 from triominos.server.protocol import (
     ApiError,
     BadMessageError,
+    ClaimWinRequest,
     CreateTable,
     Decoded,
     GiveSeatToBot,
@@ -47,8 +48,8 @@ from triominos.server.proxy import Unreachable, forward_request, is_hop
 from triominos.server.service import Service, address_hash
 from triominos.server.store import SeatInfo, TableInfo
 from triominos.server.table import LiveTable
-from triominos.server.tablestate import GiveToBot, Join, token_hash
-from triominos.server.timers import TIMEOUT_ACTIONS
+from triominos.server.tablestate import ClaimWin, GiveToBot, Join, token_hash
+from triominos.server.timers import MOVE_DAYS, TIMEOUT_ACTIONS, MoveDays
 from triominos.server.views import JsonObject, table_summary
 
 log = logging.getLogger("triominos.server")
@@ -185,6 +186,7 @@ async def create_table(request: Request) -> JSONResponse:
         allowed = ", ".join(map(repr, TIMEOUT_ACTIONS))
         raise bad_request("timeout_action", f"must be one of {allowed}")
     timeout_action = body.timeout_action  # one of TIMEOUT_ACTIONS now
+    move_days = days_per_move(body)
     if len(body.seats) != body.players:
         raise bad_request("seats", f"a table of {body.players} players has {body.players} seats")
     seats: list[SeatInfo] = []
@@ -226,6 +228,8 @@ async def create_table(request: Request) -> JSONResponse:
             timeout_action=timeout_action,
             hints=hints,
             owner=service.node.id,
+            move_days=move_days,
+            claim_win=body.claim_win,
         )
     )
     await service.locate(info.code)  # live here from now: bots may start at once
@@ -238,6 +242,22 @@ async def create_table(request: Request) -> JSONResponse:
         },
         status_code=201,
     )
+
+
+def days_per_move(body: CreateTable) -> MoveDays | None:
+    """The table's days per move, checked: one of MOVE_DAYS, never with a turn timer too;
+    "claim the win" only with days per move (a timer's seconds leave nobody time to
+    claim it, and without a clock nothing runs out)."""
+    if body.move_days is None:
+        if body.claim_win:
+            raise bad_request("claim_win", "claiming the win needs days per move (move_days)")
+        return None
+    for days in MOVE_DAYS:
+        if body.move_days == days:
+            if body.turn_seconds is not None:
+                raise bad_request("move_days", "a table has days per move or a turn timer")
+            return days
+    raise bad_request("move_days", f"must be one of {', '.join(map(str, MOVE_DAYS))} days")
 
 
 async def bots_may_play(service: Service, client: str) -> str:
@@ -290,6 +310,7 @@ def summary(
         totals=tuple(table.match.totals),
         to_move=table.match.to_move if table.playing else None,
         rematch=rematch,
+        turn_deadline=table.turn_deadline,
     )
 
 
@@ -340,6 +361,20 @@ async def give_seat_to_bot(request: Request) -> Response:
     return await live_summary(request, table)
 
 
+async def claim_win(request: Request) -> Response:
+    """A seated player claims the win over the seat whose days per move ran out, at a
+    table that offers it (RULES.md §13); the table's summary after."""
+    service = service_of(request)
+    table = await live(request)
+    if not isinstance(table, LiveTable):
+        return table
+    body = await request_body(request, ClaimWinRequest)
+    seat = seated(table, body.token)
+    await service.perform(table, ClaimWin(seat))
+    log.info("table %s: seat %d claimed the win", table.code, seat)
+    return await live_summary(request, table)
+
+
 def rematch_seats(info: TableInfo) -> list[SeatInfo]:
     """The seats of a rematch: the people of the original table, each with their token,
     even where a bot played for them at the end; the bots it was made with."""
@@ -380,6 +415,8 @@ async def rematch(request: Request) -> Response:
                 timeout_action=info.timeout_action,
                 hints=info.hints,
                 owner=service.node.id,
+                move_days=info.move_days,
+                claim_win=info.claim_win,
             )
         )
         link = table_link(request, created.code)
