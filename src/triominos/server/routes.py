@@ -150,10 +150,12 @@ def seated(table: LiveTable, token: str) -> int:
 
 
 async def presets(request: Request) -> JSONResponse:
-    """The presets, their options and player counts, and the bots: the home page form."""
+    """The presets, their options and player counts, the bots and the days a move may
+    take (a game over days): the home page form."""
     return JSONResponse(
         {
             **presets_payload(),
+            "move_days": list(MOVE_DAYS),
             "bots": [
                 {"name": name, "level": level, "thinks": name in THINKING_BOTS}
                 for level, name in enumerate(BOTS, 1)

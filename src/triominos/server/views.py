@@ -279,6 +279,8 @@ def build_view(
         "winners": match.winners,
         "legal": legal_json(legal, board),
         "turn_deadline": turn_deadline,
+        "move_days": info.move_days,
+        "claim_win": info.claim_win,
         "hints": info.hints,
         "takeback": takeback,
         "may_take_back": may_take_back,
