@@ -249,10 +249,11 @@ export class HomePage {
   houseRules(preset) {
     const form = this.form;
     const { common, more } = ruleFields(preset, form.house);
-    // One clock: a turn timer in seconds ("s30") or days per move ("d2"), or none.
+    // One clock: a turn timer in seconds ("30"), days per move ("d2"), or none ("").
     const chooseClock = (value) => {
-      form.turnSeconds = value.startsWith("s") ? Number(value.slice(1)) : null;
-      form.moveDays = value.startsWith("d") ? Number(value.slice(1)) : null;
+      const days = value.startsWith("d");
+      form.turnSeconds = value && !days ? Number(value) : null;
+      form.moveDays = days ? Number(value.slice(1)) : null;
       if (form.moveDays === null) form.claimWin = false;
       this.render();
     };
@@ -264,7 +265,7 @@ export class HomePage {
         "select",
         { "data-testid": "turn-seconds", on: { change: (event) => chooseClock(event.target.value) } },
         ...TURN_TIMES.map((seconds) =>
-          h("option", { value: seconds ? `s${seconds}` : "", selected: seconds === form.turnSeconds && form.moveDays === null, i18n: seconds ? ["seconds", { count: seconds }] : "no_timer" }),
+          h("option", { value: seconds ?? "", selected: seconds === form.turnSeconds && form.moveDays === null, i18n: seconds ? ["seconds", { count: seconds }] : "no_timer" }),
         ),
         ...this.moveDays.map((days) => h("option", { value: `d${days}`, selected: days === form.moveDays, i18n: ["days_per_move", { count: days }] })),
       ),
