@@ -340,6 +340,7 @@ def test_seats_and_summaries_show_who_is_here_and_no_secret() -> None:
         bot_allowed_at=[None, None],
         totals=[5, 0],
         to_move=0,
+        turn_deadline=None,
         rematch=None,
     )
     assert summary["to_move"] == 0

@@ -16,6 +16,7 @@ import httpx
 from playwright.sync_api import Page, expect
 
 from conftest import LiveServer
+from server_games import Served
 
 FAST_BOTS = {"TRIOMINOS_BOT_DELAY": "0"}
 """Server bots move at once, so a whole match takes seconds."""
@@ -50,10 +51,12 @@ def open_in(page: Page, url: str, language: str = "en") -> None:
     page.reload()
 
 
-def open_seats(page: Page, server: LiveServer, table: dict[str, Any], language: str = "en") -> None:
+def open_seats(
+    page: Page, server: LiveServer | Served, table: dict[str, Any], language: str = "en"
+) -> None:
     """Open ``table`` (an answer of :func:`post_table`) on a device that holds every seat of
     its answer (the creator's ``take``), as the home page leaves a device that made it, in
-    ``language`` and with reduced motion."""
+    ``language`` and with reduced motion; on a live server or one served in this process."""
     page.emulate_media(reduced_motion="reduce")
     page.goto(f"{server.base_url}/")
     page.evaluate(

@@ -191,6 +191,7 @@ def create_app(
         Route("/api/tables/{code}", routes.get_table),
         Route("/api/tables/{code}/join", routes.join_table, methods=["POST"]),
         Route("/api/tables/{code}/seats/{seat}/bot", routes.give_seat_to_bot, methods=["POST"]),
+        Route("/api/tables/{code}/claim", routes.claim_win, methods=["POST"]),
         Route("/api/tables/{code}/rematch", routes.rematch, methods=["POST"]),
         Route("/api/tables/{code}/seats/{seat}/qr", routes.seat_qr, methods=["POST"]),
         Route("/api/tables/{code}/record", routes.record),

@@ -251,6 +251,16 @@ class CreateTable(msgspec.Struct):
     """Whether the match moves its players' ratings (issue 33): only a signed-in creator
     makes a rated table, and only signed-in accounts take its seats; with a bot, it is
     rated in the bots' pool (:mod:`triominos.ratings`)."""
+    move_days: int | None = None
+    """A game over days: one of timers.MOVE_DAYS (checked by the route), instead of
+    ``turn_seconds``."""
+    claim_win: bool = False
+    """With ``move_days``: once a turn's days ran out, the others may claim the win
+    instead of the timeout action being played."""
+
+
+class ClaimWinRequest(msgspec.Struct):
+    token: Token
 
 
 class JoinTable(msgspec.Struct):

@@ -39,6 +39,7 @@ from triominos.server.presets import presets_payload
 from triominos.server.protocol import (
     ApiError,
     BadMessageError,
+    ClaimWinRequest,
     CreateTable,
     Decoded,
     GiveSeatToBot,
@@ -53,8 +54,8 @@ from triominos.server.rating_store import RatingStore
 from triominos.server.service import Service, address_hash
 from triominos.server.store import SeatInfo, TableInfo
 from triominos.server.table import LiveTable
-from triominos.server.tablestate import GiveToBot, Join, token_hash
-from triominos.server.timers import TIMEOUT_ACTIONS
+from triominos.server.tablestate import ClaimWin, GiveToBot, Join, token_hash
+from triominos.server.timers import MOVE_DAYS, TIMEOUT_ACTIONS, MoveDays
 from triominos.server.views import JsonObject, table_summary
 
 log = logging.getLogger("triominos.server")
@@ -183,10 +184,12 @@ def seated(table: LiveTable, token: str) -> int:
 
 
 async def presets(request: Request) -> JSONResponse:
-    """The presets, their options and player counts, and the bots: the home page form."""
+    """The presets, their options and player counts, the bots and the days a move may
+    take (a game over days): the home page form."""
     return JSONResponse(
         {
             **presets_payload(),
+            "move_days": list(MOVE_DAYS),
             "bots": [
                 {"name": name, "level": level, "thinks": name in THINKING_BOTS}
                 for level, name in enumerate(BOTS, 1)
@@ -219,6 +222,7 @@ async def create_table(request: Request) -> JSONResponse:
         allowed = ", ".join(map(repr, TIMEOUT_ACTIONS))
         raise bad_request("timeout_action", f"must be one of {allowed}")
     timeout_action = body.timeout_action  # one of TIMEOUT_ACTIONS now
+    move_days = days_per_move(body)
     if len(body.seats) != body.players:
         raise bad_request("seats", f"a table of {body.players} players has {body.players} seats")
     seats: list[SeatInfo] = []
@@ -261,6 +265,8 @@ async def create_table(request: Request) -> JSONResponse:
             timeout_action=timeout_action,
             hints=hints,
             owner=service.node.id,
+            move_days=move_days,
+            claim_win=body.claim_win,
         )
     )
     if rated_by is not None:  # rated and in the account before any bot may move
@@ -296,6 +302,22 @@ async def rated_creator(
         return account, pool_of(body.preset, players)
     except RatedMatchError as error:
         raise bad_request("rated", f"this table cannot be rated: {error}") from None
+
+
+def days_per_move(body: CreateTable) -> MoveDays | None:
+    """The table's days per move, checked: one of MOVE_DAYS, never with a turn timer too;
+    "claim the win" only with days per move (a timer's seconds leave nobody time to
+    claim it, and without a clock nothing runs out)."""
+    if body.move_days is None:
+        if body.claim_win:
+            raise bad_request("claim_win", "claiming the win needs days per move (move_days)")
+        return None
+    for days in MOVE_DAYS:
+        if body.move_days == days:
+            if body.turn_seconds is not None:
+                raise bad_request("move_days", "a table has days per move or a turn timer")
+            return days
+    raise bad_request("move_days", f"must be one of {', '.join(map(str, MOVE_DAYS))} days")
 
 
 async def bots_may_play(service: Service, client: str) -> str:
@@ -348,6 +370,7 @@ def summary(
         totals=tuple(table.match.totals),
         to_move=table.match.to_move if table.playing else None,
         rematch=rematch,
+        turn_deadline=table.turn_deadline,
     )
 
 
@@ -406,6 +429,20 @@ async def give_seat_to_bot(request: Request) -> Response:
     return await live_summary(request, table)
 
 
+async def claim_win(request: Request) -> Response:
+    """A seated player claims the win over the seat whose days per move ran out, at a
+    table that offers it (RULES.md §13); the table's summary after."""
+    service = service_of(request)
+    table = await live(request)
+    if not isinstance(table, LiveTable):
+        return table
+    body = await request_body(request, ClaimWinRequest)
+    seat = seated(table, body.token)
+    await service.perform(table, ClaimWin(seat))
+    log.info("table %s: seat %d claimed the win", table.code, seat)
+    return await live_summary(request, table)
+
+
 def rematch_seats(info: TableInfo) -> list[SeatInfo]:
     """The seats of a rematch: the people of the original table, each with their token,
     even where a bot played for them at the end; the bots it was made with."""
@@ -446,6 +483,8 @@ async def rematch(request: Request) -> Response:
                 timeout_action=info.timeout_action,
                 hints=info.hints,
                 owner=service.node.id,
+                move_days=info.move_days,
+                claim_win=info.claim_win,
             )
         )
         link = table_link(request, created.code)

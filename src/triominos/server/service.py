@@ -69,6 +69,7 @@ from triominos.server.tablestate import (
     Act,
     AppendAction,
     ChatLine,
+    ClaimWin,
     Command,
     Decision,
     EndRequest,
@@ -563,7 +564,7 @@ class Service:
         :class:`ApiError`) and faults are the caller's to answer.
         """
         began = time.monotonic()
-        counted = isinstance(command, Act | PlayDefault | Resign)  # the action metrics
+        counted = isinstance(command, Act | PlayDefault | Resign | ClaimWin)  # the action metrics
         try:
             async with table.lock:
                 if table.gone:  # another node has it now: its viewers reconnect there
@@ -859,7 +860,9 @@ class Service:
             running.cancel()
         table.timer_task = None
         deadline = table.turn_deadline
-        if deadline is not None and table.retry_task is None:
+        # A table that offers "claim the win" does nothing at the deadline: the others
+        # claim it (tablestate.ClaimWin), judged by the stored clock, not by a timer.
+        if deadline is not None and table.retry_task is None and not table.info.claim_win:
             table.timer_task = asyncio.create_task(self._timeout(table, table.version, deadline))
 
     async def _timeout(self, table: LiveTable, version: int, deadline: float) -> None:

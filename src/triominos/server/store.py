@@ -64,7 +64,7 @@ from sqlalchemy.sql.expression import ColumnElement, FunctionElement
 from triominos.rules import Rules
 from triominos.server.metrics import Histogram
 from triominos.server.protocol import CHAT_STORED
-from triominos.server.timers import DEFAULT_TIMEOUT_ACTION, TimeoutAction
+from triominos.server.timers import DEFAULT_TIMEOUT_ACTION, MoveDays, TimeoutAction, turn_length
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -223,6 +223,12 @@ class TableRow(Base):
     listed: Mapped[bool] = mapped_column(Boolean, default=False)
     timeout_action: Mapped[str] = mapped_column(String(8), default="place")
     hints: Mapped[bool] = mapped_column(Boolean, default=True)
+    move_days: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """A game over days: each move may take this many days (timers.MOVE_DAYS); None: the
+    turn timer's ``turn_seconds``, if any."""
+    claim_win: Mapped[bool] = mapped_column(Boolean, default=False)
+    """A game over days whose idle seat, once its days ran out, is not played for: the
+    others may claim the win (RULES.md §13)."""
     created_by: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     status: Mapped[str] = mapped_column(String(16), index=True)
     created_at: Mapped[float] = mapped_column(Float)
@@ -353,7 +359,8 @@ class TableInfo:
     how many tables of bots only it has played at once.
     ``timeout_action``: what the turn timer plays (timers.TimeoutAction). ``hints``:
     whether the players may ask for hints. ``ending``: who asked to end the match, in
-    order (among three or more players, RULES.md 16).
+    order (among three or more players, RULES.md 16). ``move_days``, ``claim_win``: a
+    game over days (:class:`TableRow`).
     """
 
     id: int
@@ -375,6 +382,13 @@ class TableInfo:
     timeout_action: TimeoutAction = DEFAULT_TIMEOUT_ACTION
     hints: bool = True
     ending: tuple[int, ...] = ()
+    move_days: MoveDays | None = None
+    claim_win: bool = False
+
+    @property
+    def turn_length(self) -> float | None:
+        """How long a turn lasts in seconds (None: no clock)."""
+        return turn_length(self.turn_seconds, self.move_days)
 
 
 @dataclass(frozen=True, slots=True)
@@ -450,6 +464,8 @@ def _table_info(row: TableRow) -> TableInfo:
         timeout_action=row.timeout_action,  # type: ignore[arg-type]  # only the store writes it
         hints=row.hints,
         ending=tuple(row.ending or ()),
+        move_days=row.move_days,  # type: ignore[arg-type]  # only the store writes it
+        claim_win=row.claim_win,
         seats=tuple(
             SeatInfo(
                 seat.seat,
@@ -623,6 +639,8 @@ class Store:
         timeout_action: TimeoutAction = DEFAULT_TIMEOUT_ACTION,
         hints: bool = True,
         owner: str | None = None,
+        move_days: MoveDays | None = None,
+        claim_win: bool = False,
     ) -> TableInfo:
         """A new table with a fresh short code (retried on the rare collision); it starts
         playing at once when no person seat is free. ``owner``: the node that made it
@@ -654,6 +672,8 @@ class Store:
                 created_by=created_by,
                 timeout_action=timeout_action,
                 hints=hints,
+                move_days=move_days,
+                claim_win=claim_win,
                 status=status,
                 created_at=now,
                 rematch_of=rematch_of,

@@ -221,6 +221,14 @@ class Reclaim:
     token_hash: str
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class ClaimWin:
+    """``seat`` claims the win over the seat to move, whose days per move ran out, at a
+    table whose creator chose that (RULES.md §13)."""
+
+    seat: int | None
+
+
 Command = (
     Act
     | PlayDefault
@@ -232,6 +240,7 @@ Command = (
     | Join
     | GiveToBot
     | Reclaim
+    | ClaimWin
 )
 
 # --- what to store ----------------------------------------------------------------------
@@ -456,7 +465,7 @@ class TableState:
         A player whose turn comes while they still look at the last hand's end gets that
         time too, a turn's at most (RULES.md §13): their clock starts when they go on.
         """
-        seconds = self.info.turn_seconds
+        seconds = self.info.turn_length
         if seconds is None or not self.playing:
             return None
         reading = seconds if self.match.to_move in self.reading else 0.0
@@ -499,6 +508,8 @@ class TableState:
                 return self._decide_give_to_bot(by, seat, bot, think, now)
             case Reclaim(seat, hashed):
                 return self._decide_reclaim(seat, hashed, now)
+            case ClaimWin(seat):
+                return self._decide_claim_win(seat, now)
         raise AssertionError(f"not a command: {command!r}")
 
     def check(
@@ -661,6 +672,33 @@ class TableState:
         first = asked[0]
         return (first if self.may_resign(first, asked) else None), asked
 
+    def _decide_claim_win(self, seat: int | None, now: float) -> Decision:
+        """``seat`` claims the win: the seat to move, whose time ran out, resigns, so the
+        match ends as its resignation would (RULES.md §16), even among three or more
+        (the idle seat left them all waiting). Only the others may claim, and only once
+        the deadline passed: until someone claims, the idle seat may still move."""
+        if seat is None:
+            raise ApiError(403, "spectator", "a spectator watches; only a seated player claims")
+        if not self.info.claim_win:
+            raise ApiError(
+                409, "no_claim", "this table plays the timeout action when a turn's time runs out"
+            )
+        if not self.playing:
+            raise ApiError(409, "no_claim", "the win is claimed while the match is played")
+        idle = self.match.to_move
+        if seat == idle:
+            raise ApiError(409, "no_claim", "it is your own turn: play it")
+        deadline = self.turn_deadline
+        assert deadline is not None  # a table that offers the claim has days per move
+        if now < deadline:
+            raise ApiError(
+                409,
+                "no_claim",
+                f"seat {idle} still has {math.ceil(deadline - now)} s to move; claim after that",
+                retry_after=math.ceil(deadline - now),
+            )
+        return self._decide_play(idle, Resignation(idle), None, now)
+
     # --- takebacks --------------------------------------------------------------------
 
     def _takeback_refusal(self, seat: int | None) -> Refused | None:
@@ -784,8 +822,9 @@ class TableState:
 
         def settle(_: None) -> Told:
             before = self.turn_deadline
-            if self.match.to_move == seat and self.info.turn_seconds is not None:
-                self.turn_started = min(now, self.turn_started + self.info.turn_seconds)
+            seconds = self.info.turn_length
+            if self.match.to_move == seat and seconds is not None:
+                self.turn_started = min(now, self.turn_started + seconds)
             self.reading = self.reading - {seat}
             return self.presence() if self.turn_deadline != before else Told()
 

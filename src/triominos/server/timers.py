@@ -24,6 +24,18 @@ when one fits (the default: nobody is punished for thinking), ``draw`` draws eve
 TIMEOUT_ACTIONS: tuple[TimeoutAction, ...] = get_args(TimeoutAction)
 DEFAULT_TIMEOUT_ACTION: TimeoutAction = "place"
 
+MoveDays = Literal[1, 2, 3, 7]
+"""A game over days (RULES.md §13): each move may take this many days instead of a turn
+timer's seconds, the clock running on stored times whether or not anyone is connected."""
+MOVE_DAYS: tuple[MoveDays, ...] = get_args(MoveDays)
+DAY_SECONDS = 86400.0
+
+
+def turn_length(turn_seconds: float | None, move_days: int | None) -> float | None:
+    """How long a turn lasts, in seconds, by a table's clock: its days per move, else its
+    turn timer; None without either."""
+    return turn_seconds if move_days is None else move_days * DAY_SECONDS
+
 
 def default_action(legal: Sequence[LegalAction], timeout_action: TimeoutAction) -> Action:
     """With ``place``, the placement that scores most when a tile fits; then (and always

@@ -279,6 +279,8 @@ def build_view(
         "winners": match.winners,
         "legal": legal_json(legal, board),
         "turn_deadline": turn_deadline,
+        "move_days": info.move_days,
+        "claim_win": info.claim_win,
         "hints": info.hints,
         "takeback": takeback,
         "may_take_back": may_take_back,
@@ -344,10 +346,12 @@ def table_summary(
     bot_allowed_at: Sequence[float | None],
     totals: Sequence[int],
     to_move: int | None,
+    turn_deadline: float | None,
     rematch: str | None,
 ) -> JsonObject:
     """What anyone may know of a table without watching it: no rack, no pool.
-    ``to_move``: the seat whose turn it is while the table plays (for "Your games")."""
+    ``to_move``: the seat whose turn it is while the table plays, and ``turn_deadline``
+    when its time runs out (for "Your games": how long you have)."""
     return {
         "code": info.code,
         "link": link,
@@ -372,6 +376,9 @@ def table_summary(
         "grace_seconds": info.grace_seconds,
         "listed": info.listed,
         "timeout_action": info.timeout_action,
+        "move_days": info.move_days,
+        "claim_win": info.claim_win,
+        "turn_deadline": turn_deadline,
         "hints": info.hints,
         "version": version,
         "totals": list(totals),

@@ -5,6 +5,7 @@ import { getJson, heldSeats, heldTables, holdSeat, playerName, postJson, remembe
 import { DEFAULT_LEVEL, LEVELS, seatNames, strength } from "./bots.js";
 import { h, keepingFocus, number, onSubmit, t, toast } from "./dom.js";
 import { describeRefusal, toastRefusal } from "./errors.js";
+import { timeLeft } from "./time_left.js";
 import { editionDetail, editionName, houseRuleGroups, optionLabels, ruleFields, useRuleTexts } from "./rule_form.js";
 
 const TURN_TIMES = [null, 30, 60, 120, 300];
@@ -36,6 +37,8 @@ export class HomePage {
       houseOpen: false,
       moreOpen: false,
       turnSeconds: null,
+      moveDays: null, // a game over days: the days a move may take, instead of a turn timer
+      claimWin: false, // over days: the others may claim the win instead of the timeout action
       graceSeconds: 60,
       listed: false,
       timeoutAction: "place",
@@ -50,6 +53,7 @@ export class HomePage {
       const answer = await getJson("/api/presets");
       useRuleTexts(answer.rule_texts);
       this.presets = presetList(answer);
+      this.moveDays = answer.move_days;
     } catch (error) {
       const { text, detail } = describeRefusal(error);
       this.root.replaceChildren(h("p", { class: "notice error", title: detail || null }, text));
@@ -247,16 +251,25 @@ export class HomePage {
   houseRules(preset) {
     const form = this.form;
     const { common, more } = ruleFields(preset, form.house);
+    // One clock: a turn timer in seconds ("30"), days per move ("d2"), or none ("").
+    const chooseClock = (value) => {
+      const days = value.startsWith("d");
+      form.turnSeconds = value && !days ? Number(value) : null;
+      form.moveDays = days ? Number(value.slice(1)) : null;
+      if (form.moveDays === null) form.claimWin = false;
+      this.render();
+    };
     const timer = h(
       "label",
       { class: "field" },
       h("span", { i18n: "turn_timer" }),
       h(
         "select",
-        { "data-testid": "turn-seconds", on: { change: (event) => (form.turnSeconds = event.target.value ? Number(event.target.value) : null) } },
+        { "data-testid": "turn-seconds", on: { change: (event) => chooseClock(event.target.value) } },
         ...TURN_TIMES.map((seconds) =>
-          h("option", { value: seconds ?? "", selected: seconds === form.turnSeconds, i18n: seconds ? ["seconds", { count: seconds }] : "no_timer" }),
+          h("option", { value: seconds ?? "", selected: seconds === form.turnSeconds && form.moveDays === null, i18n: seconds ? ["seconds", { count: seconds }] : "no_timer" }),
         ),
+        ...this.moveDays.map((days) => h("option", { value: `d${days}`, selected: days === form.moveDays, i18n: ["days_per_move", { count: days }] })),
       ),
     );
     const grace = h(
@@ -285,6 +298,14 @@ export class HomePage {
         ...TIMEOUT_ACTIONS.map((action) => h("option", { value: action, selected: action === form.timeoutAction, i18n: `timeout_${action}` })),
       ),
     );
+    const claim = form.moveDays === null
+      ? null
+      : h(
+          "label",
+          { class: "field check" },
+          h("input", { type: "checkbox", checked: form.claimWin, "data-testid": "claim-win", on: { change: (event) => (form.claimWin = event.target.checked) } }),
+          h("span", { i18n: "claim_win_option" }),
+        );
     const people = form.seats.filter((seat) => seat.kind !== "bot").length;
     const hints = h(
       "label",
@@ -306,7 +327,7 @@ export class HomePage {
       "details",
       { class: "house-rules", open: form.houseOpen, on: { toggle: (event) => (form.houseOpen = event.target.open) } },
       h("summary", { "data-testid": "house-rules", i18n: "house_rules" }),
-      ...houseRuleGroups({ common: [...common, timer, hints, listed, ...rated], more: [...more, timeout, grace] }, form),
+      ...houseRuleGroups({ common: [...common, timer, claim, hints, listed, ...rated], more: [...more, timeout, grace] }, form),
     );
   }
 
@@ -342,6 +363,8 @@ export class HomePage {
         timeout_action: form.timeoutAction,
         hints: form.hints,
         rated: form.rated && currentAccount() !== null,
+        move_days: form.moveDays,
+        claim_win: form.claimWin,
       });
       for (const { seat, token } of answer.seats) holdSeat(answer.code, seat, token);
       location.assign(`/t/${answer.code}`);
@@ -413,8 +436,9 @@ export class HomePage {
 
   /**
    * "Your games": the tables this browser holds seats at (api.js keeps their tokens),
-   * those where one of its seats is to play first, then those being played, waiting,
-   * and finished; a game can go on over days. A table that is gone is left out.
+   * those where one of its seats is to play first (the least time left first, and how
+   * long it is), then those being played, waiting, and finished; a game can go on over
+   * days. A table that is gone is left out.
    */
   async refreshMyGames() {
     const codes = heldTables();
@@ -424,7 +448,9 @@ export class HomePage {
       if (table.status === "playing" && mine.includes(table.to_move)) return 0;
       return { playing: 1, waiting: 2, finished: 3 }[table.status];
     };
-    const tables = found.filter(Boolean).sort((a, b) => order(a) - order(b));
+    const deadline = (table) => table.turn_deadline ?? Infinity;
+    const tables = found.filter(Boolean).sort((a, b) => order(a) - order(b) || deadline(a) - deadline(b));
+    const now = Date.now() / 1000;
     if (!tables.length) {
       this.myGames.replaceChildren(h("p", { class: "muted", i18n: "no_games" }));
       return;
@@ -445,6 +471,9 @@ export class HomePage {
               this.presetLabel(table.preset),
               h("span", { class: "muted" }, ` ${names.join(", ")}`),
               h("span", { class: `badge ${order(table) === 0 ? "you" : ""}`, i18n: state }),
+              order(table) === 0 && table.turn_deadline
+                ? h("span", { class: "muted", "data-testid": "my-game-time-left", i18n: ["my_game_time_left", { time: timeLeft(Math.max(0, Math.ceil(table.turn_deadline - now))) }] })
+                : null,
             ),
           );
         }),

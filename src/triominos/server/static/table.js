@@ -20,6 +20,7 @@ import { describeRefusal, toastRefusal } from "./errors.js";
 import { bonusText, cellText, renderScores, renderSheet } from "./sheet.js";
 import { Sounds } from "./sounds.js";
 import { JOKER, cellKey } from "./tiles.js";
+import { timeLeft } from "./time_left.js";
 
 const WATCH = "watch";
 const CHAT_MUTED = "triominos.chat_muted";
@@ -971,6 +972,7 @@ export class TablePage {
       turn = h("strong", { class: "your-turn", i18n: [key, { name: names[view.to_move] }] });
     } else turn = h("span", { i18n: ["to_move", { name: names[view.to_move] }] });
     parts.push(h("span", { class: "turn", "data-testid": "turn" }, turn), h("span", { class: "clock", "data-testid": "clock" }));
+    parts.push(h("button", { type: "button", class: "claim-win", "data-testid": "claim-win", hidden: true, i18n: "claim_win", on: { click: () => this.claimWin() } }));
     if (this.turnLive.textContent !== turn.textContent) this.turnLive.textContent = turn.textContent;
     const ringer = bellRinger(view);
     if (ringer !== null) {
@@ -1321,15 +1323,16 @@ export class TablePage {
 
   renderClock() {
     const view = this.view;
-    const text = (() => {
-      if (!view?.turn_deadline || view.match_over) return "";
-      const left = Math.max(0, Math.ceil(view.turn_deadline - Date.now() / 1000));
-      return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
-    })();
+    const left = view?.turn_deadline && !view.match_over ? Math.max(0, Math.ceil(view.turn_deadline - Date.now() / 1000)) : null;
+    const text = left === null ? "" : timeLeft(left);
     for (const clock of this.element.querySelectorAll(".clock")) {
       clock.textContent = text;
-      clock.classList.toggle("low", text !== "" && view.turn_deadline - Date.now() / 1000 < 10);
+      clock.classList.toggle("low", left !== null && left < 10);
     }
+    // A game over days whose idle seat ran out of time: the others may claim the win.
+    const mine = [...this.seats.keys()].filter((key) => key !== WATCH);
+    const claimable = left === 0 && view.claim_win && mine.length > 0 && !mine.includes(view.to_move);
+    for (const button of this.element.querySelectorAll(".claim-win")) button.hidden = !claimable;
     for (const countdown of this.element.querySelectorAll(".away-countdown")) {
       const left = Math.ceil(Number(countdown.dataset.until) - Date.now() / 1000);
       if (left <= 0) this.renderPlayers(view);  // the button to give the seat to a bot
@@ -1390,6 +1393,16 @@ export class TablePage {
       replay: `/t/${this.code}?replay=1`,
       onRematch: [...this.seats.keys()].some((key) => key !== WATCH) ? () => this.askRematch() : null,
     });
+  }
+
+  /** Claim the win over the seat whose days per move ran out (RULES.md §13). */
+  async claimWin() {
+    const token = [...this.seats.values()].find((entry) => entry.token)?.token;
+    try {
+      await postJson(`/api/tables/${encodeURIComponent(this.code)}/claim`, { token });
+    } catch (error) {
+      toastRefusal(error);
+    }
   }
 
   async askRematch() {
