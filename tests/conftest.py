@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, ConsoleMessage, Error, Page
 
     from server_games import Served
+    from triominos.server.store import Store
 
 REPO = Path(__file__).resolve().parent.parent
 ENSURE_POSTGRES = REPO / "scripts" / "ensure-postgres"
@@ -119,6 +120,17 @@ def database_url(request: pytest.FixtureRequest) -> str:
     fixture = "sqlite_url" if request.param == "sqlite" else "postgres_url"
     url: str = request.getfixturevalue(fixture)
     return url
+
+
+@pytest.fixture
+def store(database_url: str) -> Iterator[Store]:
+    """A store on a fresh database of each backend in turn, its schema made."""
+    from triominos.server.store import Store
+
+    store = Store(database_url)
+    store.upgrade()
+    yield store
+    store.dispose()
 
 
 # --- a live server ----------------------------------------------------------------------

@@ -34,14 +34,6 @@ from triominos.server.store import (
 )
 
 
-@pytest.fixture
-def store(database_url: str) -> Iterator[Store]:
-    store = Store(database_url)
-    store.upgrade()
-    yield store
-    store.dispose()
-
-
 def node(store: Store, name: str, lease_seconds: float = 5.0) -> Leases:
     leases = Leases(store, Node(name, f"http://{name}.invalid", f"secret-{name}"), lease_seconds)
     leases.heartbeat()

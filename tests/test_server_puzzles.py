@@ -33,14 +33,6 @@ PUZZLES = PuzzleSet(made_puzzles(6))
 
 
 @pytest.fixture
-def store(database_url: str) -> Iterator[Store]:
-    store = Store(database_url)
-    store.upgrade()
-    yield store
-    store.dispose()
-
-
-@pytest.fixture
 def client(store: Store) -> Iterator[TestClient]:
     app = Starlette(routes=puzzle_routes(store, PUZZLES, today=lambda: DAY))
     with TestClient(app) as test_client:

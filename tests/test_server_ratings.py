@@ -33,14 +33,6 @@ NOW = 1_800_000_000.0
 CLASSIC_2 = Pool("classic", 2)
 
 
-@pytest.fixture
-def store(database_url: str) -> Iterator[Store]:
-    store = Store(database_url)
-    store.upgrade()
-    yield store
-    store.dispose()
-
-
 def two_players(code: str, winner: str = "ann", loser: str = "bob") -> TableResult:
     return TableResult(code, "classic", [Seat(winner, total=400), Seat(loser, total=250)], 12)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -34,14 +34,6 @@ from triominos.server.store import (
     engine_url,
     storage_fault,
 )
-
-
-@pytest.fixture
-def store(database_url: str) -> Iterator[Store]:
-    store = Store(database_url)
-    store.upgrade()
-    yield store
-    store.dispose()
 
 
 def new_table(

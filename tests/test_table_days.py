@@ -5,7 +5,6 @@ claim of the win, and what the API refuses."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -91,14 +90,6 @@ def test_a_claim_after_the_match_is_over_is_refused() -> None:
 
 
 # --- the deadline in the database -------------------------------------------------------
-
-
-@pytest.fixture
-def store(database_url: str) -> Iterator[Store]:
-    store = Store(database_url)
-    store.upgrade()
-    yield store
-    store.dispose()
 
 
 def test_a_restart_keeps_the_deadline_on_the_database_clock(
