@@ -143,6 +143,28 @@ def test_the_seat_to_move_is_checked_then_the_field_then_the_rule() -> None:
     assert refused.value.code == "illegal" and refused.value.rule is not None
 
 
+def test_a_bots_move_is_refused_once_its_person_has_the_seat_again() -> None:
+    """A bot that chose while its person took the seat back (written while it thought)
+    does not play for the person; a person's action for a bot's seat is refused too."""
+    people = table()
+    mover = TableState(people, [], NOW).match.to_move
+    seats = tuple(
+        dataclasses.replace(seat, kind="bot", bot="greedy") if seat.seat == mover else seat
+        for seat in people.seats
+    )
+    botted = TableState(dataclasses.replace(people, seats=seats), [], NOW)
+    with pytest.raises(Refused) as refused:
+        botted.decide(Act(mover, 0, placement_of(botted)), NOW)
+    assert refused.value.code == "not_your_turn"
+    assert isinstance(
+        botted.decide(Act(mover, 0, placement_of(botted), by_server=True), NOW).write, AppendAction
+    )
+    state = TableState(people, [], NOW)  # the person has the seat again
+    with pytest.raises(Refused) as refused:
+        state.decide(Act(mover, 0, placement_of(state), by_server=True), NOW)
+    assert refused.value.code == "not_your_turn" and state.version == 0
+
+
 def test_a_takeback_asked_declined_paused_then_accepted() -> None:
     clock = Clock()
     state = TableState(table(), [], NOW, clock)

@@ -546,6 +546,10 @@ class TableState:
             raise Refused("not_your_turn", "the game starts when every seat is taken")
         if not by_server and self.seat(seat).kind == "bot":
             raise Refused("not_your_turn", f"a bot plays seat {seat} now")
+        if by_server and self.seat(seat).kind != "bot":
+            # The bot chose while its person took the seat back (a reclaim decided
+            # before this bot's turn was scheduled, written while it thought).
+            raise Refused("not_your_turn", f"seat {seat} is its person's again")
         if seat != self.match.to_move:
             raise Refused(
                 "not_your_turn", f"it is seat {self.match.to_move}'s turn, not seat {seat}'s"
