@@ -34,8 +34,8 @@ def test_nothing_of_any_seat_shows_or_acts_behind_the_handover(
     drew: str | None = None
     for _ in range(12):
         page.wait_for_function(
-            """() => !document.querySelector('[data-testid=pass-device]').hidden
-                || document.querySelector('[data-testid=table]').dataset.myTurn === 'true'"""
+            """() => document.querySelector('[data-testid=pass-device]')?.hidden === false
+                || document.querySelector('[data-testid=table]')?.dataset.myTurn === 'true'"""
         )
         handover = page.get_by_test_id("pass-device")
         if handover.is_visible():

@@ -64,7 +64,10 @@ def finished_record(server: LiveServer, code: str, page: Page) -> dict[str, Any]
 def table_with_view(page: Page, patch: str) -> None:
     """Show, in a table page of its own, a real spectator's view of the table open in
     ``page`` changed by ``patch`` (JavaScript statements on ``view``): a hand-built case.
-    The table page is ``window.shownTable``."""
+    The table page is ``window.shownTable``. It is drawn once the page's own table is
+    (which fetches the texts, the bot levels and the account first): else that one,
+    coming later on a busy machine, would take the page back."""
+    expect(page.get_by_test_id("table")).to_be_visible()
     page.evaluate(
         """async (patch) => {
             const { TablePage } = await import('/static/table.js');
