@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+pytest.importorskip("starlette")
+
 from triominos.server.guard import LIMIT
 from triominos.server.limits import Rate, RateLimit, RateLimiter
 

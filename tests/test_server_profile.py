@@ -10,10 +10,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from sqlalchemy import inspect
 
 pytest.importorskip("starlette")
 pytest.importorskip("webauthn")
+
+from sqlalchemy import inspect
 
 from server_games import Served, serve_app
 from test_server_accounts import CHEAP, Device, devices, error, rows

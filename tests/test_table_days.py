@@ -8,6 +8,9 @@ import time
 from typing import Any
 
 import pytest
+
+pytest.importorskip("starlette")
+
 from sqlalchemy import update
 
 from server_games import WAIT_SECONDS, Served, serve_app

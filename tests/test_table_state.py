@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+pytest.importorskip("starlette")
+
 from triominos.board import Placement
 from triominos.rules import preset
 from triominos.server.protocol import CHAT_PER_SEAT, CHAT_SPECTATORS, TAKEBACK_PAUSE
