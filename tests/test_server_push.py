@@ -30,8 +30,9 @@ from sqlalchemy import func, select
 
 from server_games import WAIT_SECONDS, Served, serve_app
 from test_server_ws import TWO_PEOPLE
+from triominos.server.guard import LIMIT
 from triominos.server.push import TTL_SECONDS, check_endpoint, your_turn
-from triominos.server.push_api import CHANGES, MAX_BODY
+from triominos.server.push_api import MAX_BODY
 from triominos.server.push_store import (
     DEVICES_PER_SEAT,
     KINDS,
@@ -544,7 +545,7 @@ def test_cross_site_huge_and_non_json_requests_are_refused(guarded: Served) -> N
 def test_a_subscription_flood_is_slowed(guarded: Served) -> None:
     code, tokens = two_people(guarded)
     seats = [{"code": code, "token": tokens[1]}]
-    for number in range(CHANGES.burst):
+    for number in range(LIMIT["push"].burst):
         subscribe(guarded, Browser(f"https://push.example.org/{number}"), seats)
     flood = Browser("https://push.example.org/flood")
     error = subscribe(guarded, flood, seats, expect=429)["error"]

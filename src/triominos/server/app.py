@@ -207,7 +207,7 @@ def create_app(
         *rating_routes(store, clock),
         *learn_routes(),
         *rules_routes(),
-        *push_routes(store, pusher, rate_limits=rate_limits),
+        *push_routes(store, pusher),
         Route("/sw.js", routes.service_worker),
         Route("/manifest.webmanifest", routes.manifest),
         Route("/", page("index.html")),

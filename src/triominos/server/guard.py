@@ -276,6 +276,7 @@ LIMITS = (
         "POST /api/account/sign-up, /sign-in, /passkey-sign-in and the passkey options",
     ),
     Limit("account", 60, 20, "the other changes of /api/account (what a page reads is a page's)"),
+    Limit("push", 20, 10, "POST and DELETE /api/push/subscriptions: subscribing, opting out"),
     Limit("page", 1200, 300, "pages, static files and everything else"),
 )
 """Every HTTP route's limit per client address, declared once (PROTOCOL.md's table)."""
@@ -301,6 +302,7 @@ _ROUTES = (
         "sign_in",
     ),
     *((method, re.compile(r"/api/account(/.*)?"), "account") for method in CHANGING_METHODS),
+    *((method, re.compile(r"/api/push/subscriptions/?"), "push") for method in CHANGING_METHODS),
 )
 
 

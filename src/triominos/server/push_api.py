@@ -20,7 +20,6 @@ length), ``bad_token`` (403: a token that sits at no seat of its table),
 from __future__ import annotations
 
 import asyncio
-import math
 from typing import Annotated
 
 import msgspec
@@ -28,8 +27,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
-from triominos.server.guard import client_key
-from triominos.server.limits import Rate, RateLimiter
 from triominos.server.presets import LANGUAGES
 from triominos.server.protocol import (
     ApiError,
@@ -54,8 +51,6 @@ from triominos.server.table import token_hash
 MAX_BODY = 8 * 1024
 """The largest subscription body: a subscription and 32 seats fit in 4 KiB."""
 SEATS_PER_REQUEST = 32
-CHANGES = Rate(burst=10, per_second=20 / 60)
-"""Subscriptions and opt-outs per client address: 10 at once, then 20 a minute."""
 
 Short = Annotated[str, msgspec.Meta(max_length=MAX_ENDPOINT)]
 
@@ -108,28 +103,15 @@ async def _body(request: Request, kind: type[Decoded]) -> Decoded:
         raise ApiError(400, "bad_request", str(error), error.field) from None
 
 
-def push_routes(store: Store, pusher: Pusher, *, rate_limits: bool = True) -> list[BaseRoute]:
-    """The routes of the push API on ``pusher``, checking seat tokens in ``store``."""
-    limiter = RateLimiter() if rate_limits else None
-
-    def count(request: Request) -> None:
-        if limiter is None:
-            return
-        wait = limiter.wait(client_key(request.scope), CHANGES)
-        if wait > 0:
-            raise ApiError(
-                429,
-                "rate_limited",
-                f"too many push subscriptions from this address; try again in {math.ceil(wait)} s",
-                retry_after=math.ceil(wait),
-            )
+def push_routes(store: Store, pusher: Pusher) -> list[BaseRoute]:
+    """The routes of the push API on ``pusher``, checking seat tokens in ``store``
+    (limited per address by the guard: its ``push`` limit)."""
 
     async def key(request: Request) -> JSONResponse:
         return JSONResponse({"key": pusher.public_key})
 
     @answering
     async def subscribe(request: Request) -> JSONResponse:
-        count(request)
         body = await _body(request, Subscribe)
         keys = body.subscription.keys
         try:
@@ -164,7 +146,6 @@ def push_routes(store: Store, pusher: Pusher, *, rate_limits: bool = True) -> li
 
     @answering
     async def unsubscribe(request: Request) -> JSONResponse:
-        count(request)
         body = await _body(request, Unsubscribe)
         kinds = None if body.kinds is None else check_kinds(body.kinds)
         left = await asyncio.to_thread(pusher.store.unsubscribe, body.endpoint, body.auth, kinds)
