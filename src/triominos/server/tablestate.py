@@ -29,7 +29,14 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from triominos.game import Action, IllegalActionError, LegalAction, Match, action_json
+from triominos.game import (
+    Action,
+    IllegalActionError,
+    LegalAction,
+    Match,
+    action_from_json,
+    action_json,
+)
 from triominos.game import Resign as Resignation
 from triominos.record import PlayerInfo, match_record
 from triominos.server.limits import Clock, RateLimit
@@ -370,10 +377,13 @@ class TableState:
                 logged, _ = self._take_back(self.match, stored.seat, stored.created_at)
                 self._taken_back(logged, stored.created_at)
                 continue
-            action = (
-                Resignation(stored.seat)
-                if stored.action.get("action") == "resign"
-                else parse_action(stored.action, info.rules, self.match.hand.board)
+            # Stored actions were checked when they were made: read back with the one
+            # action codec, which knows a resignation by whom it was stored for.
+            action = action_from_json(
+                stored.action,
+                info.rules.tiles,
+                player=stored.seat,
+                joker_cell=self.match.hand.board.joker_cell,
             )
             self._played(
                 *self._play(self.match, stored.seat, action, stored.client_id, stored.created_at)
