@@ -39,10 +39,23 @@ TARGET = 400
 
 
 def node_command(database: str, port: int) -> list[str]:
-    return [str(TRIOMINOS), "serve", "--host", HOST, "--port", str(port), "--database", database]
+    """A node that trusts the benchmark as its proxy, so each table can come from an
+    address of its own (:func:`create_tables`)."""
+    return [
+        *(str(TRIOMINOS), "serve", "--host", HOST, "--port", str(port)),
+        *("--database", database, "--trusted-proxy", HOST),
+    ]
 
 
-def create_tables(base_url: str, count: int) -> None:
+def table_address(number: int) -> str:
+    """The client address table ``number`` is made from, in the benchmarking network
+    198.18.0.0/15 (RFC 2544): one address may have only a few tables of bots being played
+    (BOT_TABLES_PER_ADDRESS), and the benchmark makes more."""
+    return f"198.18.{number // 256}.{number % 256}"
+
+
+def create_tables(base_url: str, count: int, first: int) -> None:
+    """``count`` tables of two bots, numbered from ``first``, each from its own address."""
     body = {
         "preset": "classic",
         "players": 2,
@@ -50,8 +63,9 @@ def create_tables(base_url: str, count: int) -> None:
         "seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}],
     }
     with httpx.Client(base_url=base_url, timeout=30.0) as client:
-        for _ in range(count):
-            created = client.post("/api/tables", json=body)
+        for number in range(first, first + count):
+            forwarded = {"X-Forwarded-For": table_address(number)}
+            created = client.post("/api/tables", json=body, headers=forwarded)
             if created.status_code != 201:
                 raise SystemExit(f"POST /api/tables: {created.status_code} {created.text}")
 
@@ -98,8 +112,8 @@ def main() -> None:
             )
 
         processes = [start(number) for number in range(arguments.nodes)]
-        for url in urls:
-            create_tables(url, arguments.tables)
+        for number, url in enumerate(urls):
+            create_tables(url, arguments.tables, first=number * arguments.tables)
         for round_number in range(arguments.rounds):
             victim = max(range(arguments.nodes), key=lambda n: len(held_tables(engine, urls[n])))
             before = held_tables(engine, urls[victim])
