@@ -90,7 +90,7 @@ export class RatingsPage {
         "tr",
         { "data-testid": "ratings-row" },
         h("td", {}, number(entry.rank)),
-        h("td", {}, h("a", { href: `/ratings/${encodeURIComponent(entry.player)}` }, entry.player)),
+        h("td", {}, h("a", { href: `/ratings/${encodeURIComponent(entry.player)}` }, entry.name)),
         h("td", { class: "number" }, ratingText(entry)),
         h("td", { class: "number" }, number(entry.games)),
       ),
