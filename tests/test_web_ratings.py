@@ -57,6 +57,7 @@ def test_the_leaderboard_and_a_players_graph(live_server: LiveServerFactory, pag
     assert "against=bots" in page.url
     rows.first.get_by_role("link").click()
     expect(page).to_have_url(f"{server.base_url}/ratings/{ids['Ann']}")
+    expect(page.get_by_role("heading", name="Ratings of Ann")).to_be_visible()
     expect(page.get_by_test_id("player-ratings").locator("li")).to_have_count(2)
     expect(page.get_by_test_id("rating-graph")).to_be_visible()
     expect(page.get_by_test_id("rating-line")).to_have_count(2)

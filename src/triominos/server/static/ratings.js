@@ -133,7 +133,7 @@ export class RatingsPage {
     return h(
       "section",
       { class: "card ratings" },
-      h("h1", { i18n: ["ratings_player_title", { player: this.player }] }),
+      h("h1", { i18n: ["ratings_player_title", { player: this.answer.name }] }),
       ratings.length
         ? h(
             "ul",
