@@ -155,8 +155,8 @@ def near_the_end(view: Message) -> bool:
     """Bob to move, who cannot go out with one tile, and a rack of three tiles at most
     on the table: the hand (the match) is a few moves from its end. It comes before the
     hand ends unless the hand is blocked: a rack empties one tile a turn."""
-    sizes = view["rack_sizes"]
-    return view["to_move"] == BOB and sizes[BOB] >= 2 and min(sizes) <= 3
+    sizes: list[int] = view["rack_sizes"]
+    return bool(view["to_move"] == BOB and sizes[BOB] >= 2 and min(sizes) <= 3)
 
 
 def away(served: Served, code: str, seat: int) -> None:
@@ -276,13 +276,16 @@ def test_two_players_come_back_to_a_game_over_days(
             entry = board[name]
             assert entry["games"] == 1
             assert (entry["rating"] > 1500) - (entry["rating"] < 1500) == ahead[seat]
-            history = served.http.get(f"/api/ratings/{entry['player']}").json()["history"]
-            assert [point["table"] for point in history] == [code]
+            found = served.http.get(f"/api/ratings/{entry['player']}").json()
+            assert found["name"] == name
+            assert [point["table"] for point in found["history"]] == [code]
 
         page.goto(f"{base}/ratings")
         rows = page.get_by_role("row")
         for name in ("Ann", "Bob"):
             expect(rows.filter(has_text=name)).to_contain_text(str(board[name]["rating"]))
+        page.get_by_role("link", name="Bob").click()
+        expect(page.get_by_role("heading", name="Ratings of Bob")).to_be_visible()
 
         page.goto(f"{base}/players/Ann")
         expect(page.get_by_role("heading", name="Ann")).to_be_visible()
