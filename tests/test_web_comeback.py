@@ -40,7 +40,7 @@ from conftest import DESKTOP, PHONE, PageErrors
 from server_games import WAIT_SECONDS, Message, Served, Viewer, serve_app
 from test_server_push import CONTACT, PushService, check_vapid, running_push_service
 from test_server_push import Browser as PushDevice
-from test_web_accounts import add_authenticator
+from test_web_accounts import add_authenticator, on_localhost
 from test_web_push import FAKE_PUSH
 from web import play_turn, table_state, version
 
@@ -64,11 +64,6 @@ def served(sqlite_url: str) -> Iterator[Served]:
 def push_service() -> Iterator[PushService]:
     with running_push_service() as service:
         yield service
-
-
-def on_localhost(served: Served) -> str:
-    """The server's address by name: a passkey's relying party cannot be an IP address."""
-    return served.base_url.replace("127.0.0.1", "localhost")
 
 
 def player_context(
@@ -260,7 +255,9 @@ def test_two_players_come_back_to_a_game_over_days(
 
             page = watched(contexts[ANN], watches)
             page.goto(f"{base}{notice['url']}")
-            expect(page.get_by_test_id("turn").first).to_have_text("Your turn")
+            expect(page.get_by_role("tab", name="Table")).to_have_attribute("aria-selected", "true")
+            expect(page.get_by_role("strong").filter(has_text="Your turn")).to_be_visible()
+            expect(page.get_by_role("group", name="Your rack")).to_be_visible()
             finish_on_the_page(page, bob)
         expect(page.get_by_role("dialog")).to_be_visible()
         assert len(push_service.received) == 1  # nobody is told while watching
