@@ -7,9 +7,10 @@ takes the free seat from the table's link. Each opts in to "your turn" notices o
 table page. Their moves are then played through the API with the seat tokens their
 browsers hold, up to a hand's last moves; both pages close; Bob's move hands the turn
 to Ann, and the server's push reaches the test's push service on loopback, which
-decrypts it (RFC 8291) and checks its VAPID signature. Ann opens the table from the
-pushed URL in a new page, and the match is finished there; both ratings moved, on the
-API and the ratings page, and Ann's profile lists the game.
+decrypts it (RFC 8291) and checks its VAPID signature. Handed to Ann's service worker,
+it shows the notice, whose URL Ann opens in a new page; the match is finished there, her
+moves by clicks. Both ratings moved, on the API and the ratings pages, and Ann's profile
+lists the game.
 
 Chromium cannot reach its own push service here, so each page is given a subscription
 of the test's own in place of the browser's (``FAKE_PUSH`` of test_web_push: the page's
@@ -41,7 +42,7 @@ from server_games import WAIT_SECONDS, Message, Served, Viewer, serve_app
 from test_server_push import CONTACT, PushService, check_vapid, running_push_service
 from test_server_push import Browser as PushDevice
 from test_web_accounts import add_authenticator, on_localhost
-from test_web_push import FAKE_PUSH
+from test_web_push import FAKE_PUSH, deliver, notifications, registration_id
 from web import play_turn, table_state, version
 
 ANN, BOB = 0, 1
@@ -253,8 +254,13 @@ def test_two_players_come_back_to_a_game_over_days(
             }
             check_vapid(received, served.http.get("/api/push/key").json()["key"], push_service.url)
 
-            page = watched(contexts[ANN], watches)
-            page.goto(f"{base}{notice['url']}")
+            page = watched(contexts[ANN], watches)  # the phone shows the notice...
+            page.goto(f"{base}/")
+            session, registration = registration_id(contexts[ANN], page)
+            deliver(session, base, registration, json.dumps(notice))
+            [shown] = notifications(page, f"Ann, it is your turn at table {code}.")
+            assert shown["data"] == {"url": f"/t/{code}"}
+            page.goto(f"{base}{shown['data']['url']}")  # ...and Ann taps it
             expect(page.get_by_role("tab", name="Table")).to_have_attribute("aria-selected", "true")
             expect(page.get_by_role("strong").filter(has_text="Your turn")).to_be_visible()
             expect(page.get_by_role("group", name="Your rack")).to_be_visible()
