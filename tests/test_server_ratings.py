@@ -211,8 +211,10 @@ def test_a_players_ratings_and_history(client: TestClient) -> None:
     assert [entry["pool"]["key"] for entry in body["ratings"]] == ["classic-2", "classic-2-bots"]
     assert [point["table"] for point in body["history"]] == ["API881", "API882"]
     assert [point["pool"] for point in body["history"]] == ["classic-2", "classic-2-bots"]
+    assert body["name"] == "Player"  # no account of that id
     assert client.get("/api/ratings/nobody").json() == {
         "player": "nobody",
+        "name": "Player",
         "ratings": [],
         "history": [],
     }

@@ -15,10 +15,11 @@ pytest.importorskip("webauthn")
 from playwright.sync_api import Page, expect
 
 from conftest import LiveServer, LiveServerFactory
+from server_games import Served
 from web import ann_and_bob, watch_texts
 
 
-def on_localhost(server: LiveServer) -> str:
+def on_localhost(server: LiveServer | Served) -> str:
     """The server's address by name: a passkey's relying party cannot be an IP address."""
     return server.base_url.replace("127.0.0.1", "localhost")
 

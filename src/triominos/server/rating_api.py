@@ -2,7 +2,7 @@
 
 - ``GET /api/ratings/leaderboard?edition=&players=&against=&limit=&offset=``: a pool's
   active players, highest rating first;
-- ``GET /api/ratings/{player}``: the player's ratings in every pool, and their history.
+- ``GET /api/ratings/{player}``: the player's name, ratings in every pool, and history.
 
 Read only: the ratings change when a rated table finishes
 (:func:`triominos.server.rating_store.rate_finished`). A query value that is missing or
@@ -141,6 +141,7 @@ def rating_routes(store: Store, clock: Callable[[], float] = time.time) -> list[
         return JSONResponse(
             {
                 "player": name,
+                "name": await run_in_threadpool(rows.name, name),
                 "ratings": [player_rating_json(entry) for entry in ratings],
                 "history": [history_json(point) for point in history],
             }

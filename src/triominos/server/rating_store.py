@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Float, Index, Integer, String, cast, select
+from sqlalchemy import ColumnElement, Float, Index, Integer, String, cast, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy.orm import Mapped, QueryableAttribute, Session, mapped_column
 
 from triominos.glicko import Rating
 from triominos.ratings import (
@@ -233,6 +233,11 @@ def _current(row: RatingRow, now: float) -> Rating:
     return aged(Rating(row.rating, row.deviation, row.volatility), now - row.played_at)
 
 
+def _account_of(player: str | QueryableAttribute[str]) -> ColumnElement[bool]:
+    """The account whose id ``player`` is (a rating's player is an account's id as text)."""
+    return cast(AccountRow.id, String) == player
+
+
 def _player_rating(row: RatingRow, now: float) -> PlayerRating:
     return PlayerRating(
         row.player, Pool.from_key(row.pool), _current(row, now), row.games, row.played_at
@@ -324,13 +329,20 @@ class RatingStore:
         with self._session() as session:
             rows = session.execute(
                 select(RatingRow, AccountRow.name)
-                .outerjoin(AccountRow, cast(AccountRow.id, String) == RatingRow.player)
+                .outerjoin(AccountRow, _account_of(RatingRow.player))
                 .where(RatingRow.pool == pool.key, RatingRow.played_at >= now - ACTIVE_SECONDS)
                 .order_by(RatingRow.rating.desc(), RatingRow.player)
                 .limit(limit)
                 .offset(offset)
             )
             return [(_player_rating(row, now), name or NEUTRAL_NAME) for row, name in rows]
+
+    def name(self, player: str) -> str:
+        """The display name of ``player``'s account (:data:`NEUTRAL_NAME` once it is
+        deleted), which the pages show in place of the id."""
+        with self._session() as session:
+            name = session.scalar(select(AccountRow.name).where(_account_of(player)))
+            return name or NEUTRAL_NAME
 
     def player(self, player: str, now: float) -> tuple[list[PlayerRating], list[HistoryPoint]]:
         """The player's ratings in every pool they played, and their history, oldest

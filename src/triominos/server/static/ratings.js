@@ -90,7 +90,7 @@ export class RatingsPage {
         "tr",
         { "data-testid": "ratings-row" },
         h("td", {}, number(entry.rank)),
-        h("td", {}, h("a", { href: `/ratings/${encodeURIComponent(entry.player)}` }, entry.player)),
+        h("td", {}, h("a", { href: `/ratings/${encodeURIComponent(entry.player)}` }, entry.name)),
         h("td", { class: "number" }, ratingText(entry)),
         h("td", { class: "number" }, number(entry.games)),
       ),
@@ -133,7 +133,7 @@ export class RatingsPage {
     return h(
       "section",
       { class: "card ratings" },
-      h("h1", { i18n: ["ratings_player_title", { player: this.player }] }),
+      h("h1", { i18n: ["ratings_player_title", { player: this.answer.name }] }),
       ratings.length
         ? h(
             "ul",
