@@ -145,6 +145,17 @@ class RatedTable:
 
 
 @dataclass(frozen=True, slots=True)
+class TableOutcome:
+    """What became of a rated table: its pool, ``rated`` or why not (or :data:`PENDING`
+    while it plays), and when that was decided (when it was created, while pending)."""
+
+    code: str
+    pool: Pool
+    outcome: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerRating:
     """A player's current rating in a pool: as stored, widened by the time since."""
 
@@ -259,6 +270,14 @@ class RatingStore:
         """Whether the table was created rated."""
         with self._session() as session:
             return session.get(RatedTableRow, code) is not None
+
+    def outcome(self, code: str) -> TableOutcome | None:
+        """What became of a table created rated; None for any other table."""
+        with self._session() as session:
+            row = session.get(RatedTableRow, code)
+            if row is None:
+                return None
+            return TableOutcome(row.code, Pool.from_key(row.pool), row.outcome, row.rated_at)
 
     def pending_finished(self) -> list[str]:
         """The codes of the rated tables that finished and are not rated yet: their

@@ -8,21 +8,25 @@ rating, would play it. Migration ``0017_traces`` makes the tables.
 (:data:`BROWSER_COOKIE`, a random ``HttpOnly`` cookie the server gives every browser
 that lacks one) or of the client's address as the guard resolves it (an IPv6 address by
 its /64, :func:`~triominos.server.guard.client_key`); never the id or the address. The
-key is made at first start and kept in the database (``trace_keys``), so every node
+key is made once, by the first node that needs it, and kept in the database
+(``trace_keys``), so every node
 hashes alike and a leaked table of traces cannot be reversed by hashing every IPv4
-address. A row is (account, trace, first seen, last seen), written when an account's
-sign-in is used (:meth:`TraceStore.seen`), at most once every :data:`SEEN_EVERY`.
+address. A row is an account, a trace and when it was first and last seen with it,
+written when the account's sign-in is used (:meth:`TraceStore.seen`), at most once every
+:data:`SEEN_EVERY`.
 
-**For how long.** Rows not seen for :data:`~triominos.ratings.SHARED_SECONDS` are
-deleted by the next write, and an account keeps its :data:`TRACES_PER_ACCOUNT` newest;
-deleting the account deletes them (they refer to ``accounts.id``,
-:meth:`triominos.server.account_store.AccountStore.delete`), and its export lists them.
+**For how long.** Rows unseen for :data:`~triominos.ratings.SHARED_SECONDS` (and
+:data:`PRUNE_MARGIN`) are deleted by the next write, and an account keeps its
+:data:`TRACES_PER_ACCOUNT` newest; deleting the account deletes them (they refer to
+``accounts.id``, :meth:`triominos.server.account_store.AccountStore.delete`), and its
+export lists them.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import re
 import secrets
 import time
@@ -38,7 +42,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from triominos.ratings import SHARED_SECONDS
 from triominos.server.guard import client_key
 from triominos.server.proxy import is_hop
-from triominos.server.store import Base, Store
+from triominos.server.store import Base, StorageFault, Store
+
+log = logging.getLogger("triominos.server")
 
 BROWSER_COOKIE = "triominos_browser"
 BROWSER_SECONDS = 400 * 24 * 3600
@@ -51,6 +57,9 @@ SEEN_EVERY = 600.0
 """The most often one trace of an account is written again."""
 TRACES_PER_ACCOUNT = 50
 """The traces one account keeps at most (a phone changes address often): the newest."""
+PRUNE_MARGIN = 3600.0
+"""How long past the window a row waits to be deleted: a write never updates a row
+older than the window, so a deletion and a write never wait for each other's row."""
 KEY_ROW = 1
 """The one row of ``trace_keys``: every node inserts it under this id, so a race at first
 start leaves one key."""
@@ -66,11 +75,18 @@ class TraceKeyRow(Base):
 
 
 class TraceRow(Base):
-    __tablename__ = "account_traces"
-    __table_args__ = (Index("ix_account_traces_last_seen", "last_seen"),)
+    """An account seen with a trace from ``first_seen`` to ``last_seen``: one span of
+    use. A trace unseen for the window starts a new row; the old one is only deleted."""
 
-    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
-    trace: Mapped[str] = mapped_column(String(64), primary_key=True)
+    __tablename__ = "account_traces"
+    __table_args__ = (
+        Index("ix_account_traces_account_trace", "account_id", "trace"),
+        Index("ix_account_traces_last_seen", "last_seen"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    trace: Mapped[str] = mapped_column(String(64))
     """:func:`trace` of a browser id or an address."""
     first_seen: Mapped[float] = mapped_column(Float)
     last_seen: Mapped[float] = mapped_column(Float)
@@ -167,37 +183,40 @@ class TraceStore:
 
     def seen(self, account_id: int, browser: str | None, address: str, now: float) -> None:
         """The account's sign-in was used now from this browser and address: keep their
-        traces. A trace seen within :data:`SEEN_EVERY` is not written again; one not seen
-        for the window starts a new span (its first sighting is now)."""
+        traces. A trace seen within :data:`SEEN_EVERY` is not written again; one unseen
+        for the window starts a new span. Then the old rows go, in a transaction of
+        their own (:func:`_forget_old`)."""
         key = self.key()
         traces = {trace(key, "address", address)}
         if browser is not None:
             traces.add(trace(key, "browser", browser))
+        with self._session() as session:
+            live = {
+                row.trace: row
+                for row in session.scalars(
+                    select(TraceRow)
+                    .where(
+                        TraceRow.account_id == account_id,
+                        TraceRow.trace.in_(traces),
+                        TraceRow.last_seen >= now - SHARED_SECONDS,
+                    )
+                    .order_by(TraceRow.id)
+                )
+            }
+            fresh = {kept for kept, row in live.items() if row.last_seen > now - SEEN_EVERY}
+            if fresh == traces:
+                return
+            for stale in sorted(traces - fresh):
+                row = live.get(stale) or TraceRow(
+                    account_id=account_id, trace=stale, first_seen=now
+                )
+                row.last_seen = now
+                session.add(row)
         try:
             with self._session() as session:
-                rows = {
-                    row.trace: row
-                    for row in session.scalars(
-                        select(TraceRow).where(
-                            TraceRow.account_id == account_id, TraceRow.trace.in_(traces)
-                        )
-                    )
-                }
-                fresh = {t for t, row in rows.items() if row.last_seen >= now - SEEN_EVERY}
-                if fresh == traces:
-                    return
-                for stale in sorted(traces - fresh):
-                    row = rows.get(stale)
-                    if row is None:
-                        row = TraceRow(account_id=account_id, trace=stale, first_seen=now)
-                        session.add(row)
-                    elif row.last_seen < now - SHARED_SECONDS:
-                        row.first_seen = now
-                    row.last_seen = now
-                session.flush()
                 _forget_old(session, account_id, now)
-        except IntegrityError:  # its first two requests at once: the other one wrote it
-            pass
+        except StorageFault as fault:  # never the request's: the next write prunes
+            log.info("old traces not deleted now: %s", fault)
 
     def traces(self, accounts: Collection[int], end: float) -> dict[int, frozenset[str]]:
         """Each account's traces seen in the :data:`~triominos.ratings.SHARED_SECONDS`
@@ -221,22 +240,24 @@ class TraceStore:
             rows = session.scalars(
                 select(TraceRow)
                 .where(TraceRow.account_id == account_id)
-                .order_by(TraceRow.last_seen.desc(), TraceRow.trace)
+                .order_by(TraceRow.last_seen.desc(), TraceRow.id.desc())
             )
             return [Trace(row.trace, row.first_seen, row.last_seen) for row in rows]
 
 
 def _forget_old(session: Session, account_id: int, now: float) -> None:
-    """Delete every account's traces not seen in the window, and this account's beyond
-    its :data:`TRACES_PER_ACCOUNT` newest."""
-    session.execute(delete(TraceRow).where(TraceRow.last_seen < now - SHARED_SECONDS))
+    """Delete every account's traces unseen for the window (and :data:`PRUNE_MARGIN`),
+    and this account's beyond its :data:`TRACES_PER_ACCOUNT` newest."""
+    session.execute(
+        delete(TraceRow).where(TraceRow.last_seen < now - SHARED_SECONDS - PRUNE_MARGIN)
+    )
     newest = (
-        select(TraceRow.trace)
+        select(TraceRow.id)
         .where(TraceRow.account_id == account_id)
-        .order_by(TraceRow.last_seen.desc(), TraceRow.trace)
+        .order_by(TraceRow.last_seen.desc(), TraceRow.id.desc())
         .limit(TRACES_PER_ACCOUNT)
     )
     kept = set(session.scalars(newest))
     session.execute(
-        delete(TraceRow).where(TraceRow.account_id == account_id, TraceRow.trace.not_in(kept))
+        delete(TraceRow).where(TraceRow.account_id == account_id, TraceRow.id.not_in(kept))
     )

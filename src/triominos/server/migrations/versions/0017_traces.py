@@ -26,11 +26,13 @@ def upgrade() -> None:
     )
     op.create_table(
         "account_traces",
-        sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
-        sa.Column("trace", sa.String(64), primary_key=True),
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+        sa.Column("trace", sa.String(64), nullable=False),
         sa.Column("first_seen", sa.Float, nullable=False),
         sa.Column("last_seen", sa.Float, nullable=False),
     )
+    op.create_index("ix_account_traces_account_trace", "account_traces", ["account_id", "trace"])
     op.create_index("ix_account_traces_last_seen", "account_traces", ["last_seen"])
 
 
