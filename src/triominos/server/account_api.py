@@ -14,6 +14,8 @@ that a cookie alone never changes anything. **Passkeys.** The relying party is t
 host the request came to, which the guard accepts only when it is an origin the
 server was told to answer (``--allowed-origin``) or ``localhost`` (an IP address is no
 relying party); each challenge is answered once, within :data:`CHALLENGE_SECONDS`.
+**Traces.** Each use of a sign-in keeps the keyed hashes of the browser and address it
+came from, which the ratings' anti-abuse rule compares (:mod:`triominos.server.trace_store`).
 **Guessing.** The guard counts sign-ins per address (its ``sign_in`` limit); wrong
 passwords are counted per account and pause its password sign-in
 (:data:`~triominos.server.account_store.FAILED_SIGN_INS`).
