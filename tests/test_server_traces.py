@@ -267,8 +267,8 @@ def test_the_rating_api_says_what_became_of_a_rated_table(served: Served) -> Non
     with devices(served, 1) as (ann,):
         signed_up((ann, "Ann"))
         code = create(ann, rated=False)["code"]
-        missing = served.http.get(f"/api/ratings/tables/{code}")
-        assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
+        not_rated = served.http.get(f"/api/ratings/tables/{code}")
+        assert not_rated.json() == {"code": code, "pool": None, "outcome": None, "at": None}
         pending = served.http.get(f"/api/ratings/tables/{create(ann)['code'].lower()}")
         assert pending.json()["outcome"] == "pending"
         bad = served.http.get("/api/ratings/tables/NOT-A-CODE")

@@ -162,8 +162,8 @@ def rating_routes(store: Store, clock: Callable[[], float] = time.time) -> list[
                 400, "bad_request", f"a table code is 1 to {CODE_LENGTH} letters or digits", "code"
             )
         found = await run_in_threadpool(rows.outcome, code)
-        if found is None:
-            raise ApiError(404, "not_found", f"no table {code!r} was created rated")
+        if found is None:  # the ratings know only the tables created rated
+            return JSONResponse({"code": code, "pool": None, "outcome": None, "at": None})
         return JSONResponse(
             {
                 "code": found.code,

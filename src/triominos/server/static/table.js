@@ -408,12 +408,12 @@ export class TablePage {
       let outcome;
       try {
         ({ outcome } = await getJson(`/api/ratings/tables/${this.code}`));
-      } catch (error) {
-        this.rating = error.status === 404 ? "" : null; // not rated; else ask again with the next message
+      } catch {
+        this.rating = null; // asked again with the next message
         return;
       }
       if (outcome !== "pending") {
-        this.rating = outcome;
+        this.rating = outcome ?? ""; // null: a table not rated
         this.render();
         return;
       }
