@@ -215,6 +215,8 @@ def accounts(store: Store, *names: str) -> list[int]:
 def test_a_trace_is_written_again_only_after_a_while(store: Store) -> None:
     (ann,) = accounts(store, "Ann")
     traces = TraceStore(store)
+    traces.seen(ann, None, None, NOW)  # no browser id, no address: nothing to keep
+    assert traces.of(ann) == []
     traces.seen(ann, "b" * 32, "192.0.2.1", NOW)
     traces.seen(ann, "b" * 32, "192.0.2.1", NOW + SEEN_EVERY - 1)
     assert {(t.first_seen, t.last_seen) for t in traces.of(ann)} == {(NOW, NOW)}

@@ -32,11 +32,12 @@ import secrets
 import time
 from collections.abc import Collection
 from dataclasses import dataclass
+from typing import Literal
 
 from sqlalchemy import Float, ForeignKey, Index, Integer, String, delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
-from starlette.requests import HTTPConnection, cookie_parser
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from triominos.ratings import SHARED_SECONDS
@@ -62,7 +63,7 @@ PRUNE_MARGIN = 3600.0
 older than the window, so a deletion and a write never wait for each other's row."""
 KEY_ROW = 1
 """The one row of ``trace_keys``: every node inserts it under this id, so a race at first
-start leaves one key."""
+use leaves one key."""
 
 
 class TraceKeyRow(Base):
@@ -101,17 +102,18 @@ class Trace:
     last_seen: float
 
 
-def trace(key: bytes, kind: str, value: str) -> str:
-    """The trace of a browser id or an address (``kind``: ``browser`` or ``address``):
-    the two kinds never collide, and without the key no value can be tried."""
+def trace(key: bytes, kind: Literal["browser", "address"], value: str) -> str:
+    """The trace of a browser id or an address: the two kinds never collide, and without
+    the key no value can be tried."""
     return hmac.new(key, f"{kind}:{value}".encode(), hashlib.sha256).hexdigest()
 
 
-def whereabouts(connection: HTTPConnection) -> tuple[str | None, str]:
+def whereabouts(connection: HTTPConnection) -> tuple[str | None, str | None]:
     """The request's browser id (None where :class:`BrowserIds` gave it none) and its
-    client's address as the guard resolved it, an IPv6 address by its /64."""
+    client's address as the guard resolved it, an IPv6 address by its /64 (None for a
+    connection that has none, rather than one "unknown" address shared by all)."""
     browser: str | None = connection.scope.get(BROWSER_SCOPE)
-    return browser, client_key(connection.scope)
+    return browser, client_key(connection.scope) if connection.scope.get("client") else None
 
 
 class BrowserIds:
@@ -127,12 +129,7 @@ class BrowserIds:
         if scope["type"] != "http" or is_hop(scope):
             await self.app(scope, receive, send)
             return
-        cookies = cookie_parser(
-            b"; ".join(value for name, value in scope["headers"] if name == b"cookie").decode(
-                "latin-1"
-            )
-        )
-        browser = cookies.get(BROWSER_COOKIE, "")
+        browser = HTTPConnection(scope).cookies.get(BROWSER_COOKIE, "")
         if BROWSER_ID.fullmatch(browser):
             scope[BROWSER_SCOPE] = browser
             await self.app(scope, receive, send)
@@ -181,15 +178,17 @@ class TraceStore:
                 return session.get_one(TraceKeyRow, KEY_ROW).key
         return made
 
-    def seen(self, account_id: int, browser: str | None, address: str, now: float) -> None:
+    def seen(self, account_id: int, browser: str | None, address: str | None, now: float) -> None:
         """The account's sign-in was used now from this browser and address: keep their
         traces. A trace seen within :data:`SEEN_EVERY` is not written again; one unseen
         for the window starts a new span. Then the old rows go, in a transaction of
         their own (:func:`_forget_old`)."""
         key = self.key()
-        traces = {trace(key, "address", address)}
-        if browser is not None:
-            traces.add(trace(key, "browser", browser))
+        traces = {trace(key, "browser", browser)} if browser is not None else set()
+        if address is not None:
+            traces.add(trace(key, "address", address))
+        if not traces:
+            return
         with self._session() as session:
             live = {
                 row.trace: row
