@@ -107,6 +107,7 @@ def test_every_message_the_page_uses_exists() -> None:
         | {f"my_game_{status}" for status in ("turn", "playing", "waiting", "finished")}
         | {f"timeout_{action}" for action in TIMEOUT_ACTIONS}
         | {f"connection_{state}" for state in ("online", "connecting", "offline")}
+        | {f"rating_outcome_{name}" for name in ("rated", "shared", "early_resign", "no_account")}
     )
     assert sorted((used | dynamic) - message_keys(english)) == []
 

@@ -14,6 +14,8 @@ that a cookie alone never changes anything. **Passkeys.** The relying party is t
 host the request came to, which the guard accepts only when it is an origin the
 server was told to answer (``--allowed-origin``) or ``localhost`` (an IP address is no
 relying party); each challenge is answered once, within :data:`CHALLENGE_SECONDS`.
+**Traces.** Each use of a sign-in keeps the keyed hashes of the browser and address it
+came from, which the ratings' anti-abuse rule compares (:mod:`triominos.server.trace_store`).
 **Guessing.** The guard counts sign-ins per address (its ``sign_in`` limit); wrong
 passwords are counted per account and pause its password sign-in
 (:data:`~triominos.server.account_store.FAILED_SIGN_INS`).
@@ -73,6 +75,7 @@ from triominos.server.presets import LANGUAGES
 from triominos.server.protocol import ApiError, BadMessageError, Token, answers, decode
 from triominos.server.store import Store
 from triominos.server.table import token_hash
+from triominos.server.trace_store import TraceStore, whereabouts
 
 SESSION_COOKIE = "triominos_sign_in"
 CSRF_HEADER = "x-csrf-token"
@@ -221,6 +224,7 @@ class AccountApi:
         self.store = store
         self.accounts = AccountStore(store)
         self.friends = FriendStore(store)
+        self.traces = TraceStore(store)
         self.clock = clock
         self.hasher = hasher
         self.hashing = asyncio.Semaphore(HASHES_AT_ONCE)
@@ -267,7 +271,13 @@ class AccountApi:
         if account is None:
             return None
         await run_in_threadpool(self.friends.seen, account.id, now)  # "online" to friends
+        await self.seen(request, account, now)
         return account, session_id
+
+    async def seen(self, request: Request, account: Account, now: float) -> None:
+        """Keep the traces of the browser and address the account is used from, which
+        the ratings' anti-abuse rule compares (:mod:`triominos.server.trace_store`)."""
+        await run_in_threadpool(self.traces.seen, account.id, *whereabouts(request), now)
 
     async def reader(self, request: Request) -> tuple[Account, str]:
         """The account signed in, or 401 ``signed_out``."""
@@ -301,7 +311,9 @@ class AccountApi:
     async def start_session(self, request: Request, account: Account, status: int) -> Response:
         """Sign the account in on this device: a new sign-in and its cookie."""
         session_id = secrets.token_urlsafe(32)
-        await run_in_threadpool(self.accounts.sign_in, account.id, session_id, self.clock(request))
+        now = self.clock(request)
+        await run_in_threadpool(self.accounts.sign_in, account.id, session_id, now)
+        await self.seen(request, account, now)
         response = await self.account_json(account, session_id, status)
         response.set_cookie(
             SESSION_COOKIE,
@@ -601,8 +613,13 @@ class AccountApi:
         found = await self.reader(request)
         everything = await run_in_threadpool(self.accounts.export, found[0].id)
         friends = await run_in_threadpool(self.friends.friends, found[0].id, self.clock(request))
+        traces = await run_in_threadpool(self.traces.of, found[0].id)
         return JSONResponse(
-            {**everything, "friends": dataclasses.asdict(friends)},
+            {
+                **everything,
+                "friends": dataclasses.asdict(friends),
+                "traces": [dataclasses.asdict(kept) for kept in traces],
+            },
             headers={
                 "Cache-Control": "no-store, private",
                 "Content-Disposition": 'attachment; filename="triominos-account.json"',

@@ -46,6 +46,7 @@ from triominos.server.routes import STATIC, page
 from triominos.server.rules_page import rules_routes
 from triominos.server.service import Service, unavailable
 from triominos.server.store import StorageFault, Store
+from triominos.server.trace_store import BrowserIds
 from triominos.server.ws import play
 
 __all__ = ["STATIC", "create_app"]
@@ -234,6 +235,7 @@ def create_app(
                 node_secret=node.secret,
                 proxies=proxies,
             ),
+            Middleware(BrowserIds),
         ],
         exception_handlers={
             ApiError: api_error,

@@ -2,7 +2,8 @@
 
 - ``GET /api/ratings/leaderboard?edition=&players=&against=&limit=&offset=``: a pool's
   active players, highest rating first;
-- ``GET /api/ratings/{player}``: the player's name, ratings in every pool, and history.
+- ``GET /api/ratings/{player}``: the player's name, ratings in every pool, and history;
+- ``GET /api/ratings/tables/{code}``: whether a table created rated was rated, or why not.
 
 Read only: the ratings change when a rated table finishes
 (:func:`triominos.server.rating_store.rate_finished`). A query value that is missing or
@@ -29,7 +30,13 @@ from triominos.ratings import (
     Pool,
 )
 from triominos.server.protocol import ApiError, answers
-from triominos.server.rating_store import PLAYER_LENGTH, HistoryPoint, PlayerRating, RatingStore
+from triominos.server.rating_store import (
+    CODE_LENGTH,
+    PLAYER_LENGTH,
+    HistoryPoint,
+    PlayerRating,
+    RatingStore,
+)
 from triominos.server.store import Store
 from triominos.server.views import JsonObject
 
@@ -41,6 +48,8 @@ MAX_OFFSET = 10_000
 """How deep the leaderboard may be paged (the players beyond are on their own pages)."""
 PLAYER_ID = re.compile(rf"[A-Za-z0-9_-]{{1,{PLAYER_LENGTH}}}")
 """What a player (account) id looks like."""
+TABLE_CODE = re.compile(rf"[A-Z0-9]{{1,{CODE_LENGTH}}}")
+"""What a table code looks like (upper case)."""
 
 answering = answers({})
 
@@ -147,7 +156,26 @@ def rating_routes(store: Store, clock: Callable[[], float] = time.time) -> list[
             }
         )
 
+    async def table(request: Request) -> Response:
+        code = request.path_params["code"].upper()
+        if not TABLE_CODE.fullmatch(code):
+            raise ApiError(
+                400, "bad_request", f"a table code is 1 to {CODE_LENGTH} letters or digits", "code"
+            )
+        found = await run_in_threadpool(rows.outcome, code)
+        if found is None:  # the ratings know only the tables created rated
+            return JSONResponse({"code": code, "pool": None, "outcome": None, "at": None})
+        return JSONResponse(
+            {
+                "code": found.code,
+                "pool": pool_json(found.pool),
+                "outcome": found.outcome,
+                "at": found.at,
+            }
+        )
+
     return [
         Route("/api/ratings/leaderboard", answering(leaderboard)),
+        Route("/api/ratings/tables/{code}", answering(table)),
         Route("/api/ratings/{player}", answering(player)),
     ]

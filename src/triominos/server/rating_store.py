@@ -33,6 +33,7 @@ from triominos.ratings import (
 )
 from triominos.server.account_store import AccountRow, AccountSeatRow
 from triominos.server.store import Base, Store, TableRow
+from triominos.server.trace_store import TraceStore
 
 PLAYER_LENGTH = 64
 """The longest player (account) id the rows keep."""
@@ -113,7 +114,8 @@ class TableResult:
 @dataclass(frozen=True, slots=True)
 class Finished:
     """A rated table's end as the live table knows it: each seat's total, the seat that
-    resigned, and which seats a bot played (its level; None for a person's seat)."""
+    resigned, which seats a bot played (its level; None for a person's seat), and when
+    it ended (what the window of :data:`~triominos.ratings.SHARED_SECONDS` ends at)."""
 
     code: str
     table_id: int
@@ -121,6 +123,7 @@ class Finished:
     totals: Sequence[int]
     resigned: int | None
     bots: Sequence[str | None]
+    ended_at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +142,17 @@ class RatedTable:
     pool: Pool
     unrated: str | None
     changes: dict[str, Change]
+
+
+@dataclass(frozen=True, slots=True)
+class TableOutcome:
+    """What became of a rated table: its pool, ``rated`` or why not (or :data:`PENDING`
+    while it plays), and when that was decided (when it was created, while pending)."""
+
+    code: str
+    pool: Pool
+    outcome: str
+    at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +264,7 @@ class RatingStore:
     def __init__(self, store: Store) -> None:
         self._store = store
         self._session = store.session  # its faults are StorageFaults: 503, try again
+        self._traces = TraceStore(store)
 
     def register(self, code: str, pool: Pool, now: float) -> None:
         """Make a new table rated: its :data:`PENDING` row."""
@@ -260,6 +275,14 @@ class RatingStore:
         """Whether the table was created rated."""
         with self._session() as session:
             return session.get(RatedTableRow, code) is not None
+
+    def outcome(self, code: str) -> TableOutcome | None:
+        """What became of a table created rated; None for any other table."""
+        with self._session() as session:
+            row = session.get(RatedTableRow, code)
+            if row is None:
+                return None
+            return TableOutcome(row.code, Pool.from_key(row.pool), row.outcome, row.rated_at)
 
     def pending_finished(self) -> list[str]:
         """The codes of the rated tables that finished and are not rated yet: their
@@ -276,8 +299,9 @@ class RatingStore:
 
     def rate_table(self, finished: Finished, now: float) -> RatedTable | None:
         """Rate a table that just finished if it was created rated and is not rated yet
-        (None otherwise): each person seat's player is the account that holds it, a bot's
-        its level; the rounds are the turns every seat had (:data:`TURN_ENDS`)."""
+        (None otherwise): each person seat's player is the account that holds it, with
+        the account's traces before the end (:meth:`TraceStore.traces`), a bot's its
+        level; the rounds are the turns every seat had (:data:`TURN_ENDS`)."""
         with self._session() as session:
             row = session.get(RatedTableRow, finished.code)
             if row is None or row.outcome != PENDING:
@@ -289,8 +313,14 @@ class RatingStore:
                 )
             )
             accounts = {seat: account for seat, account in held}
+        traces = self._traces.traces(set(accounts.values()), finished.ended_at)
         seats = [  # a seat in an account is its person's, even where a bot stood in at the end
-            Seat(str(accounts[number]), total, number == finished.resigned)
+            Seat(
+                str(accounts[number]),
+                total,
+                number == finished.resigned,
+                traces=traces[accounts[number]],
+            )
             if number in accounts
             else Seat(bot or "", total, number == finished.resigned, bot=bot is not None)
             for number, (total, bot) in enumerate(zip(finished.totals, finished.bots, strict=True))

@@ -56,6 +56,7 @@ from triominos.server.store import SeatInfo, TableInfo
 from triominos.server.table import LiveTable
 from triominos.server.tablestate import ClaimWin, GiveToBot, Join, token_hash
 from triominos.server.timers import MOVE_DAYS, TIMEOUT_ACTIONS, MoveDays
+from triominos.server.trace_store import TraceStore, whereabouts
 from triominos.server.views import JsonObject, table_summary
 
 log = logging.getLogger("triominos.server")
@@ -150,16 +151,16 @@ def seat_number(request: Request, table: LiveTable) -> int:
 async def rated_seat_account(request: Request, service: Service) -> int:
     """The account a seat of a rated table goes to: the request's sign-in, or 401
     ``signed_out``. (The sign-in cookie is ``SameSite=Lax``: another site's form never
-    sends it along a POST, so no CSRF header is needed to give a seat to the account.)"""
+    sends it along a POST, so no CSRF header is needed to give a seat to the account.)
+    The account's traces are kept, which decide whether the match is rated."""
     session_id = request.cookies.get(SESSION_COOKIE, "")
     accounts = AccountStore(service.store)
-    found = (
-        await asyncio.to_thread(accounts.signed_in, session_id, service.clock())
-        if session_id
-        else None
-    )
+    now = service.clock()
+    found = await asyncio.to_thread(accounts.signed_in, session_id, now) if session_id else None
     if found is None:
         raise ApiError(401, "signed_out", "a seat of a rated table is an account's: sign in first")
+    traces = TraceStore(service.store)
+    await asyncio.to_thread(traces.seen, found.id, *whereabouts(request), now)
     return found.id
 
 

@@ -615,7 +615,8 @@ class Service:
     def _rate(self, table: TableState) -> None:
         """The match just finished, durably: rate it if it was created rated, in a
         thread and after the move's answer. A failure is logged and never the move's
-        (rating is idempotent; :meth:`rate_pending` tries again on the next start)."""
+        (rating is idempotent; :meth:`rate_pending` tries again on the next start). The
+        accounts' traces count up to the match's end, however late it is rated."""
         info, match = table.info, table.match
         finished = Finished(
             info.code,
@@ -624,6 +625,7 @@ class Service:
             tuple(match.totals),
             match.resigned,
             tuple(seat.bot if seat.kind == "bot" else None for seat in info.seats),
+            self.clock() if info.finished_at is None else info.finished_at,
         )
 
         async def rate() -> None:

@@ -26,6 +26,8 @@ const WATCH = "watch";
 const CHAT_MUTED = "triominos.chat_muted";
 const MAX_CHAT_CHARS = 200; // protocol.MAX_CHAT_CHARS
 const TABS = ["play", "players", "chat", "scores", "moves"]; // a phone's tabs (showTab)
+const RATING_OUTCOMES = ["rated", "shared", "early_resign", "no_account"]; // PROTOCOL.md, "Ratings": each a rating_outcome_* text
+const RATING_TRIES = 10; // a rated match's rating asked for at most this many seconds after its end
 
 /**
  * The board after `event`: a placement adds its tile, taking the joker back replaces it,
@@ -84,6 +86,7 @@ export class TablePage {
     this.sounds = new Sounds();
     this.chat = []; // this page's chat (the players' or the spectators'), oldest first
     this.rematch = null;
+    this.rating = null; // once the match is over: "asking", then its rating's outcome (GET /api/ratings/tables/CODE), "" for a table not rated
     this.otherDevice = false; // "Play on another device" is open (kept across renders)
     this.qrCodes = new Map(); // seat -> the object URL of its personal link's QR code
     this.build();
@@ -392,6 +395,31 @@ export class TablePage {
     this.render();
     const view = this.view;
     if (view?.match_over && this.endedHere && !this.shownEnds.has("match")) this.showMatchEnd(view);
+    if (view?.match_over && this.rating === null) this.askRating();
+  }
+
+  /**
+   * What became of the match's rating, shown among the notices: a rated table is rated
+   * just after its end, so a "pending" answer is asked again a few times.
+   */
+  async askRating() {
+    this.rating = "asking";
+    for (let tries = 0; tries < RATING_TRIES; tries++) {
+      let outcome;
+      try {
+        ({ outcome } = await getJson(`/api/ratings/tables/${this.code}`));
+      } catch {
+        this.rating = null; // asked again with the next message
+        return;
+      }
+      if (outcome !== "pending") {
+        this.rating = outcome ?? ""; // null: a table not rated
+        this.render();
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    this.rating = null;
   }
 
   /**
@@ -1117,6 +1145,7 @@ export class TablePage {
           "div",
           { class: "notice over" },
           h("p", { class: "winner", "data-testid": "over-winner", i18n: winners.length > 1 ? ["winners_are", { names: winners.join(", ") }] : ["winner_is", { name: winners[0] ?? "" }] }),
+          RATING_OUTCOMES.includes(this.rating) ? h("p", { "data-testid": "rating-outcome", i18n: `rating_outcome_${this.rating}` }) : null,
           h("a", { class: "button", href: `/t/${this.code}?replay=1`, "data-testid": "replay-link", i18n: "replay" }),
           h("a", { class: "button", href: `/api/tables/${this.code}/record`, download: `triominos-${this.code}.json`, i18n: "download_record" }),
         ),
