@@ -394,12 +394,14 @@ def test_a_chat_line_on_a_table_claimed_elsewhere_is_not_kept(served: Served) ->
 
 
 @contextmanager
-def dying_node() -> Iterator[str]:
-    """The URL of a node that takes every request and dies before it answers: it reads
-    the request, then resets the connection."""
+def fake_node(answer: bytes | None = None) -> Iterator[tuple[str, list[bytes]]]:
+    """The URL of a node that reads each request, keeps it (the list yielded beside the
+    URL), then sends ``answer`` as it is; without one it dies before it answers: it
+    resets the connection."""
     listener = socket.create_server(("127.0.0.1", 0))
     listener.settimeout(0.2)
     stop = threading.Event()
+    received: list[bytes] = []
 
     def serve() -> None:
         while not stop.is_set():
@@ -408,33 +410,58 @@ def dying_node() -> Iterator[str]:
             except TimeoutError:
                 continue
             with connection:
-                connection.recv(65536)
-                connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                received.append(connection.recv(65536))
+                if answer is None:
+                    linger = struct.pack("ii", 1, 0)
+                    connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, linger)
+                else:
+                    connection.sendall(answer)
 
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}", received
     finally:
         stop.set()
         thread.join()
         listener.close()
 
 
+def hand_over(served: Served, code: str, url: str) -> None:
+    """The table ``code`` passes to a rival node at ``url``: the service gives it up."""
+    store = served.service.store
+    rival = Leases(store, Node("rival", url, "secret-rival"))
+    rival.heartbeat()
+    expire(served.service.leases)
+    info = store.table(code)
+    assert info is not None and rival.claim(info.id) is not None
+    served.run(served.service.renew())  # the node gives the table up: the rival's now
+    assert code not in served.service.tables
+
+
 def test_a_look_up_proxied_to_an_owner_that_dies_answering_is_503(served: Served) -> None:
     code = served.create(seats=TWO_PEOPLE, take=[0])["code"]
-    store = served.service.store
-    with dying_node() as url:
-        rival = Leases(store, Node("rival", url, "secret-rival"))
-        rival.heartbeat()
-        expire(served.service.leases)
-        info = store.table(code)
-        assert info is not None and rival.claim(info.id) is not None
-        served.run(served.service.renew())  # the node gives the table up: the rival's now
-        assert code not in served.service.tables
+    with fake_node() as (url, _):
+        hand_over(served, code, url)
         looked = served.http.get(f"/api/tables/{code}")
     assert looked.status_code == 503 and looked.json()["error"]["code"] == "unavailable"
     assert served.service.node_metrics.relay_errors == 1  # counted as a failed hop
+
+
+def test_a_request_proxied_to_the_owner_carries_the_sign_in_cookie(served: Served) -> None:
+    """A player signed in on one node joins a rated table another node holds: the owner
+    needs the account's cookie to know who joins (and to record the account's traces)."""
+    code = served.create(seats=TWO_PEOPLE, take=[0])["code"]
+    answer = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}"
+    with fake_node(answer) as (url, received):
+        hand_over(served, code, url)
+        served.http.cookies.set("triominos_sign_in", "the-session")
+        looked = served.http.get(f"/api/tables/{code}")
+    assert looked.status_code == 200 and looked.json() == {}
+    headers = received[0].decode().lower().split("\r\n")
+    assert any(
+        line.startswith("cookie:") and "triominos_sign_in=the-session" in line for line in headers
+    )
 
 
 SLOW_SECONDS = 70.0

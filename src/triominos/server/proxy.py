@@ -46,7 +46,10 @@ at once or, when storage fails, in its own lock timeout; an owner that is paused
 dying is not waited for longer (the client asks again, and reaches the next owner)."""
 PING_SECONDS = 5.0
 """How often a relayed connection checks that the owner is still there."""
-FORWARDED_REQUEST_HEADERS = ("host", "origin", "content-type", "x-forwarded-proto")
+FORWARDED_REQUEST_HEADERS = ("host", "origin", "content-type", "x-forwarded-proto", "cookie")
+"""What of a client's request the owner needs: the cookie carries the account's sign-in
+(who joins a rated table) and the browser id (the account's traces). No ``set-cookie``
+comes back: the node the browser talks to sets its own cookies."""
 FORWARDED_RESPONSE_HEADERS = ("content-type", "retry-after")
 
 
