@@ -67,7 +67,7 @@ self.addEventListener("push", (event) => {
       const texts = await messages(notice.lang);
       const body = texts[`push_${notice.kind}`] ?? texts.push_your_turn ?? "";
       await self.registration.showNotification(texts.title ?? "Triominos", {
-        body: fill(body, { name: notice.to_move ?? "", code: notice.code ?? "" }),
+        body: fill(body, { name: notice.to_move ?? "", from: notice.from ?? "", code: notice.code ?? "" }),
         icon: "/static/icons/app-192.png",
         badge: "/static/favicon.svg",
         tag: `${notice.code}:${notice.kind}`,
