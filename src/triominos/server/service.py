@@ -38,6 +38,7 @@ import httpx
 from triominos.analysis import DEFAULT_SIMULATIONS
 from triominos.server.analyses import Analyses
 from triominos.server.bots import BotWorker, bot_seed
+from triominos.server.friends_store import unheard_seats
 from triominos.server.metrics import ActionMetrics, NodeMetrics, TrafficMetrics
 from triominos.server.nodes import RENEW_SECONDS, SCAN_SECONDS, Leases, Node
 from triominos.server.protocol import (
@@ -772,9 +773,7 @@ class Service:
         # The greeting brings the viewer's chat as kept: its last messages (none while
         # storage cannot show them: the game comes first).
         try:
-            chat = await asyncio.to_thread(
-                self.store.chats, table.info.id, chat_channel(viewer.seat), CHAT_KEPT
-            )
+            chat = await asyncio.to_thread(self._kept_chat, table, viewer.seat)
         except StorageFault as fault:
             self.faults.failed(fault)
             chat = []
@@ -783,6 +782,24 @@ class Service:
         if arrived:
             table.room.deliver(table.presence(), skip=viewer)
         self.changed(table)  # a suspended table of bots, woken by its viewer
+
+    def _kept_chat(self, table: LiveTable, seat: int | None) -> list[dict[str, Any]]:
+        """In a worker thread: the last lines kept of the chat ``seat`` reads, but those
+        of the seats its account blocked."""
+        lines = self.store.chats(table.info.id, chat_channel(seat), CHAT_KEPT)
+        if seat is None:
+            return lines
+        unheard = unheard_seats(self.store, table.code).get(seat, frozenset())
+        return [line for line in lines if line["seat"] not in unheard]
+
+    async def unheard_by(self, table: LiveTable, seat: int | None) -> frozenset[int]:
+        """The seats whose account blocked the account of ``seat``: its chat lines are
+        not theirs (:class:`~triominos.server.tablestate.Say`). Asked of the database at
+        each line, so that a block made on any node holds at once."""
+        if seat is None:
+            return frozenset()
+        unheard = await asyncio.to_thread(unheard_seats, self.store, table.code)
+        return frozenset(listener for listener, speakers in unheard.items() if seat in speakers)
 
     def farewell(self, table: LiveTable, viewer: Viewer) -> None:
         """A viewer left: the others hear of it when its seat's person is away now."""
