@@ -236,6 +236,7 @@ def test_a_your_turn_push_arrives_encrypted_and_signed(
         "code": code,
         "url": f"/t/{code}",
         "to_move": info.seats[1].name,
+        "hours_left": None,
         "from": None,
         "lang": "fr",
     }
@@ -276,6 +277,7 @@ def test_the_table_pushes_the_away_player_their_turn_and_the_end(
         "code": code,
         "url": f"/t/{code}",
         "to_move": None,
+        "hours_left": None,
         "from": None,
         "lang": "en",
     }

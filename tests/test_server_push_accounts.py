@@ -117,6 +117,7 @@ def test_a_signed_in_device_hears_of_every_seat_its_account_holds(
             "code": code,
             "url": f"/t/{code}",
             "to_move": info.seats[1].name,
+            "hours_left": None,
             "from": None,
             "lang": "en",
         }
@@ -219,6 +220,7 @@ def test_a_friends_invitation_is_pushed_and_a_blocked_players_never(
             "code": code,
             "url": f"/t/{code}",
             "to_move": None,
+            "hours_left": None,
             "from": "Ann",
             "lang": "en",
         }

@@ -121,16 +121,22 @@ def test_a_pushed_notice_is_shown_in_the_chosen_language(browser: Chromium, serv
         assert len(notifications(page, "Bob, du bist am Zug an Tisch ABC234.")) == 1
 
 
-def test_an_invitation_notice_names_who_invites(browser: Chromium, served: Served) -> None:
+def test_invitations_and_reminders_say_who_invites_and_the_hours_left(
+    browser: Chromium, served: Served
+) -> None:
     invited = {**NOTICE, "kind": "invitation", "to_move": None, "from": "Ann", "lang": "es"}
+    reminded = {**NOTICE, "hours_left": 6, "lang": "en"}
     with watched_page(browser, **DESKTOP, permissions=["notifications"]) as page:
         page.goto(f"{served.base_url}/")
         assert worker_ready(page) == f"{served.base_url}/"
         session, registration = registration_id(page.context, page)
         deliver(session, served.base_url, registration, json.dumps(invited))
-        [shown] = notifications(page, "Ann te invita a la mesa ABC234.")
-        assert shown["data"] == {"url": "/t/ABC234"}
-        assert shown["tag"] == "ABC234:invitation"
+        shown = notifications(page, "Ann te invita a la mesa ABC234.")
+        assert {"data": {"url": "/t/ABC234"}, "tag": "ABC234:invitation"}.items() <= shown[
+            0
+        ].items()
+        deliver(session, served.base_url, registration, json.dumps(reminded))
+        notifications(page, "Bob, it is your turn at table ABC234: 6 hours left.")
 
 
 def test_the_offline_page_says_so(browser: Chromium, sqlite_url: str) -> None:

@@ -2,12 +2,13 @@
 that asked for them, with the service's VAPID keys (PROTOCOL.md, "Push notifications").
 
 The one seam is :meth:`Pusher.notify` with a :class:`Notice` made by :func:`your_turn`,
-:func:`finished` or :func:`rematch` for a table's events, each taking the seats the
-table's viewers hold right now (``LiveTable.connected``): a seat whose player watches
-the table live is never notified. A seat's notice reaches the devices tied to its token
-and those of the account that holds the seat; :func:`invitation`'s reaches the devices
-of the account invited. ``notify`` returns at once; the sending happens on threads of
-its own, so a slow or dead push service never holds a table's event loop.
+:func:`reminder`, :func:`finished` or :func:`rematch` for a table's events, each taking
+the seats the table's viewers hold right now (``LiveTable.connected``): a seat whose
+player watches the table live is never notified. A seat's notice reaches the devices
+tied to its token and those of the account that holds the seat; :func:`invitation`'s
+reaches the devices of the account invited. ``notify`` returns at once; the sending
+happens on threads of its own, so a slow or dead push service never holds a table's
+event loop.
 
 A subscription names a URL the server will POST to, so it is a way to make the server
 reach any address: an endpoint must be ``https`` on a public address (checked when a
@@ -49,6 +50,9 @@ SEND_SECONDS = 10.0
 """How long one push may take before it is given up."""
 SENDERS = 4
 """The threads that send pushes: a slow push service holds one of them, never a table."""
+REMIND_SHARE = 0.25
+"""A game over days reminds the person to move, once a turn, when this share of the
+turn's time is left (a quarter: 6 hours of a day, 42 of a week)."""
 GONE = frozenset({404, 410})
 """A push service's answers for a subscription that no longer exists: it is dropped."""
 
@@ -147,8 +151,9 @@ def check_kinds(kinds: Iterable[str]) -> frozenset[str]:
 @dataclass(frozen=True, slots=True)
 class Notice:
     """What one event tells some devices: ``code`` is the table the notice opens,
-    ``to_move`` the name of whose turn it is (a your_turn notice), ``invited_by`` the
-    name of who invites (an invitation). It reaches the devices tied to the seats of
+    ``to_move`` the name of whose turn it is (a your_turn notice), ``hours_left`` the
+    hours left to move (a your_turn that is a reminder), ``invited_by`` the name
+    of who invites (an invitation). It reaches the devices tied to the seats of
     ``token_hashes``, those of the accounts that hold ``seats`` (table code, seat
     number: the same seats) and those of ``accounts``."""
 
@@ -158,6 +163,7 @@ class Notice:
     seats: frozenset[tuple[str, int]] = frozenset()
     accounts: frozenset[int] = frozenset()
     to_move: str | None = None
+    hours_left: int | None = None
     invited_by: str | None = None
 
     def payload(self, lang: str) -> bytes:
@@ -168,6 +174,7 @@ class Notice:
             "code": self.code,
             "url": f"/t/{self.code}",
             "to_move": self.to_move,
+            "hours_left": self.hours_left,
             "from": self.invited_by,
             "lang": lang,
         }
@@ -181,6 +188,7 @@ def _to_seats(
     seats: Iterable[int],
     connected: Collection[int],
     to_move: str | None = None,
+    hours_left: int | None = None,
 ) -> Notice:
     """A notice for the person seats among ``seats`` of ``info``'s table whose player
     is not watching it, opening the table ``code``."""
@@ -195,6 +203,7 @@ def _to_seats(
         token_hashes=frozenset(seat.token_hash for seat in away if seat.token_hash is not None),
         seats=frozenset((info.code, seat.seat) for seat in away),
         to_move=to_move,
+        hours_left=hours_left,
     )
 
 
@@ -202,6 +211,15 @@ def your_turn(info: TableInfo, seat: int, connected: Collection[int]) -> Notice:
     """Seat ``seat`` is to move at ``info``'s table."""
     name = info.seats[seat].name
     return _to_seats("your_turn", info.code, info, [seat], connected, to_move=name)
+
+
+def reminder(info: TableInfo, seat: int, connected: Collection[int], seconds_left: float) -> Notice:
+    """Seat ``seat`` is to move at ``info``'s table, a game over days, and has
+    ``seconds_left`` to do it: a your_turn notice that says how many hours (the nearest
+    whole number, at least 1)."""
+    name = info.seats[seat].name
+    hours = max(1, round(seconds_left / 3600))
+    return _to_seats("your_turn", info.code, info, [seat], connected, name, hours)
 
 
 def finished(info: TableInfo, connected: Collection[int]) -> Notice:

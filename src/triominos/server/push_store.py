@@ -11,6 +11,9 @@ sign-in: it hears of every seat the account holds when a notice is sent (looked 
 in ``account_seats``, so a seat moved in later counts), and of the account's
 invitations, for as long as that sign-in lasts. Signing out here or everywhere ends the
 sign-in and so the tie; deleting the account deletes the tie's row.
+
+The reminder of a game over days is sent once a turn whichever node sends it: the row
+of ``push_reminders`` names the turn last reminded (:meth:`PushStore.first_reminder`).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from sqlalchemy import (
     or_,
     select,
     tuple_,
+    update,
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
@@ -112,6 +116,18 @@ class PushAccountRow(Base):
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
     session_hash: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[float] = mapped_column(Float)
+
+
+class PushReminderRow(Base):
+    """The turn of a game over days whose reminder was sent, by when the turn began
+    (the table's ``turn_started``): one row a table, no foreign key, so that a table is
+    deleted without knowing of it."""
+
+    __tablename__ = "push_reminders"
+
+    table_id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    turn_started: Mapped[float] = mapped_column(Float)
+    sent_at: Mapped[float] = mapped_column(Float)
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,6 +329,31 @@ class PushStore:
                 )
             )
             return [device for device in map(_device, rows) if kind in device.kinds]
+
+    def first_reminder(self, table_id: int, turn_started: float, now: float) -> bool:
+        """Whether this is the first call for the turn of the table that began at
+        ``turn_started``: True once a turn, on whichever node asks first (the row is
+        changed or made under the database's own lock)."""
+        try:
+            with self._session() as session:
+                moved = session.execute(
+                    update(PushReminderRow)
+                    .where(
+                        PushReminderRow.table_id == table_id,
+                        PushReminderRow.turn_started != turn_started,
+                    )
+                    .values(turn_started=turn_started, sent_at=now)
+                )
+                if moved.rowcount:  # type: ignore[attr-defined]
+                    return True
+                if session.get(PushReminderRow, table_id) is not None:
+                    return False  # this turn's reminder was sent
+                session.add(
+                    PushReminderRow(table_id=table_id, turn_started=turn_started, sent_at=now)
+                )
+        except IntegrityError:  # another node made the row at the same moment
+            return False
+        return True
 
     def drop(self, endpoint: str) -> None:
         """Forget a device whose push service says it is gone (404, 410)."""

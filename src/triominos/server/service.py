@@ -51,7 +51,7 @@ from triominos.server.protocol import (
     ApiError,
 )
 from triominos.server.proxy import http_client
-from triominos.server.push import Pusher, your_turn
+from triominos.server.push import REMIND_SHARE, Pusher, reminder, your_turn
 from triominos.server.push import finished as finished_notice
 from triominos.server.rating_store import Finished, RatingStore
 from triominos.server.room import Viewer
@@ -877,14 +877,27 @@ class Service:
             running.cancel()
         table.timer_task = None
         deadline = table.turn_deadline
+        if deadline is None or table.retry_task is not None:
+            return
+        reminds = table.info.move_days is not None and self.pusher is not None
         # A table that offers "claim the win" does nothing at the deadline: the others
         # claim it (tablestate.ClaimWin), judged by the stored clock, not by a timer.
-        if deadline is not None and table.retry_task is None and not table.info.claim_win:
-            table.timer_task = asyncio.create_task(self._timeout(table, table.version, deadline))
+        if reminds or not table.info.claim_win:
+            table.timer_task = asyncio.create_task(
+                self._turn_clock(table, table.version, deadline, reminds=reminds)
+            )
 
-    async def _timeout(self, table: LiveTable, version: int, deadline: float) -> None:
-        """At the deadline, the default action for the seat to move (if nothing moved).
-        When storage fails, :meth:`perform` tries again later, and the timer with it."""
+    async def _turn_clock(
+        self, table: LiveTable, version: int, deadline: float, *, reminds: bool
+    ) -> None:
+        """A game over days' reminder (:meth:`_remind`); then, at the deadline, the
+        default action for the seat to move (if nothing moved), unless the table offers
+        "claim the win". When storage fails, :meth:`perform` tries again later, and the
+        timer with it."""
+        if reminds:
+            await self._remind(table, version, deadline)
+        if table.info.claim_win:
+            return
         await asyncio.sleep(max(0.0, deadline - self.clock()))
         if table.version != version or not table.playing:
             return
@@ -894,6 +907,36 @@ class Service:
             await self.attempt(table, PlayDefault(version))
         except Exception:
             log.exception("table %s: the turn timer's action failed", table.code)
+
+    async def _remind(self, table: LiveTable, version: int, deadline: float) -> bool:
+        """When a quarter of a turn's days is left (:data:`REMIND_SHARE`): the person to
+        move, if away, hears how many hours they have, once a turn on whichever node
+        (the database says whether the turn was reminded: a node that takes the table
+        over, or a timer reset by a spectator, sends nothing more). Whether it did."""
+        length = table.info.turn_length
+        assert length is not None and self.pusher is not None
+        await asyncio.sleep(max(0.0, deadline - length * REMIND_SHARE - self.clock()))
+        now = self.clock()
+        if table.version != version or not table.playing or now >= deadline:
+            return False
+        seat = table.match.to_move
+        if table.seat(seat).kind != "person":
+            return False
+        notice = reminder(table.info, seat, table.connected, deadline - now)
+        if not notice.token_hashes:  # the person watches the table live
+            return False
+        store = self.pusher.store
+        try:
+            first = await asyncio.to_thread(
+                store.first_reminder, table.info.id, table.turn_started, now
+            )
+        except Exception as error:  # the deadline's action must not wait on a reminder
+            self.faults.failed(error, "node")
+            return False
+        if first:
+            log.info("table %s v%d: seat %d reminded of its turn", table.code, version, seat)
+            self.pusher.notify(notice)
+        return first
 
     # --- waiting tables -----------------------------------------------------------
 
