@@ -255,12 +255,13 @@ def test_an_invitation_reaches_only_the_devices_that_asked_for_it(
 
 def test_the_push_accounts_migration_goes_down_and_up_again(database_url: str) -> None:
     store = Store(database_url)
+    ours = {"push_accounts", "push_reminders"}
     try:
         store.upgrade()
-        assert "push_accounts" in inspect(store.engine).get_table_names()
+        assert ours <= set(inspect(store.engine).get_table_names())
         store.downgrade("0017_push_accounts-1")
-        assert "push_accounts" not in inspect(store.engine).get_table_names()
+        assert not ours & set(inspect(store.engine).get_table_names())
         store.upgrade()
-        assert "push_accounts" in inspect(store.engine).get_table_names()
+        assert ours <= set(inspect(store.engine).get_table_names())
     finally:
         store.dispose()
