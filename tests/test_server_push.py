@@ -218,7 +218,7 @@ def test_a_your_turn_push_arrives_encrypted_and_signed(
     code, tokens = two_people(served)
     bob = Browser(f"{push_service.url}/devices/bob")
     kept = subscribe(served, bob, [{"code": code, "token": tokens[1]}], lang="fr")
-    assert kept == {"kinds": list(KINDS), "seats": 1}
+    assert kept == {"kinds": list(KINDS), "seats": 1, "account": None}
     info = served.service.store.table(code)
     assert info is not None
     pusher = served.app.state.push
@@ -236,6 +236,8 @@ def test_a_your_turn_push_arrives_encrypted_and_signed(
         "code": code,
         "url": f"/t/{code}",
         "to_move": info.seats[1].name,
+        "hours_left": None,
+        "from": None,
         "lang": "fr",
     }
     key = served.http.get("/api/push/key").json()["key"]
@@ -275,6 +277,8 @@ def test_the_table_pushes_the_away_player_their_turn_and_the_end(
         "code": code,
         "url": f"/t/{code}",
         "to_move": None,
+        "hours_left": None,
+        "from": None,
         "lang": "en",
     }
 
@@ -377,7 +381,8 @@ def test_a_seat_notifies_a_bounded_number_of_devices(
     info = served.service.store.table(code)
     assert info is not None
     store = PushStore(served.service.store)
-    kept = {device.endpoint for device in store.devices({token_hash(tokens[1])}, "your_turn")}
+    tied = store.devices("your_turn", time.time(), token_hashes={token_hash(tokens[1])})
+    kept = {device.endpoint for device in tied}
     assert len(kept) == DEVICES_PER_SEAT
     assert f"{push_service.url}/devices/0" not in kept  # the oldest tie went
 

@@ -24,13 +24,15 @@ pytest.importorskip("pywebpush")
 
 from playwright.sync_api import Browser as Chromium
 from playwright.sync_api import BrowserContext, CDPSession, Page, expect
+from sqlalchemy import select
 
 from conftest import DESKTOP, PHONE, watched_page
 from server_games import WAIT_SECONDS, Served, serve_app
 from test_server_push import Browser, PushService, running_push_service
 from test_server_ws import TWO_PEOPLE
+from triominos.server.account_store import AccountRow
 from triominos.server.push import your_turn
-from triominos.server.push_store import PushStore
+from triominos.server.push_store import PushAccountRow, PushStore
 from triominos.server.table import token_hash
 
 NOTICE = {"kind": "your_turn", "code": "ABC234", "url": "/t/ABC234", "to_move": "Bob"}
@@ -119,6 +121,24 @@ def test_a_pushed_notice_is_shown_in_the_chosen_language(browser: Chromium, serv
         assert len(notifications(page, "Bob, du bist am Zug an Tisch ABC234.")) == 1
 
 
+def test_invitations_and_reminders_say_who_invites_and_the_hours_left(
+    browser: Chromium, served: Served
+) -> None:
+    invited = {**NOTICE, "kind": "invitation", "to_move": None, "from": "Ann", "lang": "es"}
+    reminded = {**NOTICE, "hours_left": 6, "lang": "en"}
+    with watched_page(browser, **DESKTOP, permissions=["notifications"]) as page:
+        page.goto(f"{served.base_url}/")
+        assert worker_ready(page) == f"{served.base_url}/"
+        session, registration = registration_id(page.context, page)
+        deliver(session, served.base_url, registration, json.dumps(invited))
+        shown = notifications(page, "Ann te invita a la mesa ABC234.")
+        assert {"data": {"url": "/t/ABC234"}, "tag": "ABC234:invitation"}.items() <= shown[
+            0
+        ].items()
+        deliver(session, served.base_url, registration, json.dumps(reminded))
+        notifications(page, "Bob, it is your turn at table ABC234: 6 hours left.")
+
+
 def test_the_offline_page_says_so(browser: Chromium, sqlite_url: str) -> None:
     """The network goes down for real (the server stops) as well as for the page
     (``set_offline``, which may reach a service worker late)."""
@@ -186,9 +206,10 @@ def test_notify_me_on_a_phone_end_to_end(
         assert page.evaluate("window.subscribedWith") == key
 
         store = PushStore(served.service.store)
-        [kept] = store.devices({token_hash(tokens[1])}, "your_turn")
+        seat = {token_hash(tokens[1])}
+        [kept] = store.devices("your_turn", time.time(), token_hashes=seat)
         assert kept.endpoint == device.endpoint and kept.lang == "nl"
-        assert store.devices({token_hash(tokens[1])}, "finished") == []
+        assert store.devices("finished", time.time(), token_hashes=seat) == []
 
         info = served.service.store.table(code)
         assert info is not None
@@ -203,4 +224,35 @@ def test_notify_me_on_a_phone_end_to_end(
 
         page.get_by_test_id("notify-your_turn").uncheck()
         expect(control).to_have_attribute("data-state", "notify_off")
-        assert store.devices({token_hash(tokens[1])}, "your_turn") == []
+        assert store.devices("your_turn", time.time(), token_hashes=seat) == []
+
+
+def test_a_signed_in_page_ties_its_device_to_the_account(
+    browser: Chromium, served: Served, push_service: PushService
+) -> None:
+    """Signed in, "Notify me" works at a table where this browser holds no seat: the
+    device is the account's (its seats, its invitations), with the sign-in's CSRF token."""
+    created = served.create(seats=TWO_PEOPLE, take=[0, 1])
+    device = Browser(f"{push_service.url}/devices/phone")
+    with watched_page(browser, **PHONE, permissions=["notifications"]) as page:
+        page.add_init_script(f"({FAKE_PUSH})({json.dumps(device.subscription())})")
+        page.goto(f"{served.base_url}/")
+        signed_up = page.evaluate(
+            """async () => (await fetch('/api/account/sign-up', {
+                method: 'POST',
+                headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': '-' },
+                body: JSON.stringify({ name: 'Ann', password: 'correct horse battery' }),
+            })).status"""
+        )
+        assert signed_up == 201
+        page.goto(f"{served.base_url}/t/{created['code']}")
+        page.get_by_test_id("tab-players").click()
+        control = page.get_by_test_id("notify")
+        control.locator("summary").click()
+        expect(control).to_have_attribute("data-state", "notify_off")
+        page.get_by_test_id("notify-invitation").check()
+        expect(control).to_have_attribute("data-state", "notify_on")
+        with served.service.store.session() as session:
+            [tie] = session.scalars(select(PushAccountRow)).all()
+            account = session.get_one(AccountRow, tie.account_id)
+            assert account.name == "Ann"

@@ -29,7 +29,9 @@ from starlette.staticfiles import StaticFiles
 
 from triominos.analysis import DEFAULT_SIMULATIONS
 from triominos.server import routes
+from triominos.server.account_api import AccountApi
 from triominos.server.bots import BotWorker, pool_size, process_pool
+from triominos.server.friends_store import Invitation
 from triominos.server.guard import Guard, Origins, RateLimiter, TrustedProxies
 from triominos.server.learn_api import learn_routes
 from triominos.server.metrics import Metered, watch_loop_lag
@@ -37,7 +39,7 @@ from triominos.server.nodes import Node
 from triominos.server.pad_api import pad_routes
 from triominos.server.profile_api import account_routes
 from triominos.server.protocol import CONNECTIONS_PER_ADDRESS, ApiError
-from triominos.server.push import Pusher
+from triominos.server.push import Pusher, invitation
 from triominos.server.push_api import push_routes
 from triominos.server.push_store import PushStore
 from triominos.server.puzzle_api import puzzle_routes
@@ -149,7 +151,15 @@ def create_app(
         push_contact = os.environ.get("TRIOMINOS_PUSH_CONTACT", DEFAULT_PUSH_CONTACT)
     if push_loopback is None:
         push_loopback = os.environ.get("TRIOMINOS_PUSH_LOOPBACK") == "1"
-    pusher = Pusher(PushStore(store), contact=push_contact, loopback=push_loopback)
+    pusher = Pusher(PushStore(store), contact=push_contact, loopback=push_loopback, clock=clock)
+    # argon2id with RFC 9106's second profile unless given (the tests give a cheap one:
+    # the sign-in logic is the same, and 64 MiB and most of a second a hash is what a
+    # flood should cost, not CI).
+    accounts = AccountApi(store, service_clock, password_hasher or PasswordHasher())
+
+    async def invited(sent: Invitation) -> None:
+        """A friend's invitation to a table: a push to the invited account's devices."""
+        pusher.notify(invitation(sent))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -204,11 +214,11 @@ def create_app(
         WebSocketRoute("/ws/{code}", play),
         *pad_routes(store),
         *puzzle_routes(store),
-        *account_routes(store, service_clock, password_hasher),
+        *account_routes(accounts, on_invitation=invited),
         *rating_routes(store, clock),
         *learn_routes(),
         *rules_routes(),
-        *push_routes(store, pusher),
+        *push_routes(store, pusher, accounts),
         Route("/sw.js", routes.service_worker),
         Route("/manifest.webmanifest", routes.manifest),
         Route("/", page("index.html")),

@@ -12,10 +12,12 @@ the database, written at most once every :data:`SEEN_EVERY` seconds, so every no
 answers the same; a live table connection is not tied to an account and is not counted.
 
 **A block** cuts a friendship and the invitations between the two, and from then the
-blocked account can neither ask for friendship nor invite (:func:`blocked` is what the
-table's chat asks too). Floods are bounded per account here, on every node alike
-(:data:`PENDING_REQUESTS`, :data:`FRIENDS_PER_ACCOUNT`, :data:`INVITATIONS_PER_HOUR`),
-beside the guard's per-address ``account`` limit.
+blocked account can neither ask for friendship nor invite; at a table, the blocker no
+longer hears the blocked player's chat (:func:`unheard_seats`: seats are tied to
+accounts by ``account_seats``, the seats moved into them). Floods are bounded per
+account here, on every node alike (:data:`PENDING_REQUESTS`,
+:data:`FRIENDS_PER_ACCOUNT`, :data:`INVITATIONS_PER_HOUR`), beside the guard's
+per-address ``account`` limit.
 
 Deleting an account deletes its rows here too (every row that refers to ``accounts.id``,
 :meth:`triominos.server.account_store.AccountStore.delete`).
@@ -43,7 +45,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, aliased, mapped_column
 from sqlalchemy.sql.expression import ColumnElement
 
-from triominos.server.account_store import AccountRow
+from triominos.server.account_store import AccountRow, AccountSeatRow
 from triominos.server.protocol import Refusal
 from triominos.server.store import Base, Store
 
@@ -156,10 +158,29 @@ def _blocked(session: Session, a: int, b: int) -> bool:
 
 
 def blocked(store: Store, account_a: int, account_b: int) -> bool:
-    """Whether either account blocked the other: then nothing passes between them (no
-    request, no invitation; the table's chat should drop their messages too)."""
+    """Whether either account blocked the other: then no request or invitation passes
+    between them (a table's chat: :func:`unheard_seats`)."""
     with store.session() as session:
         return _blocked(session, account_a, account_b)
+
+
+def unheard_seats(store: Store, code: str) -> dict[int, frozenset[int]]:
+    """For each seat of the table ``code`` whose account blocked the account of another
+    of its seats, those seats: their chat does not reach it. Only the blocker is spared
+    the other's lines; a seat held in no account blocks nobody and is blocked by nobody."""
+    blocker = aliased(AccountSeatRow)
+    blocked_seat = aliased(AccountSeatRow)
+    with store.session() as session:
+        pairs = session.execute(
+            select(blocker.seat, blocked_seat.seat)
+            .join(BlockRow, BlockRow.blocker_id == blocker.account_id)
+            .join(blocked_seat, blocked_seat.account_id == BlockRow.blocked_id)
+            .where(blocker.code == code, blocked_seat.code == code)
+        ).all()
+    unheard: dict[int, set[int]] = {}
+    for listener, speaker in pairs:
+        unheard.setdefault(listener, set()).add(speaker)
+    return {listener: frozenset(speakers) for listener, speakers in unheard.items()}
 
 
 class FriendStore:

@@ -15,7 +15,6 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Annotated, Any
 
 import msgspec
-from argon2 import PasswordHasher
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -26,10 +25,10 @@ from triominos.server.account_store import Account
 from triominos.server.friends_store import Invitation
 from triominos.server.profile_store import GAMES_A_PAGE, ProfileStore
 from triominos.server.protocol import ApiError, answers
-from triominos.server.store import Store, TableInfo
+from triominos.server.store import TableInfo
 
 InvitationHook = Callable[[Invitation], Awaitable[None]]
-"""Called with each invitation made (the push branch sends its notice from here)."""
+"""Called with each invitation made (the app sends its push notice from here)."""
 
 PRIVATE = {"Cache-Control": "no-store, private"}
 
@@ -209,16 +208,8 @@ def _number(request: Request, name: str, default: int, least: int, most: int) ->
     return int(text)
 
 
-def account_routes(
-    store: Store,
-    clock: Callable[[Request], float],
-    hasher: PasswordHasher | None = None,
-    on_invitation: InvitationHook | None = None,
-) -> list[BaseRoute]:
-    """The account routes on the service's database, with the profile's and friends'
-    (:mod:`triominos.server.profile_api`). ``hasher``: argon2id with RFC 9106's second
-    profile unless given (the tests give a cheap one: the sign-in logic is the same, and
-    64 MiB and most of a second a hash is what a flood should cost, not CI).
-    ``on_invitation``: called with each invitation to a table a friend sends."""
-    api = AccountApi(store, clock, hasher or PasswordHasher())
+def account_routes(api: AccountApi, on_invitation: InvitationHook | None = None) -> list[BaseRoute]:
+    """The account routes of ``api``, with the profile's and friends'
+    (:mod:`triominos.server.profile_api`). ``on_invitation``: called with each
+    invitation to a table a friend sends."""
     return [*api.routes(), *ProfileApi(api, on_invitation).routes()]

@@ -1,12 +1,14 @@
 """Web Push: "your turn", "finished", "invitation" and "rematch" notices to the devices
 that asked for them, with the service's VAPID keys (PROTOCOL.md, "Push notifications").
 
-The one seam for the table events is :meth:`Pusher.notify` with a :class:`Notice` made
-by :func:`your_turn`, :func:`finished`, :func:`rematch` or :func:`invitation`. Each
-takes the seats the table's viewers hold right now (``LiveTable.connected``): a seat
-whose player watches the table live is never notified. ``notify`` returns at once; the
-sending happens on threads of its own, so a slow or dead push service never holds a
-table's event loop.
+The one seam is :meth:`Pusher.notify` with a :class:`Notice` made by :func:`your_turn`,
+:func:`reminder`, :func:`finished` or :func:`rematch` for a table's events, each taking
+the seats the table's viewers hold right now (``LiveTable.connected``): a seat whose
+player watches the table live is never notified. A seat's notice reaches the devices
+tied to its token and those of the account that holds the seat; :func:`invitation`'s
+reaches the devices of the account invited. ``notify`` returns at once; the sending
+happens on threads of its own, so a slow or dead push service never holds a table's
+event loop.
 
 A subscription names a URL the server will POST to, so it is a way to make the server
 reach any address: an endpoint must be ``https`` on a public address (checked when a
@@ -23,7 +25,8 @@ import ipaddress
 import json
 import logging
 import socket
-from collections.abc import Collection, Iterable
+import time
+from collections.abc import Callable, Collection, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -33,6 +36,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid  # type: ignore[import-untyped]
 from pywebpush import WebPushException, webpush  # type: ignore[import-untyped]
 
+from triominos.server.friends_store import Invitation
 from triominos.server.push_store import KINDS, Device, PushStore, VapidKeys
 from triominos.server.store import TableInfo
 
@@ -46,6 +50,9 @@ SEND_SECONDS = 10.0
 """How long one push may take before it is given up."""
 SENDERS = 4
 """The threads that send pushes: a slow push service holds one of them, never a table."""
+REMIND_SHARE = 0.25
+"""A game over days reminds the person to move, once a turn, when this share of the
+turn's time is left (a quarter: 6 hours of a day, 42 of a week)."""
 GONE = frozenset({404, 410})
 """A push service's answers for a subscription that no longer exists: it is dropped."""
 
@@ -143,13 +150,21 @@ def check_kinds(kinds: Iterable[str]) -> frozenset[str]:
 
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """What one table event tells the devices of some seats: ``code`` is the table the
-    notice opens, ``to_move`` the name of whose turn it is (a your_turn notice)."""
+    """What one event tells some devices: ``code`` is the table the notice opens,
+    ``to_move`` the name of whose turn it is (a your_turn notice), ``hours_left`` the
+    hours left to move (a your_turn that is a reminder), ``invited_by`` the name
+    of who invites (an invitation). It reaches the devices tied to the seats of
+    ``token_hashes``, those of the accounts that hold ``seats`` (table code, seat
+    number: the same seats) and those of ``accounts``."""
 
     kind: str
     code: str
-    token_hashes: frozenset[str]
+    token_hashes: frozenset[str] = frozenset()
+    seats: frozenset[tuple[str, int]] = frozenset()
+    accounts: frozenset[int] = frozenset()
     to_move: str | None = None
+    hours_left: int | None = None
+    invited_by: str | None = None
 
     def payload(self, lang: str) -> bytes:
         """The pushed message: names and the table's code only, never a tile; the
@@ -159,54 +174,95 @@ class Notice:
             "code": self.code,
             "url": f"/t/{self.code}",
             "to_move": self.to_move,
+            "hours_left": self.hours_left,
+            "from": self.invited_by,
             "lang": lang,
         }
         return json.dumps(message, separators=(",", ":")).encode()
 
 
-def _away(info: TableInfo, seats: Iterable[int], connected: Collection[int]) -> frozenset[str]:
-    """The token hashes of the person seats among ``seats`` not watching the table."""
-    return frozenset(
-        seat.token_hash
+def _to_seats(
+    kind: str,
+    code: str,
+    info: TableInfo,
+    seats: Iterable[int],
+    connected: Collection[int],
+    to_move: str | None = None,
+    hours_left: int | None = None,
+) -> Notice:
+    """A notice for the person seats among ``seats`` of ``info``'s table whose player
+    is not watching it, opening the table ``code``."""
+    away = [
+        seat
         for seat in info.seats
         if seat.seat in seats and seat.seat not in connected and seat.token_hash is not None
+    ]
+    return Notice(
+        kind,
+        code,
+        token_hashes=frozenset(seat.token_hash for seat in away if seat.token_hash is not None),
+        seats=frozenset((info.code, seat.seat) for seat in away),
+        to_move=to_move,
+        hours_left=hours_left,
     )
 
 
 def your_turn(info: TableInfo, seat: int, connected: Collection[int]) -> Notice:
     """Seat ``seat`` is to move at ``info``'s table."""
     name = info.seats[seat].name
-    return Notice("your_turn", info.code, _away(info, [seat], connected), to_move=name)
+    return _to_seats("your_turn", info.code, info, [seat], connected, to_move=name)
+
+
+def reminder(info: TableInfo, seat: int, connected: Collection[int], seconds_left: float) -> Notice:
+    """Seat ``seat`` is to move at ``info``'s table, a game over days, and has
+    ``seconds_left`` to do it: a your_turn notice that says how many hours (the nearest
+    whole number, at least 1)."""
+    name = info.seats[seat].name
+    hours = max(1, round(seconds_left / 3600))
+    return _to_seats("your_turn", info.code, info, [seat], connected, name, hours)
 
 
 def finished(info: TableInfo, connected: Collection[int]) -> Notice:
     """``info``'s match is over: every player hears it."""
-    return Notice("finished", info.code, _away(info, range(info.players), connected))
+    return _to_seats("finished", info.code, info, range(info.players), connected)
 
 
 def rematch(info: TableInfo, code: str, offered_by: int, connected: Collection[int]) -> Notice:
     """Seat ``offered_by`` of ``info``'s table made the rematch ``code``: the others
     hear it (their tokens sit at the rematch too)."""
     others = [seat for seat in range(info.players) if seat != offered_by]
-    return Notice("rematch", code, _away(info, others, connected))
+    return _to_seats("rematch", code, info, others, connected)
 
 
-def invitation(info: TableInfo, seat: int) -> Notice:
-    """Someone was given seat ``seat`` of ``info``'s table (their token's hash is the
-    seat's): the account's devices hear it."""
-    return Notice("invitation", info.code, _away(info, [seat], ()))
+def invitation(invited: Invitation) -> Notice:
+    """A friend invited an account to a table: the account's devices hear it."""
+    return Notice(
+        "invitation",
+        invited.code,
+        accounts=frozenset({invited.to_id}),
+        invited_by=invited.from_name,
+    )
 
 
 # --- sending ----------------------------------------------------------------------------
 
 
 class Pusher:
-    """Sends notices with the service's VAPID keys on threads of its own."""
+    """Sends notices with the service's VAPID keys on threads of its own; ``clock``
+    tells which sign-ins still last (the service's clock)."""
 
-    def __init__(self, store: PushStore, *, contact: str, loopback: bool = False) -> None:
+    def __init__(
+        self,
+        store: PushStore,
+        *,
+        contact: str,
+        loopback: bool = False,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.store = store
         self.contact = contact
         self.loopback = loopback
+        self.clock = clock
         self._keys: VapidKeys | None = None
         self._vapid: Vapid | None = None
         self._senders = ThreadPoolExecutor(SENDERS, thread_name_prefix="push")
@@ -232,7 +288,14 @@ class Pusher:
 
     def _send_all(self, notice: Notice) -> int:
         sent = 0
-        for device in self.store.devices(notice.token_hashes, notice.kind):
+        found = self.store.devices(
+            notice.kind,
+            self.clock(),
+            token_hashes=notice.token_hashes,
+            seats=notice.seats,
+            accounts=notice.accounts,
+        )
+        for device in found:
             try:
                 sent += self._send(device, notice)
             except Exception:  # one device's failure never stops the others'

@@ -3,17 +3,22 @@
 | method and path | answer |
 | --- | --- |
 | ``GET /api/push/key`` | ``{"key"}``: the service's VAPID public key, base64url |
-| ``POST /api/push/subscriptions`` | ``201 {"kinds", "seats"}``: the device is kept |
+| ``POST /api/push/subscriptions`` | ``201 {"kinds", "seats", "account"}``: the device is kept |
 | ``DELETE /api/push/subscriptions`` | ``{"kinds"}``: the kinds the device still gets |
 
 A subscription ties a device to seats by their tokens, each checked against its table:
-a device hears of no seat whose token it does not hold. Its kinds and language replace
-those the device had. Opting out names the endpoint and proves it with the
-subscription's ``auth`` secret, which only the browser and the server know.
+a device hears of no seat whose token it does not hold. A device that subscribes while
+signed in is tied to the account too (it hears of every seat the account holds, and of
+its invitations, while that sign-in lasts), which is a change to the account: it needs
+the sign-in's CSRF token, as the account API's changes do, so that another site cannot
+tie its own endpoint to the account. Signed in, the seats may be none. The kinds and
+language replace those the device had. Opting out names the endpoint and proves it with
+the subscription's ``auth`` secret, which only the browser and the server know.
 
 Errors are PROTOCOL.md's ``{"error": {"code", "message", "field"}}``: ``bad_request``
 (a malformed body, an endpoint that is not https on a public address, keys of the wrong
-length), ``bad_token`` (403: a token that sits at no seat of its table),
+length, no seat from a device signed out), ``bad_token`` (403: a token that sits at no
+seat of its table), ``bad_csrf`` (403: signed in without the sign-in's CSRF token),
 ``subscription_conflict`` (409), ``rate_limited`` (429).
 """
 
@@ -27,6 +32,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
+from triominos.server.account_api import AccountApi
 from triominos.server.presets import LANGUAGES
 from triominos.server.protocol import (
     ApiError,
@@ -44,7 +50,7 @@ from triominos.server.push import (
     check_keys,
     check_kinds,
 )
-from triominos.server.push_store import KINDS, Device
+from triominos.server.push_store import KINDS, Device, SignedIn
 from triominos.server.store import Store
 from triominos.server.table import token_hash
 
@@ -76,7 +82,7 @@ class SeatToken(msgspec.Struct):
 class Subscribe(msgspec.Struct):
     subscription: Subscription
     kinds: Annotated[list[str], msgspec.Meta(max_length=len(KINDS))]
-    seats: Annotated[list[SeatToken], msgspec.Meta(min_length=1, max_length=SEATS_PER_REQUEST)]
+    seats: Annotated[list[SeatToken], msgspec.Meta(max_length=SEATS_PER_REQUEST)]
     lang: str = "en"
 
 
@@ -103,9 +109,9 @@ async def _body(request: Request, kind: type[Decoded]) -> Decoded:
         raise ApiError(400, "bad_request", str(error), error.field) from None
 
 
-def push_routes(store: Store, pusher: Pusher) -> list[BaseRoute]:
-    """The routes of the push API on ``pusher``, checking seat tokens in ``store``
-    (limited per address by the guard: its ``push`` limit)."""
+def push_routes(store: Store, pusher: Pusher, accounts: AccountApi) -> list[BaseRoute]:
+    """The routes of the push API on ``pusher``, checking seat tokens in ``store`` and
+    sign-ins with ``accounts`` (limited per address by the guard: its ``push`` limit)."""
 
     async def key(request: Request) -> JSONResponse:
         return JSONResponse({"key": pusher.public_key})
@@ -123,6 +129,12 @@ def push_routes(store: Store, pusher: Pusher) -> list[BaseRoute]:
         if body.lang not in LANGUAGES:
             raise SubscriptionError("lang", f"lang is one of {', '.join(LANGUAGES)}")
         device = Device(endpoint, keys.p256dh, keys.auth, kinds, body.lang)
+        signed_in, name = None, None
+        if await accounts.signed_in(request) is not None:
+            account, session_id = await accounts.changer(request)
+            signed_in, name = SignedIn(account.id, session_id), account.name
+        elif not body.seats:
+            raise SubscriptionError("seats", "signed out, a device names a seat it holds")
 
         def keep() -> list[str]:
             hashes = []
@@ -137,12 +149,19 @@ def push_routes(store: Store, pusher: Pusher) -> list[BaseRoute]:
                         f"seats[{number}].token",
                     )
                 hashes.append(held)
-            pusher.store.subscribe(device, hashes)
+            pusher.store.subscribe(device, hashes, signed_in)
             return hashes
 
         hashes = await asyncio.to_thread(keep)
         kept = [kind for kind in KINDS if kind in kinds]
-        return JSONResponse({"kinds": kept, "seats": len(set(hashes))}, status_code=201)
+        return JSONResponse(
+            {
+                "kinds": kept,
+                "seats": len(set(hashes)),
+                "account": name,
+            },
+            status_code=201,
+        )
 
     @answering
     async def unsubscribe(request: Request) -> JSONResponse:

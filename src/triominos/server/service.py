@@ -38,6 +38,7 @@ import httpx
 from triominos.analysis import DEFAULT_SIMULATIONS
 from triominos.server.analyses import Analyses
 from triominos.server.bots import BotWorker, bot_seed
+from triominos.server.friends_store import unheard_seats
 from triominos.server.metrics import ActionMetrics, NodeMetrics, TrafficMetrics
 from triominos.server.nodes import RENEW_SECONDS, SCAN_SECONDS, Leases, Node
 from triominos.server.protocol import (
@@ -50,7 +51,7 @@ from triominos.server.protocol import (
     ApiError,
 )
 from triominos.server.proxy import http_client
-from triominos.server.push import Pusher, your_turn
+from triominos.server.push import REMIND_SHARE, Pusher, reminder, your_turn
 from triominos.server.push import finished as finished_notice
 from triominos.server.rating_store import Finished, RatingStore
 from triominos.server.room import Viewer
@@ -774,9 +775,7 @@ class Service:
         # The greeting brings the viewer's chat as kept: its last messages (none while
         # storage cannot show them: the game comes first).
         try:
-            chat = await asyncio.to_thread(
-                self.store.chats, table.info.id, chat_channel(viewer.seat), CHAT_KEPT
-            )
+            chat = await asyncio.to_thread(self._kept_chat, table, viewer.seat)
         except StorageFault as fault:
             self.faults.failed(fault)
             chat = []
@@ -785,6 +784,24 @@ class Service:
         if arrived:
             table.room.deliver(table.presence(), skip=viewer)
         self.changed(table)  # a suspended table of bots, woken by its viewer
+
+    def _kept_chat(self, table: LiveTable, seat: int | None) -> list[dict[str, Any]]:
+        """In a worker thread: the last lines kept of the chat ``seat`` reads, but those
+        of the seats its account blocked."""
+        lines = self.store.chats(table.info.id, chat_channel(seat), CHAT_KEPT)
+        if seat is None:
+            return lines
+        unheard = unheard_seats(self.store, table.code).get(seat, frozenset())
+        return [line for line in lines if line["seat"] not in unheard]
+
+    async def unheard_by(self, table: LiveTable, seat: int | None) -> frozenset[int]:
+        """The seats whose account blocked the account of ``seat``: its chat lines are
+        not theirs (:class:`~triominos.server.tablestate.Say`). Asked of the database at
+        each line, so that a block made on any node holds at once."""
+        if seat is None:
+            return frozenset()
+        unheard = await asyncio.to_thread(unheard_seats, self.store, table.code)
+        return frozenset(listener for listener, speakers in unheard.items() if seat in speakers)
 
     def farewell(self, table: LiveTable, viewer: Viewer) -> None:
         """A viewer left: the others hear of it when its seat's person is away now."""
@@ -862,14 +879,27 @@ class Service:
             running.cancel()
         table.timer_task = None
         deadline = table.turn_deadline
+        if deadline is None or table.retry_task is not None:
+            return
+        reminds = table.info.move_days is not None and self.pusher is not None
         # A table that offers "claim the win" does nothing at the deadline: the others
         # claim it (tablestate.ClaimWin), judged by the stored clock, not by a timer.
-        if deadline is not None and table.retry_task is None and not table.info.claim_win:
-            table.timer_task = asyncio.create_task(self._timeout(table, table.version, deadline))
+        if reminds or not table.info.claim_win:
+            table.timer_task = asyncio.create_task(
+                self._turn_clock(table, table.version, deadline, reminds=reminds)
+            )
 
-    async def _timeout(self, table: LiveTable, version: int, deadline: float) -> None:
-        """At the deadline, the default action for the seat to move (if nothing moved).
-        When storage fails, :meth:`perform` tries again later, and the timer with it."""
+    async def _turn_clock(
+        self, table: LiveTable, version: int, deadline: float, *, reminds: bool
+    ) -> None:
+        """A game over days' reminder (:meth:`_remind`); then, at the deadline, the
+        default action for the seat to move (if nothing moved), unless the table offers
+        "claim the win". When storage fails, :meth:`perform` tries again later, and the
+        timer with it."""
+        if reminds:
+            await self._remind(table, version, deadline)
+        if table.info.claim_win:
+            return
         await asyncio.sleep(max(0.0, deadline - self.clock()))
         if table.version != version or not table.playing:
             return
@@ -879,6 +909,36 @@ class Service:
             await self.attempt(table, PlayDefault(version))
         except Exception:
             log.exception("table %s: the turn timer's action failed", table.code)
+
+    async def _remind(self, table: LiveTable, version: int, deadline: float) -> bool:
+        """When a quarter of a turn's days is left (:data:`REMIND_SHARE`): the person to
+        move, if away, hears how many hours they have, once a turn on whichever node
+        (the database says whether the turn was reminded: a node that takes the table
+        over, or a timer reset by a spectator, sends nothing more). Whether it did."""
+        length = table.info.turn_length
+        assert length is not None and self.pusher is not None
+        await asyncio.sleep(max(0.0, deadline - length * REMIND_SHARE - self.clock()))
+        now = self.clock()
+        if table.version != version or not table.playing or now >= deadline:
+            return False
+        seat = table.match.to_move
+        if table.seat(seat).kind != "person":
+            return False
+        notice = reminder(table.info, seat, table.connected, deadline - now)
+        if not notice.token_hashes:  # the person watches the table live
+            return False
+        store = self.pusher.store
+        try:
+            first = await asyncio.to_thread(
+                store.first_reminder, table.info.id, table.turn_started, now
+            )
+        except Exception as error:  # the deadline's action must not wait on a reminder
+            self.faults.failed(error, "node")
+            return False
+        if first:
+            log.info("table %s v%d: seat %d reminded of its turn", table.code, version, seat)
+            self.pusher.notify(notice)
+        return first
 
     # --- waiting tables -----------------------------------------------------------
 

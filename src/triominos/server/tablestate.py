@@ -194,11 +194,13 @@ class GoOn:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Say:
-    """A chat line from a seat or from the spectator numbered ``spectator``."""
+    """A chat line from a seat or from the spectator numbered ``spectator``; the seats
+    of ``unheard_by`` blocked the sender's account and are not given it."""
 
     seat: int | None
     spectator: int | None
     text: str
+    unheard_by: frozenset[int] = frozenset()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -510,8 +512,8 @@ class TableState:
                 return self._decide_answer_take_back(seat, accept, now)
             case GoOn(seat, hand):
                 return self._decide_go_on(seat, hand, now)
-            case Say(seat, spectator, text):
-                return self._decide_say(seat, spectator, text)
+            case Say(seat, spectator, text, unheard_by):
+                return self._decide_say(seat, spectator, text, unheard_by)
             case Join(seat, name, hashed):
                 return self._decide_join(seat, name, hashed, now)
             case GiveToBot(by, seat, bot, think):
@@ -846,9 +848,13 @@ class TableState:
 
     # --- chat -------------------------------------------------------------------------
 
-    def _decide_say(self, seat: int | None, spectator: int | None, text: str) -> Decision:
+    def _decide_say(
+        self, seat: int | None, spectator: int | None, text: str, unheard_by: frozenset[int]
+    ) -> Decision:
         """Keep a chat line, then give it to the viewers of its chat: the players' (sent
-        from a seat) or the spectators'; neither sees the other's. The text is the
+        from a seat) or the spectators'; neither sees the other's, and the seats of
+        ``unheard_by`` (who blocked the sender) never get it: what each audience is
+        given is decided here, per audience, as every message is. The text is the
         sender's words only, so it holds nothing hidden."""
         if not self.chat.allow(seat):
             raise Refused("rate_limited", "too many chat messages; wait a moment")
@@ -857,7 +863,13 @@ class TableState:
 
         def settle(said: JsonObject) -> Told:
             message = {"type": "chat", "messages": [said]}
-            return Told(lambda audience: message if chat_channel(audience) == channel else None)
+            return Told(
+                lambda audience: (
+                    message
+                    if chat_channel(audience) == channel and audience not in unheard_by
+                    else None
+                )
+            )
 
         return Decision(ChatLine(channel, seat, name, text.strip()), settle)
 

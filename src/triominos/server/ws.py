@@ -199,6 +199,10 @@ async def hello(service: Service, table: LiveTable, viewer: Viewer, message: Hel
     return True
 
 
+UNSAVED_CHAT = Refused("unavailable", "the message could not be kept")
+"""A chat line storage failed to keep, or to check whom it may reach."""
+
+
 async def handle(
     service: Service,
     table: LiveTable,
@@ -216,7 +220,12 @@ async def handle(
                 Refused("rate_limited", "too many chat messages; wait a moment").to_message()
             )
             return
-        await change(service, table, viewer, Say(seat, viewer.spectator, message.text))
+        try:
+            unheard_by = await service.unheard_by(table, seat)
+        except StorageFault:
+            viewer.send(UNSAVED_CHAT.to_message())
+            return
+        await change(service, table, viewer, Say(seat, viewer.spectator, message.text, unheard_by))
     elif isinstance(message, ActionMessage):
         command = Act(seat, message.version, message.action, message.id)
         await change(service, table, viewer, command, message.id)
@@ -249,7 +258,7 @@ async def change(
         pass  # the viewers are sent on to the table's new owner
     except StorageFault as fault:
         if isinstance(command, Say):
-            unsaved = Refused("unavailable", "the message could not be kept")
+            unsaved = UNSAVED_CHAT
         else:  # never the fault's detail, which may name the database
             unsaved = Refused(
                 "unavailable",

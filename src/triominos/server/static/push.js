@@ -4,8 +4,10 @@
 // What this device asked for is kept here (localStorage), per kind. The server ties the
 // device to the seats whose tokens this browser holds: each time a page opens with the
 // notices on, it sends the subscription again with the seats held now, so a table joined
-// since is covered too.
+// since is covered too. Signed in, the device is tied to the account as well (every seat
+// it holds, its invitations), which needs the sign-in's CSRF token.
 
+import { currentAccount } from "./account.js";
 import { ApiError, deleteJson, getJson, heldSeats, heldTables, postJson } from "./api.js";
 import { h, setText } from "./dom.js";
 import { chosenLanguage } from "./i18n.js";
@@ -81,9 +83,10 @@ export class NotifyControl {
   /** Say what this device gets, or why it cannot. */
   show(key = null) {
     const supported = pushSupported();
-    const seated = seatTokens().length > 0; // a seat taken since the page opened counts
-    for (const box of Object.values(this.boxes)) box.disabled = !supported || !seated;
-    const state = key ?? (!supported ? "notify_unsupported" : !seated ? "notify_no_seat" : chosenKinds().length ? "notify_on" : "notify_off");
+    // A seat taken since the page opened counts; signed in, the account's seats do.
+    const heard = seatTokens().length > 0 || currentAccount() !== null;
+    for (const box of Object.values(this.boxes)) box.disabled = !supported || !heard;
+    const state = key ?? (!supported ? "notify_unsupported" : !heard ? "notify_no_seat" : chosenKinds().length ? "notify_on" : "notify_off");
     setText(this.status, state);
     this.element.dataset.state = state;
   }
@@ -103,7 +106,9 @@ export class NotifyControl {
     try {
       const device = await subscription();
       if (kinds.length) {
-        await postJson("/api/push/subscriptions", { subscription: device.toJSON(), kinds, seats: seatTokens(), lang: chosenLanguage() });
+        const { csrf } = currentAccount() ? await getJson("/api/account") : {};
+        const headers = csrf ? { "X-CSRF-Token": csrf } : {};
+        await postJson("/api/push/subscriptions", { subscription: device.toJSON(), kinds, seats: seatTokens(), lang: chosenLanguage() }, headers);
       } else {
         await deleteJson("/api/push/subscriptions", { endpoint: device.endpoint, auth: device.toJSON().keys.auth });
         await device.unsubscribe();

@@ -65,9 +65,11 @@ self.addEventListener("push", (event) => {
     (async () => {
       const notice = event.data?.json() ?? {};
       const texts = await messages(notice.lang);
-      const body = texts[`push_${notice.kind}`] ?? texts.push_your_turn ?? "";
+      // A your_turn that says the hours left is a game over days' reminder.
+      const key = notice.hours_left ? "push_reminder" : `push_${notice.kind}`;
+      const body = texts[key] ?? texts.push_your_turn ?? "";
       await self.registration.showNotification(texts.title ?? "Triominos", {
-        body: fill(body, { name: notice.to_move ?? "", code: notice.code ?? "" }),
+        body: fill(body, { name: notice.to_move ?? "", hours: notice.hours_left ?? "", from: notice.from ?? "", code: notice.code ?? "" }),
         icon: "/static/icons/app-192.png",
         badge: "/static/favicon.svg",
         tag: `${notice.code}:${notice.kind}`,
