@@ -259,7 +259,7 @@ def test_the_push_accounts_migration_goes_down_and_up_again(database_url: str) -
     try:
         store.upgrade()
         assert ours <= set(inspect(store.engine).get_table_names())
-        store.downgrade("0017_push_accounts-1")
+        store.downgrade("0018_push_accounts-1")
         assert not ours & set(inspect(store.engine).get_table_names())
         store.upgrade()
         assert ours <= set(inspect(store.engine).get_table_names())

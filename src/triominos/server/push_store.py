@@ -1,6 +1,6 @@
 """Web Push's rows: the service's VAPID key pair and the devices that asked for notices,
 in the service's database (:class:`triominos.server.store.Store`; the tables come with
-migrations ``0013_push`` and ``0017_push_accounts``).
+migrations ``0013_push`` and ``0018_push_accounts``).
 
 A device is tied to seats by the hash of their tokens, as the seats themselves keep
 them: a rematch keeps its players' tokens, so a device that asked for one table's

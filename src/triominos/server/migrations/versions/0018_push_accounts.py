@@ -1,7 +1,7 @@
 """Push notices for accounts (issue 33): a device that subscribed while signed in is
 tied to its account, through that sign-in; and the reminders of games over days.
 
-Revision ID: 0017_push_accounts
+Revision ID: 0018_push_accounts
 Revises: 0016_days
 
 ``push_accounts``: one row per device tied to an account (``subscription_id`` unique),
@@ -13,8 +13,8 @@ began) whose reminder was sent, so that it is sent once whichever node sends it.
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0017_push_accounts"
-down_revision: str | None = "0016_days"
+revision = "0018_push_accounts"
+down_revision: str | None = "0017_traces"
 branch_labels: str | None = None
 depends_on: str | None = None
 
