@@ -251,6 +251,8 @@ def test_two_players_come_back_to_a_game_over_days(
                 "url": f"/t/{code}",
                 "to_move": "Ann",
                 "lang": "en",
+                "hours_left": None,  # not a reminder: the turn has just begun
+                "from": None,  # not an invitation
             }
             check_vapid(received, served.http.get("/api/push/key").json()["key"], push_service.url)
 
