@@ -1,11 +1,13 @@
 """The profile and friends over HTTP, on SQLite and PostgreSQL (issue 33, part 2): the
-finished games and statistics of an account's seats, the public profile, friendship
-asked and accepted, who is online, invitations to a table, blocks; and the hostile
-requests: another account's cookie, a blocked player, floods of requests and
-invitations, bad names, and what deleting an account leaves."""
+finished games and statistics of an account's seats, the public player page with its
+ratings (and the old ratings address moved to it), friendship asked and accepted, who is
+online, invitations to a table, blocks; and the hostile requests: another account's
+cookie, a blocked player, floods of requests and invitations, bad names, and what
+deleting an account leaves."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,6 +20,7 @@ from sqlalchemy import inspect
 
 from server_games import Served, serve_app
 from test_server_accounts import CHEAP, Device, devices, error, rows
+from triominos.ratings import Seat
 from triominos.server.account_store import AccountRow
 from triominos.server.friends_store import (
     INVITATIONS_PER_HOUR,
@@ -29,6 +32,7 @@ from triominos.server.friends_store import (
     blocked,
 )
 from triominos.server.profile_store import summary
+from triominos.server.rating_store import RatingStore, TableResult
 from triominos.server.store import Store
 
 
@@ -71,6 +75,26 @@ def befriend(asker: Device, asked: Device, asker_name: str, asked_name: str) -> 
         "name": asker_name,
         "friends": True,
     }
+
+
+def account_ids(served: Served) -> dict[str, str]:
+    """Each account's id as the ratings keep it, by name."""
+    return {row.name: str(row.id) for row in rows(served, AccountRow)}
+
+
+def rated(served: Served, code: str, winner: str, loser: str) -> None:
+    """A rated 2-player classic match between two accounts (by name), finished now."""
+    ids = account_ids(served)
+    seats = [Seat(ids[winner], 400), Seat(ids[loser], 90)]
+    result = TableResult(code, "classic", seats, 9)
+    assert RatingStore(served.service.store).rate_finished(result, time.time()) is not None
+
+
+def leaderboard(served: Served) -> list[dict[str, Any]]:
+    answer = served.http.get("/api/ratings/leaderboard?edition=classic&players=2")
+    assert answer.status_code == 200, answer.text
+    found: list[dict[str, Any]] = answer.json()["players"]
+    return found
 
 
 def moved_to(device: Device, address: str) -> None:
@@ -121,6 +145,71 @@ def test_the_profile_shows_finished_games_and_statistics_and_the_public_one_no_s
         assert "token" not in public.text and "private" not in public.headers.get(
             "cache-control", ""
         )
+
+
+def test_the_player_page_has_the_language_and_the_ratings_with_their_history(
+    served_here: Served,
+) -> None:
+    with devices(served_here, 2) as (ann, bob):
+        assert ann.sign_up("Ann").status_code == 201
+        assert ann.send("PATCH", "/api/account", {"language": "fr"}).status_code == 200
+        assert bob.sign_up("Bob").status_code == 201
+        unrated = served_here.http.get("/api/players/Bob").json()
+        assert (unrated["ratings"], unrated["history"]) == ([], [])
+        rated(served_here, "RATE01", "Ann", "Bob")
+        rated(served_here, "RATE02", "Ann", "Bob")
+        body = served_here.http.get("/api/players/Ann").json()
+        assert body["name"] == "Ann" and body["language"] == "fr"
+        (rating,) = body["ratings"]
+        assert rating["pool"]["key"] == "classic-2" and rating["games"] == 2
+        assert rating["rating"] > 1500 and rating["provisional"] is True
+        assert [point["table"] for point in body["history"]] == ["RATE01", "RATE02"]
+        assert body["history"][-1]["rating"] == rating["rating"]
+        assert body["history"][0]["rating"] < body["history"][1]["rating"]
+        by_id = served_here.http.get(f"/api/ratings/{account_ids(served_here)['Ann']}").json()
+        assert by_id["ratings"] == body["ratings"] and by_id["history"] == body["history"]
+
+
+def test_the_old_ratings_address_moves_to_the_player_page(served_here: Served) -> None:
+    with devices(served_here, 1) as (zoe,):
+        assert zoe.sign_up("Zoë B").status_code == 201
+        number = account_ids(served_here)["Zoë B"]
+        moved = served_here.http.get(f"/ratings/{number}")
+        assert moved.status_code == 308
+        assert moved.headers["location"] == "/players/Zo%C3%AB%20B"
+        assert served_here.http.get(moved.headers["location"]).status_code == 200
+        assert served_here.http.get("/api/players/Zo%C3%AB%20B").json()["name"] == "Zoë B"
+        for nobody in ("9999", "0", "ann", "1" * 12):
+            missing = served_here.http.get(f"/ratings/{nobody}")
+            assert missing.status_code == 404, nobody
+            assert "text/html" in missing.headers["content-type"]  # the site says so
+        assert zoe.send("DELETE", "/api/account").status_code == 200
+        assert served_here.http.get(f"/ratings/{number}").status_code == 404
+
+
+def test_the_leaderboard_links_each_name_to_its_page_but_a_deleted_ones(
+    served_here: Served,
+) -> None:
+    with devices(served_here, 3) as (ann, bob, cid):
+        for device, name in ((ann, "Ann"), (bob, "Bob"), (cid, "Cid")):
+            assert device.sign_up(name).status_code == 201
+        rated(served_here, "LEAD01", "Ann", "Bob")
+        rated(served_here, "LEAD02", "Cid", "Bob")
+        assert [(entry["name"], entry["page"]) for entry in leaderboard(served_here)] == [
+            ("Ann", "/players/Ann"),
+            ("Cid", "/players/Cid"),
+            ("Bob", "/players/Bob"),
+        ]
+        assert cid.send("DELETE", "/api/account").status_code == 200
+        assert [(entry["name"], entry["page"]) for entry in leaderboard(served_here)] == [
+            ("Ann", "/players/Ann"),
+            ("Player", None),
+            ("Bob", "/players/Bob"),
+        ]
+        # SQLite gives the next account the deleted one's id: it starts unrated
+        assert cid.sign_up("Dan").status_code == 201
+        assert served_here.http.get("/api/players/Dan").json()["ratings"] == []
+        assert "Dan" not in [entry["name"] for entry in leaderboard(served_here)]
 
 
 def test_private_profile_parts_need_the_account_and_pages_are_bounded(
@@ -311,6 +400,48 @@ def test_deleting_an_account_removes_its_friends_and_invitations_and_keeps_its_g
         record = served_here.http.get(f"/api/tables/{code}/record").json()
         assert record["players"][0]["name"] == "Player 1"
         assert error(bob.http.get("/api/players/Ann"), 404)["code"] == "not_found"
+
+
+def test_a_deleted_accounts_name_leaves_the_games_of_the_others(served_here: Served) -> None:
+    """Bob's profile was summarised while Ann played under her name; once she deleted
+    her account, his games list her seat under the neutral name, as the record does."""
+    with devices(served_here, 2) as (ann, bob):
+        assert ann.sign_up("Ann").status_code == 201
+        assert bob.sign_up("Bob").status_code == 201
+        people = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}]
+        created = served_here.create(take=[0], seats=people)
+        code = created["code"]
+        bob_token = served_here.join(code, "Bob")
+        ann.send(
+            "POST",
+            "/api/account/seats",
+            {"seats": [{"code": code, "seat": 0, "token": created["seats"][0]["token"]}]},
+        )
+        bob.send(
+            "POST", "/api/account/seats", {"seats": [{"code": code, "seat": 1, "token": bob_token}]}
+        )
+        with served_here.viewer(code, bob_token) as viewer:
+            viewer.send({"type": "resign", "id": "r"})
+            assert viewer.answer("r")["event"]["end"]["reason"] == "resigned"
+        (before,) = bob.http.get("/api/players/Bob").json()["games"]
+        assert before["players"][0] == "Ann"
+        assert ann.send("DELETE", "/api/account").status_code == 200
+        (after,) = bob.http.get("/api/players/Bob").json()["games"]
+        assert after["players"] == ["Player 1", before["players"][1]]
+        assert after["scores"] == before["scores"]
+
+
+def test_the_export_has_the_accounts_ratings_and_their_history(served_here: Served) -> None:
+    with devices(served_here, 2) as (ann, bob):
+        assert ann.sign_up("Ann").status_code == 201
+        assert bob.sign_up("Bob").status_code == 201
+        rated(served_here, "EXPO01", "Ann", "Bob")
+        exported = ann.http.get("/api/account/export").json()["ratings"]
+        (rating,) = exported["ratings"]
+        assert rating["pool"] == "classic-2" and rating["games"] == 1
+        assert set(rating) == {"pool", "rating", "deviation", "volatility", "games", "played_at"}
+        (point,) = exported["history"]
+        assert point["table"] == "EXPO01" and point["rating"] == rating["rating"]
 
 
 # --- a record's summary ------------------------------------------------------------------

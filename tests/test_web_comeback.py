@@ -289,8 +289,10 @@ def test_two_players_come_back_to_a_game_over_days(
         rows = page.get_by_role("row")
         for name in ("Ann", "Bob"):
             expect(rows.filter(has_text=name)).to_contain_text(str(board[name]["rating"]))
-        page.get_by_role("link", name="Bob").click()
-        expect(page.get_by_role("heading", name="Ratings of Bob")).to_be_visible()
+        page.get_by_role("link", name="Bob").click()  # the leaderboard links the player page
+        expect(page).to_have_url(f"{base}/players/Bob")
+        expect(page.get_by_role("heading", name="Bob")).to_be_visible()
+        expect(page.get_by_test_id("rating-line")).to_have_count(1)  # the graph of one pool
 
         page.goto(f"{base}/players/Ann")
         expect(page.get_by_role("heading", name="Ann")).to_be_visible()

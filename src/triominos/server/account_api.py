@@ -73,6 +73,7 @@ from triominos.server.account_store import (
 from triominos.server.friends_store import FriendStore
 from triominos.server.presets import LANGUAGES
 from triominos.server.protocol import ApiError, BadMessageError, Token, answers, decode
+from triominos.server.rating_store import RatingStore
 from triominos.server.store import Store
 from triominos.server.table import token_hash
 from triominos.server.trace_store import TraceStore, whereabouts
@@ -225,6 +226,7 @@ class AccountApi:
         self.accounts = AccountStore(store)
         self.friends = FriendStore(store)
         self.traces = TraceStore(store)
+        self.ratings = RatingStore(store)
         self.clock = clock
         self.hasher = hasher
         self.hashing = asyncio.Semaphore(HASHES_AT_ONCE)
@@ -604,6 +606,7 @@ class AccountApi:
     async def delete(self, request: Request) -> Response:
         account, _ = await self.changer(request)
         await body(request, Empty)
+        await run_in_threadpool(self.ratings.retire, str(account.id))
         await run_in_threadpool(self.accounts.delete, account.id)
         response = JSONResponse({"account": None})
         response.delete_cookie(SESSION_COOKIE, path="/")
@@ -614,11 +617,13 @@ class AccountApi:
         everything = await run_in_threadpool(self.accounts.export, found[0].id)
         friends = await run_in_threadpool(self.friends.friends, found[0].id, self.clock(request))
         traces = await run_in_threadpool(self.traces.of, found[0].id)
+        ratings = await run_in_threadpool(self.ratings.export, str(found[0].id))
         return JSONResponse(
             {
                 **everything,
                 "friends": dataclasses.asdict(friends),
                 "traces": [dataclasses.asdict(kept) for kept in traces],
+                "ratings": ratings,
             },
             headers={
                 "Cache-Control": "no-store, private",

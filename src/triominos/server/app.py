@@ -227,7 +227,6 @@ def create_app(
         Route("/puzzles/{id}", page("index.html")),
         Route("/account", page("index.html")),
         Route("/ratings", page("index.html")),
-        Route("/ratings/{player}", page("index.html")),
         Route("/players/{name}", page("index.html")),
         Route("/pad", page("pad/index.html")),
         Route("/pad/{id}", page("pad/index.html")),

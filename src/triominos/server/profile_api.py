@@ -5,8 +5,9 @@ and invitations to a table.
 Every route of ``/api/account`` here is the signed-in account's own (a reader or a
 changer of :class:`~triominos.server.account_api.AccountApi`: a change needs the sign-in's
 CSRF token). ``/api/players/{name}`` is public and shows only what finished matches'
-records show anyway: the name, the statistics and the finished games, never a seat's
-token nor a table still played.
+records and the leaderboard show anyway: the name and language, the statistics, the
+finished games, the ratings and their history; never a seat's token nor a table still
+played.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from triominos.server.account_store import Account
 from triominos.server.friends_store import Invitation
 from triominos.server.profile_store import GAMES_A_PAGE, ProfileStore
 from triominos.server.protocol import ApiError, answers
+from triominos.server.rating_api import history_json, player_rating_json
 from triominos.server.store import TableInfo
 
 InvitationHook = Callable[[Invitation], Awaitable[None]]
@@ -87,13 +89,18 @@ class ProfileApi:
         return {"games": [game.to_json() for game in games], "total": total, "offset": offset}
 
     async def profile_json(self, request: Request, account: Account) -> dict[str, Any]:
+        """The public profile: the ratings as ``/api/ratings/{player}`` gives them."""
         pending = await self.summarised(request, account)
         stats = await run_in_threadpool(self.profiles.stats, account.id)
+        now = self.api.clock(request)
+        ratings, history = await run_in_threadpool(self.api.ratings.player, str(account.id), now)
         return {
             "name": account.name,
+            "language": account.language,
             "stats": stats,
             "pending": pending,
-            "rating": None,  # the ratings' history, once rated games are (branch ratings)
+            "ratings": [player_rating_json(entry) for entry in ratings],
+            "history": [history_json(point) for point in history],
             **await self.games_json(request, account),
         }
 

@@ -8,8 +8,8 @@ request works out at most :data:`SUMMARIES_A_REQUEST` missing ones (a replay eac
 that an account moved in with hundreds of old games costs a few requests, not one long
 one; the statistics say how many games are not counted yet (``pending``).
 
-The ratings (branch ``ratings``) will add their history beside these statistics: the
-profile's answer has a place for it (``rating``).
+The player page shows the ratings and their history beside these statistics (from
+:mod:`triominos.server.rating_store`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from triominos.server.account_store import AccountSeatRow
-from triominos.server.store import Base, Store, TableInfo, TableRow
+from triominos.server.store import Base, SeatRow, Store, TableInfo, TableRow
 
 SUMMARIES_A_REQUEST = 50
 """The most records a request replays to work out missing summaries."""
@@ -48,6 +48,8 @@ class SeatSummaryRow(Base):
     bonuses: Mapped[int] = mapped_column(Integer)
     best_hand: Mapped[int] = mapped_column(Integer)
     players: Mapped[list[str]] = mapped_column(JSON)
+    """The names as the match ended; the games list shows the seats' names of now
+    instead, which a deleted account's seats have changed to the neutral one."""
     scores: Mapped[list[int]] = mapped_column(JSON)
     finished_at: Mapped[float] = mapped_column(Float)
 
@@ -156,13 +158,20 @@ class ProfileStore:
                 .offset(offset)
                 .limit(min(limit, GAMES_A_PAGE))
             ).all()
+            names: dict[str, dict[int, str]] = {}
+            for code, seat, name in session.execute(
+                select(TableRow.code, SeatRow.seat, SeatRow.name)
+                .join(SeatRow, SeatRow.table_id == TableRow.id)
+                .where(TableRow.code.in_([row.code for row in rows]))
+            ):
+                names.setdefault(code, {})[seat] = name
             games = [
                 Game(
                     row.code,
                     row.seat,
                     row.edition,
                     row.won,
-                    list(row.players),
+                    [names[row.code][seat] for seat in range(len(row.scores))],
                     list(row.scores),
                     row.finished_at,
                 )

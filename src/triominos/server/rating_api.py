@@ -3,7 +3,9 @@
 - ``GET /api/ratings/leaderboard?edition=&players=&against=&limit=&offset=``: a pool's
   active players, highest rating first;
 - ``GET /api/ratings/{player}``: the player's name, ratings in every pool, and history;
-- ``GET /api/ratings/tables/{code}``: whether a table created rated was rated, or why not.
+- ``GET /api/ratings/tables/{code}``: whether a table created rated was rated, or why not;
+- ``GET /ratings/{player}``: the address a player's ratings once had, now ``308`` to their
+  player page (``/players/{name}``, which shows the ratings and the graph).
 
 Read only: the ratings change when a rated table finishes
 (:func:`triominos.server.rating_store.rate_finished`). A query value that is missing or
@@ -15,10 +17,11 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from urllib.parse import quote
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from triominos.ratings import (
@@ -29,14 +32,17 @@ from triominos.ratings import (
     PROVISIONAL_DEVIATION,
     Pool,
 )
+from triominos.server.account_store import AccountStore
 from triominos.server.protocol import ApiError, answers
 from triominos.server.rating_store import (
     CODE_LENGTH,
+    NEUTRAL_NAME,
     PLAYER_LENGTH,
     HistoryPoint,
     PlayerRating,
     RatingStore,
 )
+from triominos.server.routes import STATIC
 from triominos.server.store import Store
 from triominos.server.views import JsonObject
 
@@ -51,7 +57,16 @@ PLAYER_ID = re.compile(rf"[A-Za-z0-9_-]{{1,{PLAYER_LENGTH}}}")
 TABLE_CODE = re.compile(rf"[A-Z0-9]{{1,{CODE_LENGTH}}}")
 """What a table code looks like (upper case)."""
 
+ACCOUNT_ID = re.compile(r"[0-9]{1,9}")
+"""What an account's id looks like in a ``/ratings/{player}`` address (9 digits at most:
+the accounts' ids are 32-bit integers in PostgreSQL)."""
+
 answering = answers({})
+
+
+def player_page(name: str) -> str:
+    """The address of a player's page."""
+    return f"/players/{quote(name, safe='')}"
 
 
 def pool_json(pool: Pool) -> JsonObject:
@@ -114,6 +129,7 @@ def rating_routes(store: Store, clock: Callable[[], float] = time.time) -> list[
     """The ratings' routes on the service's database; ``clock``: the time that decides
     who is active and how far a deviation has widened since."""
     rows = RatingStore(store)
+    accounts = AccountStore(store)
 
     async def leaderboard(request: Request) -> Response:
         pool = Pool(
@@ -131,7 +147,12 @@ def rating_routes(store: Store, clock: Callable[[], float] = time.time) -> list[
                 "provisional_deviation": PROVISIONAL_DEVIATION,
                 "offset": offset,
                 "players": [
-                    {"rank": offset + place, "name": name, **player_rating_json(entry)}
+                    {
+                        "rank": offset + place,
+                        "name": name or NEUTRAL_NAME,
+                        "page": player_page(name) if name else None,
+                        **player_rating_json(entry),
+                    }
                     for place, (entry, name) in enumerate(found, start=1)
                 ],
             }
@@ -174,8 +195,22 @@ def rating_routes(store: Store, clock: Callable[[], float] = time.time) -> list[
             }
         )
 
+    async def moved(request: Request) -> Response:
+        """``/ratings/{player}``: 308 to the account's player page; the site's page with
+        404 (it says "not found") for an id no account has, a deleted one's included."""
+        given = request.path_params["player"]
+        found = (
+            await run_in_threadpool(accounts.account, int(given))
+            if ACCOUNT_ID.fullmatch(given)
+            else None
+        )
+        if found is None:
+            return FileResponse(STATIC / "index.html", status_code=404)
+        return RedirectResponse(player_page(found.name), status_code=308)
+
     return [
         Route("/api/ratings/leaderboard", answering(leaderboard)),
         Route("/api/ratings/tables/{code}", answering(table)),
         Route("/api/ratings/{player}", answering(player)),
+        Route("/ratings/{player}", moved),
     ]

@@ -13,10 +13,12 @@ so the tables' own rows need no column for it.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import ColumnElement, Float, Index, Integer, String, cast, select
+from sqlalchemy import ColumnElement, Float, Index, Integer, String, cast, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, QueryableAttribute, Session, mapped_column
 
@@ -353,9 +355,10 @@ class RatingStore:
 
     def leaderboard(
         self, pool: Pool, now: float, limit: int, offset: int
-    ) -> list[tuple[PlayerRating, str]]:
+    ) -> list[tuple[PlayerRating, str | None]]:
         """The pool's active players, highest rating first (ties by player id), each
-        with its account's display name (:data:`NEUTRAL_NAME` once it is deleted)."""
+        with its account's display name (None once it is deleted: the pages show
+        :data:`NEUTRAL_NAME` and no player page)."""
         with self._session() as session:
             rows = session.execute(
                 select(RatingRow, AccountRow.name)
@@ -365,7 +368,7 @@ class RatingStore:
                 .limit(limit)
                 .offset(offset)
             )
-            return [(_player_rating(row, now), name or NEUTRAL_NAME) for row, name in rows]
+            return [(_player_rating(row, now), name) for row, name in rows]
 
     def name(self, player: str) -> str:
         """The display name of ``player``'s account (:data:`NEUTRAL_NAME` once it is
@@ -398,3 +401,48 @@ class RatingStore:
                 for row in reversed(history)
             ]
             return current, points
+
+    def retire(self, player: str) -> None:
+        """Move a player's ratings to an id no account has, as its account is deleted:
+        SQLite gives a new account the id of the newest one deleted, which must not
+        inherit its ratings. The leaderboard keeps them, under the neutral name."""
+        retired = f"deleted-{player}-{secrets.token_hex(8)}"
+        with self._session() as session:
+            for model in (RatingRow, RatingHistoryRow):
+                session.execute(update(model).where(model.player == player).values(player=retired))
+
+    def export(self, player: str) -> dict[str, list[dict[str, Any]]]:
+        """Every rating row of the player, as stored (the account's export): the rating
+        in each pool and the whole history, oldest first."""
+        with self._session() as session:
+            ratings = session.scalars(
+                select(RatingRow).where(RatingRow.player == player).order_by(RatingRow.pool)
+            )
+            history = session.scalars(
+                select(RatingHistoryRow)
+                .where(RatingHistoryRow.player == player)
+                .order_by(RatingHistoryRow.id)
+            )
+            return {
+                "ratings": [
+                    {
+                        "pool": row.pool,
+                        "rating": row.rating,
+                        "deviation": row.deviation,
+                        "volatility": row.volatility,
+                        "games": row.games,
+                        "played_at": row.played_at,
+                    }
+                    for row in ratings
+                ],
+                "history": [
+                    {
+                        "pool": row.pool,
+                        "table": row.table_code,
+                        "rating": row.rating,
+                        "deviation": row.deviation,
+                        "played_at": row.played_at,
+                    }
+                    for row in history
+                ],
+            }

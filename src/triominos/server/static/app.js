@@ -7,7 +7,7 @@
 //   /rules       the rules: the editions, /rules/{preset} one of them
 //   /account     sign in or up (optional), then the account's profile and friends
 //   /players/{name}  a player's public profile
-//   /ratings     the leaderboard of a pool, /ratings/{player} a player's ratings
+//   /ratings     the leaderboard of a pool (the server moves /ratings/{id} to /players/{name})
 
 import { AccountPage, loadAccount } from "./account.js";
 import { h, speak } from "./dom.js";
@@ -36,8 +36,7 @@ function pageFor(root) {
   const rules = location.pathname.match(/^\/rules(?:\/([A-Za-z0-9_-]+))?\/?$/);
   if (rules) return new RulesPage(root, rules[1] ?? null);
   if (location.pathname.replace(/\/$/, "") === "/account") return new AccountPage(root);
-  const ratings = location.pathname.match(/^\/ratings(?:\/([A-Za-z0-9_-]+))?\/?$/);
-  if (ratings) return new RatingsPage(root, ratings[1] ?? null);
+  if (location.pathname.replace(/\/$/, "") === "/ratings") return new RatingsPage(root);
   const player = location.pathname.match(/^\/players\/([^/]+)\/?$/);
   if (player) return new PlayerPage(root, decodeURIComponent(player[1]));
   if (location.pathname === "/" || location.pathname === "/index.html") return new HomePage(root);

@@ -1,9 +1,12 @@
 // A player's profile and friends (PROTOCOL.md, "Profile and friends"): the statistics by
 // edition and the finished games with their replays, drawn the same on the account page
-// and on a player's public page (/players/{name}); and the account page's friends card.
+// and on a player's public page (/players/{name}, which adds the language and the ratings
+// with their history); and the account page's friends card.
 
 import { heldTables } from "./api.js";
 import { h, onSubmit, t, toast } from "./dom.js";
+import { loadPresets, poolName, ratingHistory, ratingText } from "./ratings.js";
+import { languageName } from "./rule_form.js";
 
 const STATS = ["matches", "win_rate", "points_a_hand", "bonuses", "best_hand"];
 export const FRIENDS_EVERY_MS = 60_000;
@@ -69,12 +72,13 @@ export class PlayerPage {
     this.root = root;
     this.name = name;
     this.profile = null;
+    this.presets = [];
     this.missing = false;
   }
 
   async start() {
     try {
-      this.profile = await json(`/api/players/${encodeURIComponent(this.name)}`);
+      [this.profile, this.presets] = await Promise.all([json(`/api/players/${encodeURIComponent(this.name)}`), loadPresets()]);
     } catch {
       this.missing = true;
     }
@@ -82,12 +86,33 @@ export class PlayerPage {
   }
 
   render() {
+    const profile = this.profile;
     const body = this.missing
       ? [h("h1", { i18n: "not_found" })]
-      : this.profile
-        ? [h("h1", { text: this.profile.name, "data-testid": "player-name" }), h("div", { class: "account-columns" }, ...profileCards(this.profile))]
+      : profile
+        ? [
+            h("h1", { text: profile.name, "data-testid": "player-name" }),
+            h("p", { class: "muted", "data-testid": "player-language", i18n: ["player_language", { language: languageName(profile.language) }] }),
+            h("div", { class: "account-columns" }, this.ratingsCard(), ...profileCards(profile)),
+          ]
         : [];
     this.root.replaceChildren(h("section", { class: "account-page", "data-testid": "player-page" }, ...body));
+  }
+
+  /** Each pool's rating with its deviation, and the graph of their history. */
+  ratingsCard() {
+    const { ratings, history } = this.profile;
+    return h(
+      "div",
+      { class: "card ratings", "data-testid": "player-ratings" },
+      h("h2", { i18n: "ratings_title" }),
+      ratings.length
+        ? h("ul", { class: "ratings-pools" }, ...ratings.map((entry) => h("li", { "data-testid": "player-rating", i18n: ["ratings_in_pool", { pool: poolName(this.presets, entry.pool), rating: ratingText(entry) }] })))
+        : h("p", { class: "muted", i18n: "ratings_no_games" }),
+      ratings.some((entry) => entry.provisional) ? h("p", { class: "muted", i18n: "ratings_provisional_about" }) : null,
+      history.length ? ratingHistory(this.presets, ratings, history) : null,
+      h("a", { href: "/ratings", i18n: "ratings_leaderboard" }),
+    );
   }
 }
 

@@ -22,7 +22,7 @@ export function ruleText(key, params = {}) {
 }
 
 /** The language names of the page's language: "Dutch", "néerlandais", ... */
-function languageName(code) {
+export function languageName(code) {
   return new Intl.DisplayNames([document.documentElement.lang || "en"], { type: "language" }).of(code);
 }
 
