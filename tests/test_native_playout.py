@@ -44,11 +44,13 @@ POSITIONS = 4
 WORLDS = 6
 
 
-def planned(observation: Observation, core: str, horizon: Horizon) -> Planned | None:
+def planned(
+    observation: Observation, core: str, horizon: Horizon, read_choices: int = 0
+) -> Planned | None:
     """sim's simulation of the position on ``core`` and its candidates, whatever sim
     would play without simulating (a draw, the only action); None where it cannot
     simulate (the opening, a Junior playout to the next turn)."""
-    bot = SimBot(0, horizon=horizon, closing=None)
+    bot = SimBot(0, horizon=horizon, closing=None, read_choices=read_choices)
     options = choices(observation)
     with running_on(core):
         if not evaluated(observation.rules):
@@ -216,3 +218,30 @@ def test_the_native_float_sum_is_the_builtin_sum() -> None:
         ]
         assert sum_of(values).hex() == float(sum(values)).hex()
     assert sum_of([-0.0]).hex() == float(sum([-0.0])).hex()
+
+
+def test_worlds_played_one_by_one_value_the_same_on_both_cores() -> None:
+    """Where the simulation goes through the worlds in Python (every consistent world by
+    its weight, or worlds read from the others' choices), each world's playouts are one
+    native call: the same means as in Python."""
+    rules, exact = PRESETS["classic-house"].rules, 0
+    for observation in positions(rules, 3, 53):
+        if observation.pool_size:  # (the worlds are few once the pool is empty)
+            continue
+        for read_choices in (0, 2):
+            python = planned(observation, "python", "hand", read_choices)
+            ours = planned(observation, "native", "hand", read_choices)
+            if python is None or ours is None:
+                continue
+            simulations = 60 * len(ours.candidates)
+            if read_choices == 0:
+                every = python.simulation.every_world(
+                    len(python.candidates), Budget(simulations=simulations)
+                )
+                if every is None:
+                    continue
+                exact += 1
+            assert ranked_on(ours, "native", simulations) == ranked_on(
+                python, "python", simulations
+            )
+    assert exact > 0

@@ -1086,23 +1086,27 @@ cdef class Playout:
         two_words(evaluator.unseen, self.unseen)
         self.table = Table(board)
 
-    def run(self, racks, pool, action):
-        """The candidate ``action`` (legal for the seat: a placement, a draw, a pass, the
-        joker taken back) played in the world ``racks`` and ``pool`` (next draw first),
-        then greedy's moves to the horizon: ``Simulation.play_out``'s value of it."""
+    def run(self, racks, pool, actions):
+        """Each candidate of ``actions`` (legal for the seat: a placement, a draw, a pass,
+        the joker taken back) played in the world ``racks`` and ``pool`` (next draw
+        first), then greedy's moves to the horizon: ``Simulation.play_out``'s value of
+        each, in a list."""
         cdef Move move
-        self.decode(action, &move)
+        found = []
         self.set_world(racks, pool)
         self.table.load()
         try:
-            return self.play_world(&move)
+            for action in actions:
+                self.decode(action, &move)
+                found.append(self.play_world(&move))
         finally:
             self.table.store()
+        return found
 
     def simulate(self, Sampler sampler, rng, actions, long worlds):
         """Each action's values summed over ``worlds`` worlds that ``sampler`` draws
-        with ``rng`` (as :meth:`run` in each, world after world, in the same order of
-        float additions as ``Simulation.run``)."""
+        with ``rng`` (:meth:`run` in each, world after world, added up in the order of
+        ``Simulation.run``)."""
         cdef int count = len(actions), number
         cdef Move* moves = <Move*> PyMem_Malloc(max(count, 1) * sizeof(Move))
         cdef double* sums = <double*> PyMem_Malloc(max(count, 1) * sizeof(double))
