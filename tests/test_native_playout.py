@@ -169,11 +169,11 @@ def ranked_on(plan: Planned, core: str, simulations: int) -> list[CandidateValue
         return plan.simulation.run(plan.candidates, Budget(simulations=simulations))
 
 
-@pytest.mark.parametrize(("preset", "players"), PLAYER_COUNTS)
-def test_simulations_rank_the_same_on_both_cores(preset: str, players: int) -> None:
-    """Whole simulations: the same means (the same float sums) and the same order."""
-    rules, compared = PRESETS[preset].rules, 0
-    for observation in itertools.islice(positions(rules, players, 41), 12):
+def same_rankings(rules: Rules, players: int, seed: int, count: int) -> int:
+    """Compare whole simulations (the same means, the same float sums, the same order)
+    in the first ``count`` positions of a seeded match; how many were compared."""
+    compared = 0
+    for observation in itertools.islice(positions(rules, players, seed), count):
         for horizon in ("turn", "hand"):
             python = planned(observation, "python", horizon)
             ours = planned(observation, "native", horizon)
@@ -185,7 +185,18 @@ def test_simulations_rank_the_same_on_both_cores(preset: str, players: int) -> N
                 python, "python", simulations
             )
             compared += 1
-    assert compared > 0
+    return compared
+
+
+@pytest.mark.parametrize(("preset", "players"), PLAYER_COUNTS)
+def test_simulations_rank_the_same_on_both_cores(preset: str, players: int) -> None:
+    assert same_rankings(PRESETS[preset].rules, players, 41, 12) > 0
+
+
+@pytest.mark.parametrize("option", list(OPTIONS))
+def test_every_rule_option_simulates_the_same_on_both_cores(option: str) -> None:
+    rules = changed_rules(option)
+    assert same_rankings(rules, rules.min_players, 43, 8) > 0
 
 
 def test_jokers_taken_back_in_playouts_are_compared(monkeypatch: pytest.MonkeyPatch) -> None:
