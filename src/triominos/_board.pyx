@@ -593,6 +593,7 @@ cdef enum:
 cdef enum:
     MAX_MOVES = 3 * MAX_TILES  # placements and joker swaps in one playout: a swap frees
     # the joker to be laid again, so at most a card and a joker laid for each swap
+    DROPS = 6 * MAX_MOVES  # live cells dropped at once (a swap makes every open cell live)
 
 
 # A joker swap to undo (Board._swaps' entry): the cell, the card laid in the joker's
@@ -643,8 +644,8 @@ cdef class Table:
     cdef int swap_count
     cdef int* saved  # the live frontiers saved by the swaps, one span each
     cdef int saved_room
-    cdef int dropped_depth[6 * MAX_MOVES]
-    cdef int dropped_cell[6 * MAX_MOVES]
+    cdef int dropped_depth[DROPS]
+    cdef int dropped_cell[DROPS]
     cdef int dropped
 
     def __cinit__(self):
@@ -740,9 +741,12 @@ cdef class Table:
                 self.dropped += 1
 
     cdef int moved(self, int cell, int tile) except -1:
-        """Note a move to take back."""
+        """Note a move to take back (with room for the cells it may drop: three
+        vertices renumbered, six cells around each)."""
         if self.moves == MAX_MOVES:
             raise ValueError(f"a native playout makes at most {MAX_MOVES} moves")
+        if self.dropped > DROPS - 18:
+            raise ValueError(f"a native playout drops at most {DROPS} live cells at once")
         self.moved_cells[self.moves] = cell
         self.moved_tiles[self.moves] = tile
         self.moves += 1
