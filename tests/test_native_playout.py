@@ -13,6 +13,8 @@ back.
 
 from __future__ import annotations
 
+import importlib
+import itertools
 import random
 
 import pytest
@@ -20,17 +22,19 @@ import pytest
 from native_cores import needs_native, positions, state
 from rule_values import changed_rules
 from triominos import native
+from triominos.bots.base import Budget
 from triominos.bots.expert import choices, evaluated
 from triominos.bots.sampler import World
 from triominos.bots.sim import (
     CANDIDATES,
+    CandidateValue,
     Horizon,
     Planned,
     SimBot,
     junior_candidates,
     shortlist,
 )
-from triominos.game import Observation
+from triominos.game import Action, Event, Hand, Observation, TakeJoker
 from triominos.native import running_on
 from triominos.rules import OPTIONS, PRESETS, RuleOptionError, Rules
 
@@ -40,11 +44,13 @@ POSITIONS = 4
 WORLDS = 6
 
 
-def planned(observation: Observation, core: str, horizon: Horizon) -> Planned | None:
+def planned(
+    observation: Observation, core: str, horizon: Horizon, read_choices: int = 0
+) -> Planned | None:
     """sim's simulation of the position on ``core`` and its candidates, whatever sim
     would play without simulating (a draw, the only action); None where it cannot
     simulate (the opening, a Junior playout to the next turn)."""
-    bot = SimBot(0, horizon=horizon, closing=None)
+    bot = SimBot(0, horizon=horizon, closing=None, read_choices=read_choices)
     options = choices(observation)
     with running_on(core):
         if not evaluated(observation.rules):
@@ -153,3 +159,101 @@ def test_candidates_other_than_placements_are_compared_too() -> None:
         assert native.playout() is None
     with running_on("native"):
         assert native.playout() is not None
+
+
+def ranked_on(plan: Planned, core: str, simulations: int) -> list[CandidateValue]:
+    """``Simulation.run``'s candidates and means at a budget in simulations, on ``core``:
+    on the native core the worlds are sampled and played out in one call
+    (``Playout.simulate``), the values added up in C."""
+    with running_on(core):
+        return plan.simulation.run(plan.candidates, Budget(simulations=simulations))
+
+
+def same_rankings(rules: Rules, players: int, seed: int, count: int) -> int:
+    """Compare whole simulations (the same means, the same float sums, the same order)
+    in the first ``count`` positions of a seeded match; how many were compared."""
+    compared = 0
+    for observation in itertools.islice(positions(rules, players, seed), count):
+        for horizon in ("turn", "hand"):
+            python = planned(observation, "python", horizon)
+            ours = planned(observation, "native", horizon)
+            if python is None or ours is None:
+                continue
+            # The native batch runs, but where every rack is shown (worlds in Python).
+            assert (ours.simulation.sampler.native is None) == rules.open_racks
+            simulations = 7 * len(ours.candidates) - 1  # a last world short of a full one
+            assert ranked_on(ours, "native", simulations) == ranked_on(
+                python, "python", simulations
+            )
+            compared += 1
+    return compared
+
+
+@pytest.mark.parametrize(("preset", "players"), PLAYER_COUNTS)
+def test_simulations_rank_the_same_on_both_cores(preset: str, players: int) -> None:
+    assert same_rankings(PRESETS[preset].rules, players, 41, 12) > 0
+
+
+@pytest.mark.parametrize("option", list(OPTIONS))
+def test_every_rule_option_simulates_the_same_on_both_cores(option: str) -> None:
+    rules = changed_rules(option)
+    assert same_rankings(rules, rules.min_players, 43, 8) > 0
+
+
+def test_jokers_taken_back_in_playouts_are_compared(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Junior playouts in which the joker is taken back (and laid again): the Table's
+    swaps and their undoing, value for value and board for board."""
+    taken = 0
+    apply = Hand.apply
+
+    def counted(hand: Hand, action: Action, player: int | None = None) -> Event:
+        nonlocal taken
+        taken += isinstance(action, TakeJoker)
+        return apply(hand, action, player)
+
+    monkeypatch.setattr(Hand, "apply", counted)
+    rules = PRESETS["junior"].rules
+    for players, seed in ((2, 5), (2, 6), (3, 5)):
+        assert same_playouts(rules, players, seed) > 0
+    assert taken > 0
+
+
+def test_the_native_float_sum_is_the_builtin_sum() -> None:
+    """The chance to win (outcome's equity) adds its weights in C as sum() does in the
+    running Python: one by one before 3.12, compensated from 3.12 on."""
+    sum_of = importlib.import_module("triominos._board").sum_of
+    rng = random.Random(8)
+    for _ in range(2000):
+        values = [
+            rng.choice((1.0, -1.0)) * rng.random() * 10.0 ** rng.randint(-20, 20)
+            for _ in range(rng.randint(1, 64))
+        ]
+        assert sum_of(values).hex() == float(sum(values)).hex()
+    assert sum_of([-0.0]).hex() == float(sum([-0.0])).hex()
+
+
+def test_worlds_played_one_by_one_value_the_same_on_both_cores() -> None:
+    """Where the simulation goes through the worlds in Python (every consistent world by
+    its weight, or worlds read from the others' choices), each world's playouts are one
+    native call: the same means as in Python."""
+    rules, exact = PRESETS["classic-house"].rules, 0
+    for observation in positions(rules, 3, 53):
+        if observation.pool_size:  # (the worlds are few once the pool is empty)
+            continue
+        for read_choices in (0, 2):
+            python = planned(observation, "python", "hand", read_choices)
+            ours = planned(observation, "native", "hand", read_choices)
+            if python is None or ours is None:
+                continue
+            simulations = 60 * len(ours.candidates)
+            if read_choices == 0:
+                every = python.simulation.every_world(
+                    len(python.candidates), Budget(simulations=simulations)
+                )
+                if every is None:
+                    continue
+                exact += 1
+            assert ranked_on(ours, "native", simulations) == ranked_on(
+                python, "python", simulations
+            )
+    assert exact > 0

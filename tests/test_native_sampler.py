@@ -80,10 +80,10 @@ def test_open_racks_and_other_generators_sample_in_python() -> None:
     classic = next(positions(PRESETS["classic"].rules, 2, 3))
     with running_on("native"):
         assert native.sampler_for(shown) is None
-        assert WorldSampler(shown)._native is None
+        assert WorldSampler(shown).native is None
         ours = WorldSampler(classic)
-    assert ours._native is not None
+    assert ours.native is not None
     with running_on("python"):
         python = WorldSampler(classic)
-    assert python._native is None
+    assert python.native is None
     assert ours.sample(Reversing(1)) == python.sample(Reversing(1))

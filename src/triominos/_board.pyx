@@ -19,20 +19,23 @@ more than 128 bits, which no tile set makes, gets the Python method.
 
 Below the board, the sim bot's inner loop: :class:`Playout` plays a candidate out in a
 sampled world as ``Simulation.play_out`` does with a Hand (on a :class:`Table`, the
-board's frontier in C arrays for the playout's length, where no joker plays), and :class:`Sampler` samples
-the worlds as ``WorldSampler.sample`` does, from the same random stream. Both follow
+board's frontier in C arrays for the playout's length, the joker included), and
+:class:`Sampler` samples the worlds as ``WorldSampler.sample`` does, from the same random
+stream; ``Playout.simulate`` does both for a whole simulation in one call. Both follow
 their Python reference step for step (``tests/test_native_playout.py`` and
 ``tests/test_native_sampler.py`` compare them); the extension is compiled without fused
 multiply-adds (the directive above), which would round the evaluation's sums otherwise
 than Python does.
 """
 
-from sys import byteorder
+from sys import byteorder, version_info
+
+from libc.math cimport INFINITY, exp, fabs, isfinite, sqrt
 
 from cpython.bytearray cimport PyByteArray_AS_STRING
 from cpython.bytes cimport PyBytes_AS_STRING
 from cpython.long cimport PyLong_AsUnsignedLongLongMask
-from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from libc.stdlib cimport calloc, free
 
 from triominos.board import BRIDGE as _BRIDGE, PYTHON_PATHS, TWO_SIDES as _TWO_SIDES
@@ -147,7 +150,7 @@ def push_unchecked(self, Py_ssize_t cell, tile, tuple corners):
 
 
 cdef int lay(self, Py_ssize_t cell, tile, tuple corners) except -1:
-    """Board.push_unchecked, for the playout too."""
+    """Board.push_unchecked."""
     cdef dict occupant = self._occupant
     cdef dict frontier = self._frontier
     cdef dict live = self._live
@@ -207,7 +210,7 @@ def pop(self):
 
 
 cdef int unlay(self) except -1:
-    """Board.pop of a placement (not a joker swap), for the playout too."""
+    """Board.pop of a placement (not a joker swap)."""
     cdef list stack = self._stack
     cell_object = stack[-1]
     cdef Py_ssize_t cell = cell_object
@@ -312,6 +315,23 @@ cdef const u64* words_of(fits) except NULL:
     return <const u64*> PyBytes_AS_STRING(words)
 
 
+cdef dict FIRST_CORNERS = {}
+"""By FitTable, the first corners of each tile at each key (``corners[key][tile][0]``,
+what the greedy move lays), three signed bytes each, tiles that do not fit left 0."""
+
+
+cdef const signed char* first_corners_of(fits, int tiles) except NULL:
+    found = FIRST_CORNERS.get(fits)
+    if found is None:
+        table = bytearray(3 * tiles * len(fits.corners))
+        for key, options in enumerate(fits.corners):
+            for tile, rotations in options.items():
+                at = 3 * (tiles * key + tile)
+                table[at : at + 3] = bytes(number & 255 for number in rotations[0])
+        found = FIRST_CORNERS[fits] = bytes(table)
+    return <const signed char*> PyBytes_AS_STRING(found)
+
+
 cdef struct Rack:
     u64 low
     u64 high
@@ -364,7 +384,7 @@ def can_place(self, rack):
 
 
 cdef bint fits_any(self, rack) except -1:
-    """Board.can_place, for the playout too."""
+    """Board.can_place."""
     cdef Rack words
     if not in_words(rack, &words, self):
         return PYTHON_PATHS["can_place"](self, rack)
@@ -381,7 +401,7 @@ def best_placement(self, rack, figure_points, values=None):
 
 
 cdef best_of(self, rack, figure_points, values):
-    """Board.best_placement, for the playout too."""
+    """Board.best_placement."""
     cdef Rack words
     if not in_words(rack, &words, self):
         return PYTHON_PATHS["best_placement"](self, rack, figure_points, values)
@@ -408,6 +428,43 @@ cdef best_of(self, rack, figure_points, values):
         return None
     key = frontier[best_cell]
     return best_cell, best_tile, self._fits.corners[key][best_tile][0], best_figure
+
+
+cdef bint COMPENSATED_SUM = version_info >= (3, 12)
+"""Whether the built-in sum() of floats compensates its rounding errors (Neumaier's
+algorithm, from Python 3.12 on) or adds them one by one, as before."""
+
+
+cdef double float_sum(const double* values, int count) noexcept:
+    """The built-in sum() of ``count`` floats (at least one), bit for bit: its start, the
+    int 0, plus the first, then each added as the running Python's sum() adds it."""
+    cdef double total = 0.0 + values[0], compensation = 0.0, t, x
+    cdef int at
+    for at in range(1, count):
+        x = values[at]
+        if not COMPENSATED_SUM:
+            total += x
+            continue
+        t = total + x
+        if fabs(total) >= fabs(x):
+            compensation += (total - t) + x
+        else:
+            compensation += (x - t) + total
+        total = t
+    if compensation and isfinite(compensation):
+        total += compensation
+    return total
+
+
+def sum_of(values):
+    """float_sum of a list of floats, for the test that holds it to the built-in sum()."""
+    cdef double buffer[64]
+    cdef int count = len(values), at
+    if not 0 < count <= 64:
+        raise ValueError(f"sum_of adds 1 to 64 floats, not {count}")
+    for at in range(count):
+        buffer[at] = values[at]
+    return float_sum(buffer, count)
 
 
 # --- the sim bot's playout --------------------------------------------------------------
@@ -510,20 +567,63 @@ cdef void order_clear(Order* order) noexcept:
     order.first = order.last = NONE
 
 
+cdef enum:
+    PLACE, DRAW, PASS, TAKE_JOKER  # a Move's kind
+    OUT, BLOCKED, LAST_ROUND, TARGET  # how a hand ends (game.EndReason)
+    EACH_LOSES_OWN, LOWEST_SCORES_DIFFERENCE, NO_SETTLEMENT  # rules.blocked
+
+
+cdef dict BLOCKED_RULE = {
+    "each_loses_own": EACH_LOSES_OWN,
+    "lowest_scores_difference": LOWEST_SCORES_DIFFERENCE,
+}
+
+
+# A move of the playout: a placement, a draw, a pass or the joker taken back.
+cdef struct Move:
+    int kind
+    int cell, tile, figure
+    int corners[3]
+
+
+cdef enum:
+    SWAPPED = -2  # a Table move that swapped the joker (no tile index)
+
+
+cdef enum:
+    MAX_MOVES = 3 * MAX_TILES  # placements and joker swaps in one playout: a swap frees
+    # the joker to be laid again, so at most a card and a joker laid for each swap
+    DROPS = 6 * MAX_MOVES  # live cells dropped at once (a swap makes every open cell live)
+
+
+# A joker swap to undo (Board._swaps' entry): the cell, the card laid in the joker's
+# place, the vertices the swap numbered and the live frontier before it (a span of
+# Table.saved).
+cdef struct Swap:
+    int cell
+    int card
+    int numbered[3]
+    int numbered_count
+    int saved_at
+    int saved_count
+
+
 cdef class Table:
-    """Board's placements, pops and greedy questions for one playout, its frontier and
-    live frontier in C (:struct:`Order`) instead of dicts, kept in the dicts' orders
-    exactly: the evaluation sums over the frontier in its order, and the board's dicts
-    are written back in the orders the Python methods would leave.
+    """Board's placements, joker swaps, pops and greedy questions for one playout, its
+    frontier and live frontier in C (:struct:`Order`) instead of dicts, kept in the dicts'
+    orders exactly: the evaluation sums over the frontier in its order, and the board's
+    dicts are written back in the orders the Python methods would leave.
 
     :meth:`load` takes the board's frontier at the start of a playout, :meth:`store` gives
     it back once the playout has taken its tiles back; between the two only the Table
-    knows the frontier (the vertex and edge counts it changes in the board's own arrays,
-    as :func:`lay` does). No joker: a tile set with one plays out on the board itself.
+    knows the frontier and where the joker lies (the vertex and edge counts it changes in
+    the board's own arrays, as :func:`lay` does).
     """
 
     cdef object board, words_owner
     cdef const u64* words
+    cdef const signed char* corner_words  # first_corners_of the FitTable
+    cdef int keys_tiles  # the tile set's size: the corner table's stride
     cdef unsigned char* numbers
     cdef unsigned char* counts
     cdef unsigned char* edges
@@ -534,15 +634,24 @@ cdef class Table:
     cdef u64 unplaced[2]
     cdef int depth  # the board's stack length
     cdef int alone  # the one tile that may touch no other: the first, or NONE
-    cdef int laid_cells[MAX_TILES]
-    cdef int laid_tiles[MAX_TILES]
-    cdef int laid
-    cdef int dropped_depth[6 * MAX_TILES]
-    cdef int dropped_cell[6 * MAX_TILES]
+    cdef int joker, joker_cell  # the joker's tile index and cell, or NONE
+    # The moves to take back, last last: a placement's cell and tile, or a joker swap's
+    # cell and SWAPPED (its Swap on swaps).
+    cdef int moved_cells[MAX_MOVES]
+    cdef int moved_tiles[MAX_MOVES]
+    cdef int moves
+    cdef Swap swaps[MAX_MOVES]
+    cdef int swap_count
+    cdef int* saved  # the live frontiers saved by the swaps, one span each
+    cdef int saved_room
+    cdef int dropped_depth[DROPS]
+    cdef int dropped_cell[DROPS]
     cdef int dropped
 
     def __cinit__(self):
         self.keys = <int*> PyMem_Malloc(CELL_IDS * sizeof(int))
+        self.saved = NULL
+        self.saved_room = 0
         if self.keys == NULL:
             raise MemoryError()
         order_alloc(&self.frontier)
@@ -550,19 +659,21 @@ cdef class Table:
 
     def __dealloc__(self):
         PyMem_Free(self.keys)
+        PyMem_Free(self.saved)
         order_free(&self.frontier)
         order_free(&self.live)
 
     def __init__(self, board):
-        if board.tile_set.joker is not None:
-            raise ValueError("a Table plays no joker: the board's own methods do")
         self.board = board
         self.words_owner = board._fits
         self.words = words_of(board._fits)
+        self.keys_tiles = len(board.tile_set)
+        self.corner_words = first_corners_of(board._fits, self.keys_tiles)
         self.base = board._base
         self.weights[0] = self.base * self.base
         self.weights[1] = self.base
         self.weights[2] = 1
+        self.joker = NONE if board.tile_set.joker is None else board.tile_set.joker
 
     cdef int load(self) except -1:
         board = self.board
@@ -573,7 +684,8 @@ cdef class Table:
         cdef list stack = board._stack
         self.depth = len(stack)
         self.alone = stack[0] if stack else NONE
-        self.laid = self.dropped = 0
+        self.joker_cell = NONE if board._joker_cell is None else board._joker_cell
+        self.moves = self.swap_count = self.dropped = 0
         order_clear(&self.frontier)
         order_clear(&self.live)
         cdef int cell
@@ -586,7 +698,7 @@ cdef class Table:
         return 0
 
     cdef int store(self) except -1:
-        """The board's dicts in the Table's orders (the playout's tiles taken back)."""
+        """The board's dicts in the Table's orders (the playout's moves taken back)."""
         board = self.board
         cdef dict frontier = board._frontier
         cdef dict live = board._live
@@ -628,27 +740,38 @@ cdef class Table:
                 self.dropped_cell[self.dropped] = cell
                 self.dropped += 1
 
-    cdef int lay(self, int cell, int tile, tuple corners) except -1:
-        """Board.push_unchecked of a card (no joker)."""
+    cdef int moved(self, int cell, int tile) except -1:
+        """Note a move to take back (with room for the cells it may drop: three
+        vertices renumbered, six cells around each)."""
+        if self.moves == MAX_MOVES:
+            raise ValueError(f"a native playout makes at most {MAX_MOVES} moves")
+        if self.dropped > DROPS - 18:
+            raise ValueError(f"a native playout drops at most {DROPS} live cells at once")
+        self.moved_cells[self.moves] = cell
+        self.moved_tiles[self.moves] = tile
+        self.moves += 1
+        return 0
+
+    cdef int lay(self, int cell, int tile, const int* corners) except -1:
+        """Board.push_unchecked."""
+        self.moved(cell, tile)
         if self.depth == 0:
             self.alone = cell
-        self.laid_cells[self.laid] = cell
-        self.laid_tiles[self.laid] = tile
-        self.laid += 1
+        if tile == self.joker:
+            self.joker_cell = cell
         self.depth += 1
         self.unplaced[tile >> 6] &= ~((<u64> 1) << (tile & 63))
         order_pop(&self.frontier, cell)
         order_pop(&self.live, cell)
         cdef Py_ssize_t v[3]
-        cdef int n[3]
         cdef int corner, neighbour, key
         corners_of(cell, v)
         for corner in range(3):
             self.counts[v[corner]] += 1
-            n[corner] = corners[corner]
         for corner in range(3):
-            if not self.numbers[v[corner]]:
-                self.renumber(v[corner], n[corner] + 1)
+            # A joker's free corner (WILD, negative) numbers nothing.
+            if not self.numbers[v[corner]] and corners[corner] >= 0:
+                self.renumber(v[corner], corners[corner] + 1)
         cdef Py_ssize_t around[3]
         neighbours_of(cell, around)
         for corner in range(3):
@@ -662,16 +785,80 @@ cdef class Table:
                     order_set(&self.live, neighbour)
         return 0
 
-    cdef void unlay(self) noexcept:
-        """Board.pop of the Table's last card."""
-        self.laid -= 1
-        cdef int cell = self.laid_cells[self.laid], tile = self.laid_tiles[self.laid]
+    cdef int swap_joker(self, int card, const int* corners) except -1:
+        """Board.swap_joker: ``card`` where the joker lies, the joker back in play."""
+        cdef int cell = self.joker_cell, at, count = 0
+        self.moved(cell, SWAPPED)
+        cdef Swap* swap = &self.swaps[self.swap_count]
+        self.swap_count += 1
+        swap.cell, swap.card = cell, card
+        self.unplaced[self.joker >> 6] |= (<u64> 1) << (self.joker & 63)
+        self.unplaced[card >> 6] &= ~((<u64> 1) << (card & 63))
+        # Save the live frontier, then make every open cell live: the joker fits anywhere.
+        cdef int cell_at = self.live.first
+        while cell_at != NONE:
+            count += 1
+            cell_at = self.live.after[cell_at]
+        swap.saved_at = 0 if self.swap_count == 1 else (
+            self.swaps[self.swap_count - 2].saved_at + self.swaps[self.swap_count - 2].saved_count
+        )
+        swap.saved_count = count
+        if swap.saved_at + count > self.saved_room:
+            self.saved_room = 2 * (swap.saved_at + count)
+            saved = <int*> PyMem_Realloc(self.saved, self.saved_room * sizeof(int))
+            if saved == NULL:
+                raise MemoryError()
+            self.saved = saved
+        at = swap.saved_at
+        cell_at = self.live.first
+        while cell_at != NONE:
+            self.saved[at] = cell_at
+            at += 1
+            cell_at = self.live.after[cell_at]
+        order_clear(&self.live)
+        cell_at = self.frontier.first
+        while cell_at != NONE:
+            order_set(&self.live, cell_at)
+            cell_at = self.frontier.after[cell_at]
+        cdef Py_ssize_t v[3]
+        corners_of(cell, v)
+        swap.numbered_count = 0
+        for at in range(3):
+            if not self.numbers[v[at]]:
+                swap.numbered[swap.numbered_count] = v[at]
+                swap.numbered_count += 1
+                self.renumber(v[at], corners[at] + 1)
+        self.joker_cell = NONE
+        return 0
+
+    cdef void unswap(self) noexcept:
+        """Board._unswap of the Table's last swap."""
+        self.swap_count -= 1
+        cdef Swap* swap = &self.swaps[self.swap_count]
+        self.unplaced[swap.card >> 6] |= (<u64> 1) << (swap.card & 63)
+        self.unplaced[self.joker >> 6] &= ~((<u64> 1) << (self.joker & 63))
+        cdef int at
+        for at in range(swap.numbered_count):
+            self.renumber(swap.numbered[at], 0)
+        order_clear(&self.live)
+        for at in range(swap.saved_at, swap.saved_at + swap.saved_count):
+            order_set(&self.live, self.saved[at])
+        self.joker_cell = swap.cell
+
+    cdef void take_back(self) noexcept:
+        """Board.pop of the Table's last move, a placement or a joker swap."""
+        self.moves -= 1
+        cdef int cell = self.moved_cells[self.moves], tile = self.moved_tiles[self.moves]
+        if tile == SWAPPED:
+            self.unswap()
+            return
         self.depth -= 1
         if self.depth == 0:
             self.alone = NONE
         self.unplaced[tile >> 6] |= (<u64> 1) << (tile & 63)
         cdef Py_ssize_t around[3]
         cdef Py_ssize_t v[3]
+        cdef Py_ssize_t joker[3]
         cdef int index, neighbour, key
         neighbours_of(cell, around)
         for index in range(3):
@@ -680,10 +867,24 @@ cdef class Table:
             if not self.edges[neighbour]:
                 order_pop(&self.frontier, neighbour)
                 order_pop(&self.live, neighbour)
+        cdef bint has_joker = self.joker_cell != NONE
+        if has_joker:
+            corners_of(self.joker_cell, joker)
+            if cell == self.joker_cell:
+                self.joker_cell = NONE
+                has_joker = False
         corners_of(cell, v)
         for index in range(3):
             self.counts[v[index]] -= 1
-            if self.numbers[v[index]] and not self.counts[v[index]]:
+            # A vertex keeps its number while a card (not only the joker) touches it.
+            if self.numbers[v[index]] and (
+                not self.counts[v[index]]
+                or (
+                    self.counts[v[index]] == 1
+                    and has_joker
+                    and (v[index] == joker[0] or v[index] == joker[1] or v[index] == joker[2])
+                )
+            ):
                 self.renumber(v[index], 0)
         if self.edges[cell] or not self.depth:
             self.keys[cell] = self.key_of(cell)
@@ -693,34 +894,31 @@ cdef class Table:
             self.dropped -= 1
             order_set(&self.live, self.dropped_cell[self.dropped])
 
-    cdef bint fitting(self, int cell, u64* rack, u64* out) noexcept:
+    cdef bint fitting(self, int cell, const u64* rack, u64* out) noexcept:
         cdef int key = self.keys[cell]
         out[0] = self.words[2 * key] & rack[0]
         out[1] = self.words[2 * key + 1] & rack[1]
         return out[0] != 0 or out[1] != 0
 
-    cdef bint fits_any(self, rack) except -1:
+    cdef bint fits_any(self, const u64* rack) noexcept:
         """Board.can_place."""
-        cdef u64 words[2]
         cdef u64 found[2]
-        two_words(rack, words)
         cdef int cell = self.frontier.first
         while cell != NONE:
-            if self.fitting(cell, words, found):
+            if self.fitting(cell, rack, found):
                 return True
             cell = self.frontier.after[cell]
         return False
 
-    cdef best(self, rack, const long* values, const int* bonus):
-        """Board.best_placement: its answer does not hang on the order of the cells."""
-        cdef u64 words[2]
+    cdef int best(self, const u64* rack, const long* values, const int* bonus, Move* out) noexcept:
+        """Board.best_placement into ``out``: whether there is one. Its answer does not
+        hang on the order of the cells."""
         cdef u64 found[2]
-        two_words(rack, words)
         cdef int cell = self.frontier.first, best_cell = NONE, figure, best_figure = -1
         cdef int tile, best_tile = -1
         cdef long score, best_score = -1
         while cell != NONE:
-            if self.fitting(cell, words, found):
+            if self.fitting(cell, rack, found):
                 tile = 64 + highest_bit(found[1]) if found[1] else highest_bit(found[0])
                 figure = figure_of(cell, self.edges, self.counts)
                 score = values[tile] + bonus[figure]
@@ -728,54 +926,86 @@ cdef class Table:
                     best_score, best_cell, best_tile, best_figure = score, cell, tile, figure
             cell = self.frontier.after[cell]
         if best_cell == NONE:
-            return None
-        corners = self.board._fits.corners[self.keys[best_cell]][best_tile][0]
-        return best_cell, best_tile, corners, best_figure
+            return False
+        out.cell, out.tile, out.figure = best_cell, best_tile, best_figure
+        self.first_corners(best_cell, best_tile, out.corners)
+        return True
+
+    cdef int first_corners(self, int cell, int tile, int* out) noexcept:
+        """FitTable.corners[key][tile][0] of the cell's key, from the C copy."""
+        cdef const signed char* corners = self.corner_words + 3 * (self.keys_tiles * self.keys[cell] + tile)
+        out[0], out[1], out[2] = corners[0], corners[1], corners[2]
+        return 0
+
+    cdef int first_swap(self, const u64* rack, Move* out) noexcept:
+        """The first of Board.joker_swaps(rack) into ``out``: whether there is one (the
+        lowest card that fits where the joker lies, with its first corners)."""
+        if self.joker_cell == NONE:
+            return False
+        cdef int key = self.key_of(self.joker_cell)
+        cdef u64 fit0 = self.words[2 * key] & rack[0], fit1 = self.words[2 * key + 1] & rack[1]
+        if self.joker < 64:
+            fit0 &= ~((<u64> 1) << self.joker)
+        else:
+            fit1 &= ~((<u64> 1) << (self.joker - 64))
+        if fit0:
+            out.tile = __builtin_ctzll(fit0)
+        elif fit1:
+            out.tile = 64 + __builtin_ctzll(fit1)
+        else:
+            return False
+        cdef const signed char* corners = self.corner_words + 3 * (self.keys_tiles * key + out.tile)
+        out.corners[0], out.corners[1], out.corners[2] = corners[0], corners[1], corners[2]
+        return True
 
 
 cdef class Playout:
     """:meth:`Simulation.play_out`'s Python playout (``Hand.resume``, the candidate,
-    :func:`_greedy_play`, the outlook) without the Hand: the same rules of
-    :class:`~triominos.game.Hand`, in the same order, on the board's own state, under
+    :func:`_greedy_play`, the outlook, :func:`~triominos.bots.outcome.outcome`) without
+    the Hand: the same rules of :class:`~triominos.game.Hand`, in the same order, on a
+    :class:`Table` of the board, the racks, the pool and the scores in C arrays, under
     every rule option (Junior's counters, joker and last round included).
 
     Each method below names the Hand method it follows; what they leave out (the undo
     history, the events, legality checks) is what a greedy playout never reads.
     """
 
-    cdef object board, figure_points, tile_values, tile_set, rules, start_drawn
-    # outcome()'s: what decides whether an ended hand ends the match, and how much that is
-    # worth.
-    cdef object match_ends, win_chances, start_gong
-    cdef long hand_number
+    cdef object rules, tile_set
+    # outcome.win_chances' table: a hand's mean points and spread at this many players.
+    cdef double hand_mean, hand_spread
+    cdef long hand_number, hand_limit
+    cdef bint start_gong, equity
     cdef double win_value
-    cdef bint equity
     # Evaluator.position_value's, for the outlook: the evaluator's weights, the tiles
     # unseen at the position (two words), its no_hit chances and its going-out value.
     cdef double w_threat, w_chance, w_tiles, w_rack_value, w_stuck, w_last_tile, going_out_value
     cdef u64 unseen[2]
-    cdef list no_hit
+    cdef double no_hit[MAX_TILES + 1]
     cdef long points_of[MAX_TILES]
     cdef long value_of[MAX_TILES]
     cdef int bonus_of[FIGURE_CODES]
     cdef int players, seat, starter, start_draws, draw_penalty, failed_draw_penalty
     cdef int empty_pool_pass_penalty, last_tile_bonus, going_out, match_end
-    cdef long max_draws, target, bank
+    cdef long max_draws, target, bank, going_out_bonus
+    cdef int blocked
+    cdef bint collects, blocked_tie_each, others_minus_own
     cdef bint last_round_rule, after_taker, jokers
-    cdef int joker
-    cdef object start_last_round_by, last_round_by
-    cdef object placement, draw_action, pass_action, take_joker_action  # the action types
-    cdef bint armed, swapped
-    cdef bint dry_pool_no_penalty, draw_ends_turn, going_out_ends, to_the_end
-    cdef tuple start_out, start_totals
-    # The hand in play, set up by run().
-    cdef list racks, points, totals, out, pool
-    cdef Py_ssize_t taken
-    cdef int to_move, draws
-    cdef int laid  # placements and joker swaps made on the board, to take back
-    cdef object drawn, gong
-    cdef bint over
-    cdef Table table  # the board's frontier in C during run(), or None: a joker plays
+    cdef int joker, start_last_round_by
+    cdef bint dry_pool_no_penalty, draw_ends_turn, to_the_end
+    cdef int start_out[MAX_PLAYERS]
+    cdef long start_totals[MAX_PLAYERS]
+    cdef int start_out_count
+    # The hand in play, set up by play_world().
+    cdef u64 racks[MAX_PLAYERS][2]
+    cdef long points[MAX_PLAYERS]
+    cdef long totals[MAX_PLAYERS]
+    cdef int out[MAX_PLAYERS]
+    cdef int out_count
+    cdef int pool[MAX_TILES]
+    cdef int pool_size, taken
+    cdef int to_move, draws, last_round_by, gong
+    cdef bint armed, over
+    cdef Table table
 
     def __init__(
         self,
@@ -789,34 +1019,32 @@ cdef class Playout:
         int seat,
         int starter,
         int draws,
-        drawn,
         out,
         totals,
         bint to_the_end,
         last_round_by,
     ):
-        from triominos.bots.outcome import win_chances  # these import the board
-        from triominos.game import Draw, Pass, Placement, TakeJoker, match_ends
+        from triominos.bots.outcome import HAND_POINTS  # which imports the board
 
-        self.match_ends, self.win_chances = match_ends, win_chances
         self.hand_number = observation.hand_number
-        self.start_gong = observation.gong
+        self.hand_limit = NO_LIMIT if rules.hand_limit is None else rules.hand_limit
+        self.start_gong = observation.gong is not None
         self.win_value, self.equity = win_value, equity
-
-        self.placement, self.draw_action, self.pass_action = Placement, Draw, Pass
-        self.take_joker_action = TakeJoker
         self.rules = rules
-        self.board = board
         self.tile_set = rules.tiles
-        self.figure_points = rules.figure_points
-        self.tile_values = rules.tile_values
         self.players = len(totals)
+        if self.players > MAX_PLAYERS:
+            raise ValueError(f"a native playout takes at most {MAX_PLAYERS} players")
+        self.hand_mean, self.hand_spread = HAND_POINTS[min(max(self.players, 2), 5)]
         self.seat = seat
         self.starter = starter
         self.start_draws = draws
-        self.start_drawn = drawn
-        self.start_out = tuple(out)
-        self.start_totals = tuple(totals)
+        cdef int at
+        self.start_out_count = len(out)
+        for at in range(self.start_out_count):
+            self.start_out[at] = out[at]
+        for at in range(self.players):
+            self.start_totals[at] = totals[at]
         self.to_the_end = to_the_end
         self.draw_penalty = rules.draw_penalty
         self.failed_draw_penalty = rules.failed_draw_penalty
@@ -829,20 +1057,25 @@ cdef class Playout:
         self.going_out = GOING_OUT[rules.going_out]
         self.match_end = MATCH_END[rules.match_end]
         self.bank = NO_LIMIT if rules.bank is None else rules.bank
+        self.going_out_bonus = rules.going_out_bonus
+        self.collects = rules.going_out_collects
+        self.blocked = BLOCKED_RULE.get(rules.blocked, NO_SETTLEMENT)
+        self.blocked_tie_each = rules.blocked_tie == "each_scores"
+        self.others_minus_own = rules.blocked_difference == "others_minus_own"
         self.last_round_rule = rules.pool_empty == "last_round"
         self.after_taker = rules.last_round_ends == "after_taker"
-        self.start_last_round_by = last_round_by
+        self.start_last_round_by = NONE if last_round_by is None else last_round_by
         self.jokers = self.tile_set.joker is not None
-        self.joker = self.tile_set.joker if self.jokers else -1
-        cdef Py_ssize_t tile
+        self.joker = self.tile_set.joker if self.jokers else NONE
         values = self.tile_set.values
-        if len(values) > MAX_TILES or len(self.figure_points) != FIGURE_CODES:
+        figure_points = rules.figure_points
+        if len(values) > MAX_TILES or len(figure_points) != FIGURE_CODES:
             raise ValueError(f"a native playout takes at most {MAX_TILES} tiles")
-        for tile in range(len(values)):
-            self.points_of[tile] = self.tile_values[tile]
-            self.value_of[tile] = values[tile]
-        for tile in range(FIGURE_CODES):
-            self.bonus_of[tile] = self.figure_points[tile]
+        for at in range(len(values)):
+            self.points_of[at] = rules.tile_values[at]
+            self.value_of[at] = values[at]
+        for at in range(FIGURE_CODES):
+            self.bonus_of[at] = figure_points[at]
         weights = evaluator.weights
         self.w_threat = weights.threat
         self.w_chance = weights.chance
@@ -851,191 +1084,445 @@ cdef class Playout:
         self.w_stuck = weights.stuck
         self.w_last_tile = weights.last_tile
         self.going_out_value = evaluator._going_out
-        self.no_hit = evaluator._no_hit
+        no_hit = evaluator._no_hit
+        for at in range(min(len(no_hit), MAX_TILES + 1)):
+            self.no_hit[at] = no_hit[at]
         two_words(evaluator.unseen, self.unseen)
-        self.table = None if self.jokers else Table(board)
+        self.table = Table(board)
 
-    def run(self, racks, pool, action):
-        """The candidate ``action`` (legal for the seat: a placement, a draw, a pass, the
-        joker taken back) played in the world ``racks`` and ``pool`` (next draw first),
-        then greedy's moves to the horizon: ``Simulation.play_out``'s value of it."""
-        self.racks = list(racks)
-        self.pool = list(pool)
+    def run(self, racks, pool, actions):
+        """Each candidate of ``actions`` (legal for the seat: a placement, a draw, a pass,
+        the joker taken back) played in the world ``racks`` and ``pool`` (next draw
+        first), then greedy's moves to the horizon: ``Simulation.play_out``'s value of
+        each, in a list."""
+        cdef Move move
+        found = []
+        self.set_world(racks, pool)
+        self.table.load()
+        try:
+            for action in actions:
+                self.decode(action, &move)
+                found.append(self.play_world(&move))
+        finally:
+            self.table.store()
+        return found
+
+    def simulate(self, Sampler sampler, rng, actions, long worlds):
+        """Each action's values summed over ``worlds`` worlds that ``sampler`` draws
+        with ``rng`` (:meth:`run` in each, world after world, added up in the order of
+        ``Simulation.run``)."""
+        cdef int count = len(actions), number
+        cdef Move* moves = <Move*> PyMem_Malloc(max(count, 1) * sizeof(Move))
+        cdef double* sums = <double*> PyMem_Malloc(max(count, 1) * sizeof(double))
+        if moves == NULL or sums == NULL:
+            PyMem_Free(moves)
+            PyMem_Free(sums)
+            raise MemoryError()
+        cdef long world
+        try:
+            for number in range(count):
+                self.decode(actions[number], &moves[number])
+                sums[number] = 0.0
+            # Each playout leaves the Table as the board's pops would leave the board:
+            # the board's dicts are written once, at the end.
+            self.table.load()
+            try:
+                for world in range(worlds):
+                    self.pool_size = sampler.draw(rng, self.racks, self.pool)
+                    for number in range(count):
+                        sums[number] += self.play_world(&moves[number])
+            finally:
+                self.table.store()
+            return [sums[number] for number in range(count)]
+        finally:
+            PyMem_Free(moves)
+            PyMem_Free(sums)
+
+    cdef int set_world(self, racks, pool) except -1:
+        cdef int seat, at
+        for seat in range(self.players):
+            two_words(racks[seat], self.racks[seat])
+        self.pool_size = len(pool)
+        if self.pool_size > MAX_TILES:
+            raise ValueError(f"a native playout takes at most {MAX_TILES} tiles")
+        for at in range(self.pool_size):
+            self.pool[at] = pool[at]
+        return 0
+
+    cdef int decode(self, action, Move* move) except -1:
+        """A candidate as a Move (its figure is found when it is played)."""
+        from triominos.game import Draw, Pass, Placement, TakeJoker  # which import the board
+
+        cdef int at
+        if isinstance(action, Placement):
+            move.kind = PLACE
+            move.cell = action.cell.id
+        elif isinstance(action, TakeJoker):
+            move.kind = TAKE_JOKER
+        elif isinstance(action, Draw):
+            move.kind = DRAW
+            return 0
+        elif isinstance(action, Pass):
+            move.kind = PASS
+            return 0
+        else:
+            raise ValueError(
+                f"a playout's candidate is a placement, draw, pass or joker taken back, "
+                f"not {action!r}"
+            )
+        move.tile = self.tile_set.position[action.tile]
+        for at in range(3):
+            move.corners[at] = action.corners[at]
+        return 0
+
+    cdef double play_world(self, Move* move) except? -1.0:
+        """The move played in the world set up (racks and pool), then greedy's moves to
+        the horizon; its value, the Table (loaded) taken back."""
+        cdef u64 racks[MAX_PLAYERS][2]
+        cdef int seat
+        for seat in range(self.players):  # the world, for the next candidate
+            racks[seat][0], racks[seat][1] = self.racks[seat][0], self.racks[seat][1]
+            self.points[seat] = 0
+            self.totals[seat] = self.start_totals[seat]
+        for seat in range(self.start_out_count):
+            self.out[seat] = self.start_out[seat]
+        self.out_count = self.start_out_count
         self.taken = 0
-        self.points = [0] * self.players
-        self.totals = list(self.start_totals)
-        self.out = list(self.start_out)
         self.to_move = self.seat
         self.draws = self.start_draws
-        self.drawn = self.start_drawn
-        self.gong = None
+        self.gong = NONE
         self.over = False
-        self.laid = 0
-        self.swapped = False
         self.last_round_by = self.start_last_round_by
-        self.armed = self.last_round_by is not None and not (
+        self.armed = self.last_round_by != NONE and not (
             self.to_move == self.last_round_by and self.draws
         )
-        cdef double outlook
-        if self.table is not None:
-            self.table.load()
+        cdef double outlook = 0.0, value
+        cdef Table table = self.table
         try:
-            self.play(action)
+            self.play(move)
             self.greedy()
-            outlook = 0.0 if self.over else self.outlook_of(self.racks[self.seat])
+            if not self.over:
+                outlook = self.outlook_of(self.racks[self.seat])
         finally:
-            self.take_back()
+            while table.moves:
+                table.take_back()
+            for seat in range(self.players):
+                self.racks[seat][0], self.racks[seat][1] = racks[seat][0], racks[seat][1]
         return self.outcome() + outlook
 
     cdef double outcome(self) except? -1.0:
         """bots.outcome.outcome of the hand played, in the same float operations (one
         correctly rounded division of ints, then the same products and sums)."""
         cdef long mine = self.points[self.seat], whole = 0, best
-        for points in self.points:
-            whole += <long> points
+        cdef int seat, ties = 0
+        for seat in range(self.players):
+            whole += self.points[seat]
         cdef double value = mine - <double> (whole - mine) / (self.players - 1), share = 0.0
         if not self.over:
             return value
-        totals = self.totals
-        gong = self.start_gong is not None or self.gong is not None
-        if self.match_ends(self.rules, totals, self.hand_number, gong):
-            best = max(totals)
-            if totals[self.seat] == best:
-                share = 1.0 / totals.count(best)
+        best = self.totals[0]
+        for seat in range(self.players):
+            if self.totals[seat] > best:
+                best = self.totals[seat]
+        if self.match_ends(best, self.start_gong or self.gong != NONE):
+            if self.totals[self.seat] == best:
+                for seat in range(self.players):
+                    ties += self.totals[seat] == best
+                share = 1.0 / ties
             value += self.win_value * (2 * share - 1)
         elif self.equity:
-            chances = self.win_chances(self.rules, totals, self.hand_number)
-            value += self.win_value * (2 * <double> chances[self.seat] - 1)
+            value += self.win_value * (2 * self.win_chance(best) - 1)
         return value
 
-    cdef int play(self, action) except -1:
+    cdef double win_chance(self, long lead) noexcept:
+        """outcome.win_chances' chance of the seat, given the highest total: the same
+        float operations, and the weights added up as the running Python's sum() does."""
+        cdef double weights[MAX_PLAYERS]
+        cdef double remaining = INFINITY
+        if self.target != NO_LIMIT:
+            remaining = max(self.target - lead, 0) / self.hand_mean + 0.5
+        if self.hand_limit != NO_LIMIT:
+            remaining = min(remaining, max(self.hand_limit - self.hand_number, 0) + 0.5)
+        cdef double scale = self.hand_spread * sqrt(remaining)
+        cdef int seat
+        for seat in range(self.players):
+            weights[seat] = exp((self.totals[seat] - lead) / scale)
+        return weights[self.seat] / float_sum(weights, self.players)
+
+    cdef bint match_ends(self, long best, bint gong) noexcept:
+        """game.match_ends, given the highest total."""
+        if self.target != NO_LIMIT and (gong or best >= self.target):
+            return True
+        return self.hand_limit != NO_LIMIT and self.hand_number >= self.hand_limit
+
+    cdef int play(self, Move* move) except -1:
         """Hand.apply of a candidate, legal by construction (Hand checks it)."""
-        cdef Py_ssize_t cell
-        cdef int tile
-        if isinstance(action, self.placement):
-            cell = action.cell.id
-            tile = self.tile_set.position[action.tile]
-            board = self.board
-            edges, counts = bytes_of(board._edges), bytes_of(board._counts)
-            self.place(cell, tile, tuple(action.corners), figure_of(cell, edges, counts))
-        elif isinstance(action, self.draw_action):
-            self.draw()
-        elif isinstance(action, self.pass_action):
-            self.pass_turn()
-        elif isinstance(action, self.take_joker_action):
-            self.take_joker(self.tile_set.position[action.tile], action.corners)
-        else:
-            raise ValueError(
-                f"a playout's candidate is a placement, draw, pass or joker taken back, "
-                f"not {action!r}"
-            )
-        return 0
-
-    cdef int take_back(self) except -1:
-        """Take the playout's tiles off the board, last first (Board.pop, without the
-        placements it returns): the board as the playout found it."""
-        cdef int count
-        if self.table is not None:
-            for count in range(self.laid):
-                self.table.unlay()
-            self.table.store()
-            return 0
-        for count in range(self.laid):
-            if self.swapped:
-                pop(self.board)  # a joker swap among the placements
-            else:
-                unlay(self.board)
-        return 0
-
-    cdef best(self, rack):
-        """Board.best_placement of the rack, on the Table where there is one."""
-        if self.table is not None:
-            return self.table.best(rack, self.points_of, self.bonus_of)
-        return best_of(self.board, rack, self.figure_points, self.tile_values)
-
-    cdef int lay(self, Py_ssize_t cell, int tile, tuple corners) except -1:
-        if self.table is not None:
-            return self.table.lay(cell, tile, corners)
-        return lay(self.board, cell, tile, corners)
-
-    cdef int unlay(self) except -1:
-        if self.table is not None:
-            self.table.unlay()
-            return 0
-        return unlay(self.board)
-
-    cdef bint can_place(self, rack) except -1:
-        if self.table is not None:
-            return self.table.fits_any(rack)
-        return fits_any(self.board, rack)
-
-    cdef int frontier(self, int* cells, int* keys) except -1:
-        """The open cells and their keys, in the frontier's order: how many."""
-        cdef int count = 0, cell
         cdef Table table = self.table
-        if table is not None:
-            cell = table.frontier.first
-            while cell != NONE:
-                if count == MAX_OPEN:
-                    raise ValueError(f"more than {MAX_OPEN} open cells")
-                cells[count], keys[count] = cell, table.keys[cell]
-                count += 1
-                cell = table.frontier.after[cell]
-            return count
-        for cell_object, key in (<dict> self.board._frontier).items():
-            if count == MAX_OPEN:
-                raise ValueError(f"more than {MAX_OPEN} open cells")
-            cells[count], keys[count] = cell_object, key
-            count += 1
-        return count
+        if move.kind == PLACE:
+            move.figure = figure_of(move.cell, table.edges, table.counts)
+            self.place(move)
+        elif move.kind == DRAW:
+            self.draw()
+        elif move.kind == PASS:
+            self.pass_turn()
+        else:
+            self.take_joker(move)
+        return 0
 
-    cdef double outlook_of(self, rack) except? -1.0:
+    cdef int greedy(self) except -1:
+        """sim's _greedy_play: to the end of the hand, or to the seat's next turn."""
+        cdef Move move
+        cdef u64* rack
+        while not self.over and (
+            self.to_the_end or self.to_move != self.seat or self.draws
+        ):
+            rack = self.racks[self.to_move]
+            if self.table.best(rack, self.points_of, self.bonus_of, &move):
+                self.place(&move)
+            elif self.jokers and self.table.first_swap(rack, &move):
+                self.take_joker(&move)
+            elif self.may_draw():
+                self.draw()
+            else:
+                self.pass_turn()
+        return 0
+
+    cdef bint may_draw(self) noexcept:
+        """game.may_draw, with the counters to pay with."""
+        if self.taken == self.pool_size:
+            return False
+        if self.max_draws != NO_LIMIT and self.draws >= self.max_draws:
+            return False
+        return self.bank == NO_LIMIT or self.totals[self.to_move] >= self.draw_penalty
+
+    cdef int take_joker(self, Move* move) except -1:
+        """Hand._take_joker."""
+        self.table.swap_joker(move.tile, move.corners)
+        cdef u64* rack = self.racks[self.to_move]
+        rack[move.tile >> 6] &= ~((<u64> 1) << (move.tile & 63))
+        rack[self.joker >> 6] |= (<u64> 1) << (self.joker & 63)
+        self.end_turn()
+        return 0
+
+    cdef void score(self, int seat, long points) noexcept:
+        """Hand._score."""
+        self.points[seat] += points
+        self.totals[seat] += points
+
+    cdef int place(self, Move* move) except -1:
+        """Hand._place in play, with placement_points."""
+        cdef int player = self.to_move, tile = move.tile, seat
+        cdef u64* rack = self.racks[player]
+        cdef u64 bit = (<u64> 1) << (tile & 63)
+        cdef long points = self.points_of[tile], paid = 0
+        if move.figure:
+            points += self.bonus_of[move.figure]
+        rack[tile >> 6] ^= bit
+        cdef bint last = not (rack[0] or rack[1])
+        if last:
+            points += self.last_tile_bonus
+        if self.bank != NO_LIMIT:  # the bank pays what it holds
+            for seat in range(self.players):
+                paid += self.totals[seat]
+            points = min(points, self.bank - paid)
+        self.table.lay(move.cell, tile, move.corners)
+        self.score(player, points)
+        if last:
+            self.out[self.out_count] = player
+            self.out_count += 1
+        if self.match_end != AFTER_HAND and self.reaches_target(player):
+            if self.match_end == FIRST_TO_TARGET:
+                self.finish(TARGET)
+                return 0
+        self.end_turn()
+        return 0
+
+    cdef int draw(self) except -1:
+        """Hand._draw."""
+        cdef int player = self.to_move, index = self.pool[self.taken]
+        self.taken += 1
+        if self.taken == self.pool_size and self.last_round_rule:  # the last tile
+            self.last_round_by = player
+        self.draws += 1
+        self.racks[player][index >> 6] |= (<u64> 1) << (index & 63)
+        self.score(player, -self.draw_penalty)
+        if self.draw_ends_turn:
+            self.end_turn()
+        return 0
+
+    cdef int pass_turn(self) except -1:
+        """Hand._pass, with pass_penalty."""
+        cdef long penalty
+        cdef bint ran_dry
+        if not self.draws:
+            penalty = self.empty_pool_pass_penalty
+        else:
+            ran_dry = self.taken == self.pool_size and (
+                self.max_draws == NO_LIMIT or self.draws < self.max_draws
+            )
+            penalty = 0 if ran_dry and self.dry_pool_no_penalty else self.failed_draw_penalty
+        self.score(self.to_move, -penalty)
+        self.end_turn()
+        return 0
+
+    cdef int end_turn(self) except -1:
+        """Hand._end_turn."""
+        self.draws = 0
+        cdef int following = (self.to_move + 1) % self.players, ends_at
+        if self.out_count and (
+            self.going_out == ENDS_HAND
+            or (self.going_out == FINISH_ROUND and following == self.starter)
+        ):
+            self.finish(OUT)
+            return 0
+        if self.last_round_by != NONE:
+            ends_at = self.to_move if self.after_taker else following
+            if ends_at == self.last_round_by and self.armed:
+                self.finish(LAST_ROUND)
+                return 0
+            self.armed = True
+        if (
+            self.taken == self.pool_size or self.bank != NO_LIMIT or self.max_draws == 0
+        ) and self.stuck():
+            if self.out_count and self.going_out != PLAYS_ON:
+                self.finish(OUT)
+            else:
+                self.finish(LAST_ROUND if self.last_round_by != NONE else BLOCKED)
+            return 0
+        self.to_move = following
+        return 0
+
+    cdef bint stuck(self) noexcept:
+        """Hand._stuck."""
+        cdef int seat
+        cdef Move move
+        if self.taken < self.pool_size and self.max_draws != 0:
+            if self.bank == NO_LIMIT:
+                return False
+            for seat in range(self.players):
+                if self.totals[seat] >= self.draw_penalty:
+                    return False
+        for seat in range(self.players):
+            if self.table.fits_any(self.racks[seat]):
+                return False
+        if self.jokers:
+            for seat in range(self.players):
+                if self.table.first_swap(self.racks[seat], &move):
+                    return False
+        return True
+
+    cdef bint reaches_target(self, int seat) noexcept:
+        """Hand._reaches_target."""
+        if self.gong == NONE and self.target != NO_LIMIT and self.totals[seat] >= self.target:
+            self.gong = seat
+            return True
+        return False
+
+    cdef long rack_value(self, const u64* rack) noexcept:
+        """TileSet.value_of."""
+        cdef long total = 0
+        cdef int word
+        cdef u64 held
+        for word in range(2):
+            held = rack[word]
+            while held:
+                total += self.value_of[64 * word + __builtin_ctzll(held)]
+                held &= held - 1
+        return total
+
+    cdef int finish(self, int reason) except -1:
+        """Hand._finish (never a resignation), with game.settle."""
+        cdef long left[MAX_PLAYERS]
+        cdef long settlement[MAX_PLAYERS]
+        cdef long collected = 0, lowest, whole = 0, times
+        cdef int seat, at, best
+        cdef bint gone
+        for seat in range(self.players):
+            left[seat] = self.rack_value(self.racks[seat])
+            settlement[seat] = 0
+            whole += left[seat]
+        if reason == OUT:
+            # Only the first player out scores.
+            if self.collects:
+                for seat in range(self.players):
+                    gone = False
+                    for at in range(self.out_count):
+                        gone = gone or self.out[at] == seat
+                    if not gone:
+                        collected += left[seat]
+            settlement[self.out[0]] = self.going_out_bonus + collected
+        elif reason == BLOCKED and self.blocked == EACH_LOSES_OWN:
+            for seat in range(self.players):
+                settlement[seat] = -left[seat]
+        elif reason == BLOCKED and self.blocked == LOWEST_SCORES_DIFFERENCE:
+            lowest = left[0]
+            for seat in range(self.players):
+                if left[seat] < lowest:
+                    lowest = left[seat]
+            ties = 0
+            for seat in range(self.players):
+                ties += left[seat] == lowest
+            if ties == 1 or self.blocked_tie_each:
+                times = 1 if self.others_minus_own else self.players - 1
+                for seat in range(self.players):
+                    if left[seat] == lowest:
+                        settlement[seat] = whole - lowest - times * lowest
+        for seat in range(self.players):
+            self.score(seat, settlement[seat])
+        if self.match_end != AFTER_HAND and self.gong == NONE:
+            # The highest total first (ties by seat): the first to reach the target.
+            best = 0
+            for seat in range(self.players):
+                if self.totals[seat] > self.totals[best]:
+                    best = seat
+            self.reaches_target(best)
+        self.over = True
+        return 0
+
+    cdef double outlook_of(self, const u64* rack) except? -1.0:
         """Simulation._outlook: the seat's best placement now and what it keeps."""
-        best = self.best(rack)
-        if best is None:
+        cdef Move best
+        if not self.table.best(rack, self.points_of, self.bonus_of, &best):
             return self.position_value(rack) - self.draw_penalty
-        cdef Py_ssize_t cell = best[0]
-        cdef int tile = best[1], figure = best[3]
-        cdef long points = self.points_of[tile] + self.bonus_of[figure]
-        self.lay(cell, tile, best[2])
+        cdef long points = self.points_of[best.tile] + self.bonus_of[best.figure]
+        cdef u64 kept[2]
+        kept[0], kept[1] = rack[0], rack[1]
+        kept[best.tile >> 6] &= ~((<u64> 1) << (best.tile & 63))
+        self.table.lay(best.cell, best.tile, best.corners)
         try:
-            return points + self.position_value(rack & ~(ONE << tile))
+            return points + self.position_value(kept)
         finally:
-            self.unlay()
+            self.table.take_back()
 
-    cdef double position_value(self, rack) except? -1.0:
+    cdef double position_value(self, const u64* held) except? -1.0:
         """Evaluator.position_value(rack), with its bonus_cells and outlook: the same
         sums in the same order (the extension is compiled without fused multiply-adds)."""
-        if not rack:
+        if not (held[0] or held[1]):
             return self.going_out_value
-        cdef u64 held[2]
-        two_words(rack, held)
+        cdef Table table = self.table
         cdef u64 tiles0 = held[0] | self.unseen[0], tiles1 = held[1] | self.unseen[1]
-        board = self.board
-        cdef const u64* words = words_of(board._fits)
-        cdef unsigned char* edges = bytes_of(board._edges)
-        cdef unsigned char* counts = bytes_of(board._counts)
+        cdef const u64* words = table.words
         # The bonus cells by falling bonus, ties in the frontier's order (a stable sort).
         cdef int bonuses[MAX_OPEN]
         cdef u64 fit0[MAX_OPEN]
         cdef u64 fit1[MAX_OPEN]
-        cdef int found = 0, at, bonus
+        cdef int found = 0, at, bonus, cell = table.frontier.first, key
         cdef u64 a, b, fits0 = 0, fits1 = 0
-        cdef Py_ssize_t key, cell
-        cdef int cells[MAX_OPEN]
-        cdef int keys[MAX_OPEN]
-        cdef int index, count = self.frontier(cells, keys)
-        for index in range(count):
-            cell, key = cells[index], keys[index]
+        while cell != NONE:
+            key = table.keys[cell]
             fits0 |= words[2 * key] & held[0]
             fits1 |= words[2 * key + 1] & held[1]
             a = words[2 * key] & tiles0
             b = words[2 * key + 1] & tiles1
+            cell_here = cell
+            cell = table.frontier.after[cell]
             if not (a or b):
                 continue
-            bonus = self.bonus_of[figure_of(cell, edges, counts)]
+            bonus = self.bonus_of[figure_of(cell_here, table.edges, table.counts)]
             if not bonus:
                 continue
+            if found == MAX_OPEN:
+                raise ValueError(f"more than {MAX_OPEN} open cells")
             at = found
             while at and bonuses[at - 1] < bonus:
                 bonuses[at], fit0[at], fit1[at] = bonuses[at - 1], fit0[at - 1], fit1[at - 1]
@@ -1055,13 +1542,7 @@ cdef class Playout:
                     chance = bonuses[at] * spared
         cdef int kept = popcount(held[0]) + popcount(held[1])
         cdef int stuck = popcount(held[0] & ~fits0) + popcount(held[1] & ~fits1)
-        cdef long rack_value = 0  # TileSet.value_of
-        cdef int word
-        for word in range(2):
-            a = held[word]
-            while a:
-                rack_value += self.value_of[64 * word + __builtin_ctzll(a)]
-                a &= a - 1
+        cdef long rack_value = self.rack_value(held)
         cdef double value = (
             self.w_threat * threat
             + self.w_chance * chance
@@ -1072,198 +1553,6 @@ cdef class Playout:
         if kept == 1 and not stuck:
             value += self.w_last_tile
         return value
-
-    cdef int greedy(self) except -1:
-        """sim's _greedy_play: to the end of the hand, or to the seat's next turn."""
-        while not self.over and (
-            self.to_the_end or self.to_move != self.seat or self.draws
-        ):
-            rack = self.racks[self.to_move]
-            best = self.best(rack)
-            if best is not None:
-                self.place(best[0], best[1], best[2], best[3])
-                continue
-            swap = self.first_swap(rack) if self.jokers else None
-            if swap is not None:
-                self.take_joker(swap[0], swap[1])
-            elif self.may_draw():
-                self.draw()
-            else:
-                self.pass_turn()
-        return 0
-
-    cdef bint may_draw(self) except -1:
-        """game.may_draw, with the counters to pay with."""
-        if self.taken == len(self.pool):
-            return False
-        if self.max_draws != NO_LIMIT and self.draws >= self.max_draws:
-            return False
-        return self.bank == NO_LIMIT or self.totals[self.to_move] >= self.draw_penalty
-
-    cdef first_swap(self, rack):
-        """The first of Board.joker_swaps(rack), or None: the lowest card that fits where
-        the joker lies, with its first corners."""
-        board = self.board
-        joker_cell = board._joker_cell
-        if joker_cell is None:
-            return None
-        cdef Py_ssize_t v[3]
-        corners_of(joker_cell, v)
-        cdef unsigned char* numbers = bytes_of(board._numbers)
-        cdef Py_ssize_t base = board._base
-        cdef Py_ssize_t key = (numbers[v[0]] * base + numbers[v[1]]) * base + numbers[v[2]]
-        cdef u64 fitting[2]
-        two_words(board._fits.masks[key] & rack & ~(ONE << self.joker), fitting)
-        cdef int tile
-        if fitting[0]:
-            tile = __builtin_ctzll(fitting[0])
-        elif fitting[1]:
-            tile = 64 + __builtin_ctzll(fitting[1])
-        else:
-            return None
-        return tile, board._fits.corners[key][tile][0]
-
-    cdef int take_joker(self, int tile, corners) except -1:
-        """Hand._take_joker."""
-        self.board.swap_joker(tile, corners)
-        self.laid += 1
-        self.swapped = True
-        cdef int player = self.to_move
-        self.racks[player] = self.racks[player] & ~(ONE << tile) | ONE << self.joker
-        self.end_turn()
-        return 0
-
-    cdef int score(self, int seat, long points) except -1:
-        """Hand._score."""
-        self.points[seat] += points
-        self.totals[seat] += points
-        return 0
-
-    cdef int place(self, Py_ssize_t cell, int tile, tuple corners, int figure) except -1:
-        """Hand._place in play, with placement_points."""
-        cdef int player = self.to_move
-        bit = ONE << tile
-        rack = self.racks[player]
-        cdef bint last = rack == bit
-        cdef long points = self.tile_values[tile]
-        if figure:
-            points += self.figure_points[figure]
-        if last:
-            points += self.last_tile_bonus
-        if self.bank != NO_LIMIT:  # the bank pays what it holds
-            points = min(points, self.bank - sum(self.totals))
-        self.lay(cell, tile, corners)
-        self.laid += 1
-        rack = rack ^ bit
-        self.racks[player] = rack
-        self.score(player, points)
-        if not rack:
-            self.out.append(player)
-        if self.match_end != AFTER_HAND and self.reaches_target(player):
-            if self.match_end == FIRST_TO_TARGET:
-                self.finish("target")
-                return 0
-        self.end_turn()
-        return 0
-
-    cdef int draw(self) except -1:
-        """Hand._draw."""
-        cdef int player = self.to_move
-        index = self.pool[self.taken]
-        self.taken += 1
-        if self.taken == len(self.pool) and self.last_round_rule:  # the last tile
-            self.last_round_by = player
-        self.draws += 1
-        self.drawn = index
-        self.racks[player] = self.racks[player] | (ONE << index)
-        self.score(player, -self.draw_penalty)
-        if self.draw_ends_turn:
-            self.end_turn()
-        return 0
-
-    cdef int pass_turn(self) except -1:
-        """Hand._pass, with pass_penalty."""
-        cdef long penalty
-        cdef bint ran_dry
-        if not self.draws:
-            penalty = self.empty_pool_pass_penalty
-        else:
-            ran_dry = self.taken == len(self.pool) and (
-                self.max_draws == NO_LIMIT or self.draws < self.max_draws
-            )
-            penalty = 0 if ran_dry and self.dry_pool_no_penalty else self.failed_draw_penalty
-        self.score(self.to_move, -penalty)
-        self.end_turn()
-        return 0
-
-    cdef int end_turn(self) except -1:
-        """Hand._end_turn."""
-        self.draws = 0
-        self.drawn = None
-        cdef int following = (self.to_move + 1) % self.players
-        if self.out and (
-            self.going_out == ENDS_HAND
-            or (self.going_out == FINISH_ROUND and following == self.starter)
-        ):
-            self.finish("out")
-            return 0
-        if self.last_round_by is not None:
-            ends_at = self.to_move if self.after_taker else following
-            if ends_at == self.last_round_by and self.armed:
-                self.finish("last_round")
-                return 0
-            self.armed = True
-        if (
-            self.taken == len(self.pool) or self.bank != NO_LIMIT or self.max_draws == 0
-        ) and self.stuck():
-            if self.out and self.going_out != PLAYS_ON:
-                self.finish("out")
-            else:
-                self.finish("last_round" if self.last_round_by is not None else "blocked")
-            return 0
-        self.to_move = following
-        return 0
-
-    cdef bint stuck(self) except -1:
-        """Hand._stuck."""
-        cdef int seat
-        if self.taken < len(self.pool) and self.max_draws != 0:
-            if self.bank == NO_LIMIT:
-                return False
-            for seat in range(self.players):
-                if self.totals[seat] >= self.draw_penalty:
-                    return False
-        for rack in self.racks:
-            if self.can_place(rack):
-                return False
-        if self.jokers:
-            for rack in self.racks:
-                if self.first_swap(rack) is not None:
-                    return False
-        return True
-
-    cdef bint reaches_target(self, int seat) except -1:
-        """Hand._reaches_target."""
-        if self.gong is None and self.target != NO_LIMIT and self.totals[seat] >= self.target:
-            self.gong = seat
-            return True
-        return False
-
-    cdef int finish(self, reason) except -1:
-        """Hand._finish (never a resignation)."""
-        from triominos.game import settle  # the game module imports the board's
-
-        value_of = self.tile_set.value_of
-        settlement, _ = settle(self.rules, reason, [value_of(rack) for rack in self.racks], self.out)
-        cdef int seat
-        for seat in range(self.players):
-            self.score(seat, settlement[seat])
-        if self.match_end != AFTER_HAND:
-            totals = self.totals
-            for seat in sorted(range(self.players), key=totals.__getitem__, reverse=True):
-                self.reaches_target(seat)
-        self.over = True
-        return 0
 
 
 # --- the world sampler --------------------------------------------------------------------
@@ -1350,24 +1639,44 @@ cdef class Sampler:
 
     def sample(self, rng):
         """WorldSampler.sample."""
+        cdef u64 racks[MAX_PLAYERS][2]
+        cdef int pool[MAX_TILES]
+        cdef int count = self.draw(rng, racks, pool), seat, number, excess, surprise = 0
+        cdef Limit* limits = self.constraints
+        cdef u64* rack
+        for number in range(self.constraint_count):
+            if limits[number].hard:
+                continue
+            rack = racks[limits[number].seat]
+            excess = (
+                popcount(rack[0] & limits[number].tiles[0])
+                + popcount(rack[1] & limits[number].tiles[1])
+                - limits[number].allowance
+            )
+            surprise += excess > 0
+        dealt = tuple([(<object> racks[seat][1]) << 64 | racks[seat][0] for seat in range(self.players)])
+        return self.world(dealt, tuple([pool[at] for at in range(count)]), surprise)
+
+    cdef int draw(self, rng, u64 racks[][2], int* pool) except -1:
+        """WorldSampler.sample's racks and pool into ``racks`` and ``pool``: how many
+        tiles the pool holds."""
         getrandbits, random_ = rng.getrandbits, rng.random
-        cdef int attempt
+        cdef int attempt, count
         for attempt in range(self.attempts):
             active = list(self.hard)
             if attempt < self.attempts // 2:
                 active += [at for at, believed in self.soft if random_() < believed]
-            world = self.deal(getrandbits, active)
-            if world is not None:
-                return world
-        return self.deal(getrandbits, [])
+            count = self.deal(getrandbits, active, racks, pool)
+            if count >= 0:
+                return count
+        return self.deal(getrandbits, [], racks, pool)
 
-    cdef deal(self, getrandbits, list active):
-        """WorldSampler._deal (no open racks)."""
-        cdef int tiles[MAX_TILES]
+    cdef int deal(self, getrandbits, list active, u64 racks[][2], int* tiles) except -2:
+        """WorldSampler._deal (no open racks) into ``racks`` and ``tiles`` (the pool):
+        how many tiles the pool holds, or -1 where the constraints left a rack short."""
         cdef int left[MAX_TILES]
-        cdef u64 racks[MAX_PLAYERS][2]
         cdef int count = self.tile_count, kept, at, i, j, tile, swap, word, bit, wanted
-        cdef int seat, number, limit_count, excess
+        cdef int seat, number, limit_count
         for at in range(count):
             tiles[at] = self.unseen_tiles[at]
         for i in range(count - 1, 0, -1):  # random.shuffle
@@ -1420,23 +1729,11 @@ cdef class Sampler:
                 rack[word] |= (<u64> 1) << bit
                 wanted -= 1
             if wanted:
-                return None
+                return -1
             for at in range(kept):
                 tiles[at] = left[at]
             count = kept
-        cdef int surprise = 0
-        for number in range(self.constraint_count):
-            if limits[number].hard:
-                continue
-            rack = racks[limits[number].seat]
-            excess = (
-                popcount(rack[0] & limits[number].tiles[0])
-                + popcount(rack[1] & limits[number].tiles[1])
-                - limits[number].allowance
-            )
-            surprise += excess > 0
-        dealt = tuple([(<object> racks[seat][1]) << 64 | racks[seat][0] for seat in range(self.players)])
-        return self.world(dealt, tuple([tiles[at] for at in range(count)]), surprise)
+        return count
 
 
 cdef inline bint room(Limit* limits, int* chosen, int count, int tile) noexcept:

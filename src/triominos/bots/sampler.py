@@ -208,12 +208,14 @@ class WorldSampler:
         ]
         native_sampler = native.sampler_for(observation)
         # The same worlds from the same random stream, in C where the native core has it.
-        self._native = None if native_sampler is None else native_sampler(self)
+        self.native = None if native_sampler is None else native_sampler(self)
+        """The same sampler in C (``_board.Sampler``), or None: what sim's native
+        playouts draw their worlds from."""
 
     def sample(self, rng: random.Random) -> World:
         """A world consistent with the observation, drawn with ``rng`` (deterministic)."""
-        if self._native is not None and type(rng) is random.Random:
-            return self._native.sample(rng)  # type: ignore[no-any-return]
+        if self.native is not None and type(rng) is random.Random:
+            return self.native.sample(rng)  # type: ignore[no-any-return]
         for attempt in range(MAX_ATTEMPTS):
             active = list(self._hard)
             if attempt < MAX_ATTEMPTS // 2:

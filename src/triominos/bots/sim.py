@@ -243,7 +243,6 @@ class Simulation:
                 seat=self.seat,
                 starter=self._starter,
                 draws=observation.draws,
-                drawn=observation.drawn,
                 out=self._out,
                 totals=observation.totals,
                 to_the_end=horizon == "hand",
@@ -271,6 +270,10 @@ class Simulation:
         every = self.every_world(count, budget)
         if every is not None:
             return self._run_exact(candidates, every, deadline)
+        native_sums = self._native_sums(candidates, budget)
+        if native_sums is not None:
+            played, sums = native_sums
+            return self._ranked(candidates, sums, played)
         played = [0] * count
         sums = [0.0] * count
         # cross[i][j]: the sum over the shared worlds of value_i * value_j, so that the
@@ -283,8 +286,9 @@ class Simulation:
         while True:
             world = next(sampled)
             values = [0.0] * count
-            for number in alive:
-                values[number] = value = self.play_out(world, candidates[number][0].action)
+            found = self.play_outs(world, [candidates[number][0].action for number in alive])
+            for number, value in zip(alive, found, strict=True):
+                values[number] = value
                 sums[number] += value
                 played[number] += 1
             for i in alive:
@@ -302,6 +306,13 @@ class Simulation:
                 alive = _still_in_doubt(alive, sums, cross, worlds)
                 if len(alive) == 1:
                     break
+        return self._ranked(candidates, sums, played)
+
+    @staticmethod
+    def _ranked(
+        candidates: Sequence[tuple[LegalAction, float]], sums: list[float], played: list[int]
+    ) -> list[CandidateValue]:
+        """The candidates' values from their sums over the worlds each met, best first."""
         found = [
             CandidateValue(option, static, sums[number] / played[number], played[number])
             for number, (option, static) in enumerate(candidates)
@@ -310,6 +321,30 @@ class Simulation:
         # first: a dropped one was shown worse in the worlds it met.
         found.sort(key=lambda value: (-value.simulations, -value.mean))
         return found
+
+    def _native_sums(
+        self, candidates: Sequence[tuple[LegalAction, float]], budget: Budget
+    ) -> tuple[list[int], list[float]] | None:
+        """:meth:`run`'s worlds played and value sums, sampled and played out in C at
+        once, where the native core does both and the budget is in simulations (every
+        candidate in every world, nothing dropped: the same sums as the loop adds up);
+        None where the loop runs in Python, and where :meth:`play_out` was replaced on
+        this simulation (tests script its values so)."""
+        sampler = self.sampler.native
+        if (
+            self._native is None
+            or "play_out" in vars(self)
+            or sampler is None
+            or budget.simulations is None
+            or self.choices is not None
+            or type(self.rng) is not random.Random
+        ):
+            return None
+        count = len(candidates)
+        worlds = max(-(-budget.simulations // count), 1)
+        actions = [option.action for option, _ in candidates]
+        sums = self._native.simulate(sampler, self.rng, actions, worlds)
+        return [worlds] * count, sums
 
     def every_world(self, candidates: int, budget: Budget) -> list[tuple[World, float]] | None:
         """Each consistent world with its weight, where :meth:`run` plays every one of them
@@ -367,9 +402,10 @@ class Simulation:
         sums = [0.0] * len(candidates)
         total = 0.0
         played = 0
+        actions = [option.action for option, _ in candidates]
         for world, weight in worlds:
-            for number, (option, _) in enumerate(candidates):
-                sums[number] += weight * self.play_out(world, option.action)
+            for number, value in enumerate(self.play_outs(world, actions)):
+                sums[number] += weight * value
             total += weight
             played += 1
             if deadline is not None and time.perf_counter() >= deadline:
@@ -381,10 +417,19 @@ class Simulation:
         found.sort(key=lambda value: -value.mean)  # stable: ties keep the static order
         return found
 
+    def play_outs(self, world: World, actions: Sequence[Action]) -> list[float]:
+        """:meth:`play_out` of each action in ``world``: on the native core in one call
+        (unless :meth:`play_out` was replaced on this simulation: tests script it)."""
+        if self._native is None or "play_out" in vars(self):
+            return [self.play_out(world, action) for action in actions]
+        found: list[float] = self._native.run(world.racks, world.pool, actions)
+        return found
+
     def play_out(self, world: World, action: Action) -> float:
         """The seat's value of ``action`` in ``world`` (see the module docstring)."""
         if self._native is not None:  # the same playout, the board taken back already
-            return float(self._native.run(world.racks, world.pool, action))
+            value: float = self._native.run(world.racks, world.pool, [action])[0]
+            return value
         observation, board = self.observation, self.board
         hand = Hand.resume(
             observation.rules,
