@@ -7,7 +7,9 @@ legal actions of the hand and of every seat's observation are made on both cores
 (:func:`triominos.native.match_on`) and must be the same, action for action, type for
 type, points and bonuses included, in the same order. The match then plays on with a
 random choice among them, so the positions cover openings, draws, passes, joker swaps,
-the last tile and the ends of hands.
+the last tile and the ends of hands; that action, a draw and a stray placement (legal
+or not) are applied to copies of the hand on both cores, which must give the same event
+or the same error and the same hand after.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import pytest
 from rule_values import changed_value
 from triominos import native
 from triominos.board import Board, Placement
-from triominos.game import Action, Deal, Hand, IllegalActionError, LegalAction, Match
+from triominos.game import Action, Deal, Draw, Hand, IllegalActionError, LegalAction, Match
 from triominos.lattice import NEIGHBOURS, Cell
 from triominos.rules import OPTIONS, PRESETS, Rules
 from triominos.tiles import WILD
@@ -78,8 +80,10 @@ def play(rules: Rules, players: int, seed: int) -> int:
         if match.is_over:
             match = Match(rules, players, rng.randrange(2**32))
         hand = match.hand
-        if hand.phase == "play" and hand.racks[hand.to_move]:
-            applied(hand, stray_placement(hand, rng))
+        if hand.phase == "play":  # legal or not: the same event or the same error
+            applied(hand, Draw())
+            if hand.racks[hand.to_move]:
+                applied(hand, stray_placement(hand, rng))
         action = rng.choice(both(hand)).action
         applied(hand, action)
         match.apply(action)
@@ -138,6 +142,7 @@ def test_the_native_paths_are_the_ones_in_use_when_the_core_is_on() -> None:
     assert game.placement_actions is expected["placement_actions"]
     assert game.observe is Hand.observe is expected["observe"]
     assert Board.checked_figure is expected["checked_figure"]
+    assert Hand.apply is expected["apply"]
 
 
 def test_observing_a_seat_that_is_not_at_the_table_is_refused_alike() -> None:

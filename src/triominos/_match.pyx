@@ -14,7 +14,18 @@ from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
 from triominos.board import BRIDGE as _BRIDGE, FIGURES as _FIGURES, TWO_SIDES as _TWO_SIDES, Placement
-from triominos.game import LegalAction, Observation
+from triominos.board import IllegalPlacementError
+from triominos.game import (
+    PYTHON_MATCH_PATHS,
+    Draw,
+    Event,
+    IllegalActionError,
+    LegalAction,
+    Observation,
+    fit_forbids_draw,
+    placement_points,
+)
+from triominos.lattice import LatticeError
 from triominos.lattice import WIDTH as _WIDTH, Cell
 
 cdef object NEW_TUPLE = tuple.__new__
@@ -22,6 +33,11 @@ cdef object CELL_OF = Cell.from_id
 cdef tuple FIGURES = _FIGURES
 cdef str LAST_TILE = "last_tile"
 cdef object ONE = 1
+cdef object PYTHON_APPLY = PYTHON_MATCH_PATHS["apply"]
+cdef str PLAY = "play"
+cdef str PLACE = "place"
+cdef str AFTER_HAND = "after_hand"
+cdef tuple NO_BONUSES = ()
 cdef Py_ssize_t WIDTH = _WIDTH
 cdef int BRIDGE = _BRIDGE
 cdef int TWO_SIDES = _TWO_SIDES
@@ -131,3 +147,131 @@ cdef inline int figure_of(Py_ssize_t cell, unsigned char* edges, unsigned char* 
     if hexagons:
         return hexagons
     return TWO_SIDES if touching == 2 else 0
+
+
+def apply(hand, action, player=None):
+    """Hand.apply: a placement in play, most actions, here step for step as Hand._place
+    and Hand._end_turn; every other action (and every other turn end) by the Python
+    methods themselves."""
+    kind = type(action)
+    if (
+        (kind is not Placement and kind is not Draw)
+        or hand.phase != PLAY
+        or (player is not None and player != hand.to_move)  # for its error
+        or (kind is Draw and not may_draw_now(hand))  # for its error
+    ):
+        return PYTHON_APPLY(hand, action, player)
+    # An illegal action raises before it changes anything: then this is dropped.
+    saved = hand._saved()
+    event = place(hand, action) if kind is Placement else draw(hand)
+    hand._undo.append(saved)
+    return event
+
+
+cdef bint may_draw_now(hand) except -1:
+    """Whether Hand._draw would draw (and not raise) in play."""
+    rules, player = hand.rules, hand.to_move
+    max_draws = rules.max_draws
+    return (
+        len(hand._pool) > hand._drawn
+        and (max_draws is None or hand.draws < max_draws)
+        and (rules.bank is None or hand._totals[player] >= rules.draw_penalty)
+        and not fit_forbids_draw(rules, hand.board, hand.racks[player], hand.drawn)
+    )
+
+
+cdef draw(hand):
+    """Hand._draw in play, once may_draw_now said yes."""
+    rules, player = hand.rules, hand.to_move
+    pool_size = len(hand._pool) - hand._drawn
+    drawn = hand._drawn
+    index = hand._pool[drawn]
+    hand._drawn = drawn + 1
+    hand.draws += 1
+    hand.drawn = index
+    cdef list racks = hand.racks
+    racks[player] |= ONE << index
+    penalty = rules.draw_penalty
+    cdef list points = hand.points, totals = hand._totals
+    points[player] -= penalty
+    totals[player] -= penalty
+    name = "draw" if rules.bank is None else "buy"
+    tile = hand.tile_set.tiles[index]
+    event = NEW_TUPLE(Event, (player, name, -penalty, tile, None, None, NO_BONUSES))
+    hand.events.append(event)
+    hidden = event.seen_by(None, rules.open_racks)  # as the others see it
+    for seat, seen in (<dict> hand._seen).items():
+        (<list> seen).append(event if seat == player else hidden)
+    if pool_size == 1 and rules.pool_empty == "last_round":  # that was the last tile
+        hand._last_round_by = player
+    if rules.draw_ends_turn:
+        hand._end_turn()
+    return event
+
+
+cdef place(hand, placement):
+    """Hand._place in play."""
+    player, rules, tile_set = hand.to_move, hand.rules, hand.tile_set
+    tile, at, corners = placement
+    index = (<dict> tile_set.position).get(tile, -1)
+    cdef list racks = hand.racks
+    rack = racks[player]
+    bit = 0 if index < 0 else ONE << index  # 0: not a tile of this set
+    if not rack & bit:
+        raise IllegalActionError("own_tile", f"{tile} is not in player {player}'s rack")
+    try:
+        cell = at.id
+    except LatticeError as error:
+        raise IllegalActionError("on_board", str(error)) from None
+    if type(corners) is not tuple:
+        corners = tuple(corners)
+        placement = Placement(tile, at, corners)
+    board = hand.board
+    try:
+        figure = board.checked_figure(placement, cell, index)
+    except IllegalPlacementError as error:
+        raise IllegalActionError(error.rule, str(error)) from None
+    last = rack == bit
+    bank = rules.bank
+    if figure or last or bank is not None:
+        value = rules.tile_values[index]
+        points, bonus_map = placement_points(rules, value, figure, last, hand.bank)
+        bonuses = tuple(bonus_map.items())
+    else:  # the common case: the tile's value and nothing more
+        points, bonuses = rules.tile_values[index], NO_BONUSES
+    board.push_unchecked(cell, index, corners)
+    racks[player] = rack = rack ^ bit  # the tile leaves the rack
+    cdef list points_list = hand.points, totals = hand._totals
+    points_list[player] += points
+    totals[player] += points
+    event = NEW_TUPLE(Event, (player, PLACE, points, tile, at, corners, bonuses))
+    hand.events.append(event)
+    for seen in (<dict> hand._seen).values():
+        (<list> seen).append(event)
+    if not rack:
+        hand.out = [*hand.out, player]  # replaced, not changed: a plain attribute
+    match_end = rules.match_end
+    if match_end != AFTER_HAND and hand._reaches_target(player):
+        if match_end == "first_to_target":
+            hand._finish("target")
+            return event
+    end_turn(hand, rules, bank)
+    return event
+
+
+cdef end_turn(hand, rules, bank):
+    """Hand._end_turn: the common turn, where nobody went out, no last round runs, the
+    pool holds tiles and the rules know no bank nor a pool closed to draws; any other by
+    the Python method."""
+    if (
+        hand.out
+        or hand._last_round_by is not None
+        or hand._drawn == len(hand._pool)
+        or bank is not None
+        or rules.max_draws == 0
+    ):
+        hand._end_turn()
+        return
+    hand.draws = 0
+    hand.drawn = None
+    hand.to_move = (hand.to_move + 1) % hand.players

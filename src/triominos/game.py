@@ -1755,13 +1755,16 @@ class Match:
         return event
 
 
+_METHODS: dict[str, type] = {"checked_figure": Board, "apply": Hand}
+"""The paths the native core replaces that are methods, by their class."""
+
 PYTHON_MATCH_PATHS: dict[str, object] = {
     "placement_actions": placement_actions,
     "observe": observe,
-    "checked_figure": Board.__dict__["checked_figure"],
+    **{name: owner.__dict__[name] for name, owner in _METHODS.items()},
 }
 """The functions the native core replaces (:data:`triominos.native.MATCH_PATHS`), this
-module's and the board's own: the reference it is compared with
+module's and its classes' own: the reference it is compared with
 (tests/test_native_api.py), kept whichever core is in use."""
 
 
@@ -1771,11 +1774,11 @@ def use_paths(paths: Mapping[str, object]) -> dict[str, object]:
     module that imported it before keeps the one it got."""
     module = globals()
     before = {
-        name: Board.__dict__[name] if name == "checked_figure" else module[name] for name in paths
+        name: _METHODS[name].__dict__[name] if name in _METHODS else module[name] for name in paths
     }
     for name, function in paths.items():
-        if name == "checked_figure":
-            setattr(Board, name, function)
+        if name in _METHODS:
+            setattr(_METHODS[name], name, function)
         else:
             module[name] = function
     Hand.observe = module["observe"]

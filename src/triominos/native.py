@@ -195,9 +195,10 @@ def _replacing(owner: type, chosen: dict[str, object]) -> Iterator[None]:
 
 # --- the match's turns (triominos._match) --------------------------------------------
 
-MATCH_PATHS = ("placement_actions", "observe", "checked_figure")
-"""The functions the native core replaces in :mod:`triominos.game` (and the board's
-check of a placement that a hand lays): ``game.PYTHON_MATCH_PATHS`` are the reference."""
+MATCH_PATHS = ("placement_actions", "observe", "checked_figure", "apply")
+"""The functions the native core replaces in :mod:`triominos.game` (``Hand.apply``, and
+the board's check of a placement that a hand lays): ``game.PYTHON_MATCH_PATHS`` are the
+reference."""
 
 
 def load_match() -> ModuleType | None:
