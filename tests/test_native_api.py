@@ -22,7 +22,7 @@ import pytest
 from rule_values import changed_value
 from triominos import native
 from triominos.board import Board, Placement
-from triominos.game import Action, Deal, Draw, Hand, IllegalActionError, LegalAction, Match
+from triominos.game import Action, Deal, Draw, Hand, IllegalActionError, LegalAction, Match, Pass
 from triominos.lattice import NEIGHBOURS, Cell
 from triominos.rules import OPTIONS, PRESETS, Rules
 from triominos.tiles import WILD
@@ -57,18 +57,18 @@ def both(hand: Hand) -> list[LegalAction]:
     return hand.legal_actions()
 
 
-def applied(hand: Hand, action: Action) -> list[object]:
-    """``action`` applied to a copy of ``hand`` on each core: the event or the error (its
-    rule and message) and the hand after, checked equal."""
+def applied(game: Hand | Match, action: Action) -> list[object]:
+    """``action`` applied to a copy of a hand or a match on each core: the event or the
+    error (its rule and message), the copy after and whether it is over, checked equal."""
     outcomes = {}
     for core in ("python", "native"):
-        copy = hand.clone()
+        copy = game.clone()
         with native.match_on(core):
             try:
                 outcome: object = copy.apply(action)
             except IllegalActionError as error:
                 outcome = (error.rule, str(error))
-        outcomes[core] = [outcome, copy]
+            outcomes[core] = [outcome, copy, copy.is_over]
     assert outcomes["native"] == outcomes["python"]
     return outcomes["native"]
 
@@ -78,6 +78,7 @@ def play(rules: Rules, players: int, seed: int) -> int:
     rng, match, checked = random.Random(seed), Match(rules, players, seed), 0
     while checked < ACTIONS:
         if match.is_over:
+            applied(match, Pass())  # refused alike: the match is over
             match = Match(rules, players, rng.randrange(2**32))
         hand = match.hand
         if hand.phase == "play":  # legal or not: the same event or the same error
@@ -86,6 +87,7 @@ def play(rules: Rules, players: int, seed: int) -> int:
                 applied(hand, stray_placement(hand, rng))
         action = rng.choice(both(hand)).action
         applied(hand, action)
+        applied(match, action)
         match.apply(action)
         checked += 1
     return checked
@@ -142,7 +144,9 @@ def test_the_native_paths_are_the_ones_in_use_when_the_core_is_on() -> None:
     assert game.placement_actions is expected["placement_actions"]
     assert game.observe is Hand.observe is expected["observe"]
     assert Board.checked_figure is expected["checked_figure"]
-    assert Hand.apply is expected["apply"]
+    assert Hand.apply is expected["hand_apply"]
+    assert Match.apply is expected["match_apply"]
+    assert Match.__dict__["is_over"] is expected["match_is_over"]
 
 
 def test_observing_a_seat_that_is_not_at_the_table_is_refused_alike() -> None:

@@ -33,7 +33,10 @@ cdef object CELL_OF = Cell.from_id
 cdef tuple FIGURES = _FIGURES
 cdef str LAST_TILE = "last_tile"
 cdef object ONE = 1
-cdef object PYTHON_APPLY = PYTHON_MATCH_PATHS["apply"]
+cdef object PYTHON_APPLY = PYTHON_MATCH_PATHS["hand_apply"]
+cdef object PYTHON_MATCH_APPLY = PYTHON_MATCH_PATHS["match_apply"]
+cdef object PYTHON_IS_OVER = PYTHON_MATCH_PATHS["match_is_over"].fget
+cdef str OVER = "over"
 cdef str PLAY = "play"
 cdef str PLACE = "place"
 cdef str AFTER_HAND = "after_hand"
@@ -149,7 +152,32 @@ cdef inline int figure_of(Py_ssize_t cell, unsigned char* edges, unsigned char* 
     return TWO_SIDES if touching == 2 else 0
 
 
-def apply(hand, action, player=None):
+def match_apply(match, action, player=None):
+    """Match.apply: while the hand plays on, the hand's apply and nothing more (the match
+    is not over while its hand is not); the rest by the Python method."""
+    hand = (<list> match.hands)[-1]
+    if hand.phase == OVER:
+        return PYTHON_MATCH_APPLY(match, action, player)
+    event = hand.apply(action, player)
+    if hand.phase == OVER:
+        for seat, points in enumerate(hand.points):
+            match.totals[seat] += points
+        if not match.is_over:
+            match._start_hand()
+    return event
+
+
+def is_over(match):
+    """Match.is_over: not while its hand plays on; else the Python property's answer."""
+    if (<list> match.hands)[-1].phase != OVER:
+        return False
+    return PYTHON_IS_OVER(match)
+
+
+match_is_over = property(is_over, doc=PYTHON_MATCH_PATHS["match_is_over"].__doc__)
+
+
+def hand_apply(hand, action, player=None):
     """Hand.apply: a placement in play, most actions, here step for step as Hand._place
     and Hand._end_turn; every other action (and every other turn end) by the Python
     methods themselves."""

@@ -1755,13 +1755,19 @@ class Match:
         return event
 
 
-_METHODS: dict[str, type] = {"checked_figure": Board, "apply": Hand}
-"""The paths the native core replaces that are methods, by their class."""
+_METHODS: dict[str, tuple[type, str]] = {
+    "checked_figure": (Board, "checked_figure"),
+    "hand_apply": (Hand, "apply"),
+    "match_apply": (Match, "apply"),
+    "match_is_over": (Match, "is_over"),
+}
+"""The paths the native core replaces that are methods (or properties): their class and
+attribute."""
 
 PYTHON_MATCH_PATHS: dict[str, object] = {
     "placement_actions": placement_actions,
     "observe": observe,
-    **{name: owner.__dict__[name] for name, owner in _METHODS.items()},
+    **{name: owner.__dict__[attribute] for name, (owner, attribute) in _METHODS.items()},
 }
 """The functions the native core replaces (:data:`triominos.native.MATCH_PATHS`), this
 module's and its classes' own: the reference it is compared with
@@ -1774,11 +1780,12 @@ def use_paths(paths: Mapping[str, object]) -> dict[str, object]:
     module that imported it before keeps the one it got."""
     module = globals()
     before = {
-        name: _METHODS[name].__dict__[name] if name in _METHODS else module[name] for name in paths
+        name: _METHODS[name][0].__dict__[_METHODS[name][1]] if name in _METHODS else module[name]
+        for name in paths
     }
     for name, function in paths.items():
         if name in _METHODS:
-            setattr(_METHODS[name], name, function)
+            setattr(*_METHODS[name], function)
         else:
             module[name] = function
     Hand.observe = module["observe"]

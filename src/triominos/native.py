@@ -195,10 +195,17 @@ def _replacing(owner: type, chosen: dict[str, object]) -> Iterator[None]:
 
 # --- the match's turns (triominos._match) --------------------------------------------
 
-MATCH_PATHS = ("placement_actions", "observe", "checked_figure", "apply")
-"""The functions the native core replaces in :mod:`triominos.game` (``Hand.apply``, and
-the board's check of a placement that a hand lays): ``game.PYTHON_MATCH_PATHS`` are the
-reference."""
+MATCH_PATHS = (
+    "placement_actions",
+    "observe",
+    "checked_figure",
+    "hand_apply",
+    "match_apply",
+    "match_is_over",
+)
+"""The functions the native core replaces in :mod:`triominos.game`: two of its own, the
+board's check of a placement that a hand lays, ``Hand.apply``, ``Match.apply`` and
+``Match.is_over`` (game._METHODS); ``game.PYTHON_MATCH_PATHS`` are the reference."""
 
 
 def load_match() -> ModuleType | None:
