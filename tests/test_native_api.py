@@ -57,6 +57,17 @@ def both(hand: Hand) -> list[LegalAction]:
     return hand.legal_actions()
 
 
+def same_views(match: Match) -> None:
+    """Whose turn it is, whether the match is over and every seat's observation (a
+    spectator's too), through the match, the same on both cores."""
+    views = {}
+    for core in ("python", "native"):
+        with native.match_on(core):
+            seats = (None, *range(match.players))
+            views[core] = [match.to_move, match.is_over, *map(match.observe, seats)]
+    assert views["native"] == views["python"]
+
+
 def applied(game: Hand | Match, action: Action) -> list[object]:
     """``action`` applied to a copy of a hand or a match on each core: the event or the
     error (its rule and message), the copy after and whether it is over, checked equal."""
@@ -77,6 +88,7 @@ def play(rules: Rules, players: int, seed: int) -> int:
     """A seeded random match checked at every decision; the decisions checked."""
     rng, match, checked = random.Random(seed), Match(rules, players, seed), 0
     while checked < ACTIONS:
+        same_views(match)
         if match.is_over:
             applied(match, Pass())  # refused alike: the match is over
             match = Match(rules, players, rng.randrange(2**32))
@@ -146,7 +158,8 @@ def test_the_native_paths_are_the_ones_in_use_when_the_core_is_on() -> None:
     assert Board.checked_figure is expected["checked_figure"]
     assert Hand.apply is expected["hand_apply"]
     assert Match.apply is expected["match_apply"]
-    assert Match.__dict__["is_over"] is expected["match_is_over"]
+    for name in ("is_over", "to_move", "observe"):
+        assert Match.__dict__[name] is expected[f"match_{name}"]
 
 
 def test_observing_a_seat_that_is_not_at_the_table_is_refused_alike() -> None:

@@ -17,6 +17,8 @@ from triominos.board import BRIDGE as _BRIDGE, FIGURES as _FIGURES, TWO_SIDES as
 from triominos.board import IllegalPlacementError
 from triominos.game import (
     PYTHON_MATCH_PATHS,
+    _copied_values,
+    _plain_values,
     Draw,
     Event,
     IllegalActionError,
@@ -25,7 +27,7 @@ from triominos.game import (
     fit_forbids_draw,
     placement_points,
 )
-from triominos.lattice import LatticeError
+from triominos.lattice import _PACKED, LatticeError
 from triominos.lattice import WIDTH as _WIDTH, Cell
 
 cdef object NEW_TUPLE = tuple.__new__
@@ -37,6 +39,9 @@ cdef object PYTHON_APPLY = PYTHON_MATCH_PATHS["hand_apply"]
 cdef object PYTHON_MATCH_APPLY = PYTHON_MATCH_PATHS["match_apply"]
 cdef object PYTHON_IS_OVER = PYTHON_MATCH_PATHS["match_is_over"].fget
 cdef str OVER = "over"
+cdef object PLAIN_VALUES = _plain_values
+cdef object COPIED_VALUES = _copied_values
+cdef dict PACKED = _PACKED
 cdef str PLAY = "play"
 cdef str PLACE = "place"
 cdef str AFTER_HAND = "after_hand"
@@ -167,6 +172,19 @@ def match_apply(match, action, player=None):
     return event
 
 
+def match_observe(match, seat):
+    """Match.observe."""
+    return observe((<list> match.hands)[-1], seat)
+
+
+def to_move(match):
+    """Match.to_move: the hand's."""
+    return (<list> match.hands)[-1].to_move
+
+
+match_to_move = property(to_move)
+
+
 def is_over(match):
     """Match.is_over: not while its hand plays on; else the Python property's answer."""
     if (<list> match.hands)[-1].phase != OVER:
@@ -190,7 +208,7 @@ def hand_apply(hand, action, player=None):
     ):
         return PYTHON_APPLY(hand, action, player)
     # An illegal action raises before it changes anything: then this is dropped.
-    saved = hand._saved()
+    saved = (PLAIN_VALUES(hand), *[tuple(values) for values in COPIED_VALUES(hand)])  # _saved
     event = place(hand, action) if kind is Placement else draw(hand)
     hand._undo.append(saved)
     return event
@@ -247,8 +265,10 @@ cdef place(hand, placement):
     bit = 0 if index < 0 else ONE << index  # 0: not a tile of this set
     if not rack & bit:
         raise IllegalActionError("own_tile", f"{tile} is not in player {player}'s rack")
+    cell = PACKED.get(id(at))  # Cell.id's first question, asked here
     try:
-        cell = at.id
+        if cell is None:
+            cell = at.id
     except LatticeError as error:
         raise IllegalActionError("on_board", str(error)) from None
     if type(corners) is not tuple:

@@ -1760,6 +1760,8 @@ _METHODS: dict[str, tuple[type, str]] = {
     "hand_apply": (Hand, "apply"),
     "match_apply": (Match, "apply"),
     "match_is_over": (Match, "is_over"),
+    "match_to_move": (Match, "to_move"),
+    "match_observe": (Match, "observe"),
 }
 """The paths the native core replaces that are methods (or properties): their class and
 attribute."""

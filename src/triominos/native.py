@@ -202,10 +202,13 @@ MATCH_PATHS = (
     "hand_apply",
     "match_apply",
     "match_is_over",
+    "match_to_move",
+    "match_observe",
 )
 """The functions the native core replaces in :mod:`triominos.game`: two of its own, the
-board's check of a placement that a hand lays, ``Hand.apply``, ``Match.apply`` and
-``Match.is_over`` (game._METHODS); ``game.PYTHON_MATCH_PATHS`` are the reference."""
+board's check of a placement that a hand lays, ``Hand.apply`` and ``Match``'s ``apply``,
+``is_over``, ``to_move`` and ``observe`` (game._METHODS); ``game.PYTHON_MATCH_PATHS``
+are the reference."""
 
 
 def load_match() -> ModuleType | None:
