@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import importlib.util
 import random
+from array import array
 
 import pytest
 
 from rule_values import changed_value
 from triominos import native
 from triominos.board import Board, Placement
+from triominos.encoding import InformationStateEncoder, ObservationEncoder
 from triominos.game import Action, Deal, Draw, Hand, IllegalActionError, LegalAction, Match, Pass
 from triominos.lattice import NEIGHBOURS, Cell
 from triominos.rules import OPTIONS, PRESETS, Rules
@@ -171,3 +173,24 @@ def test_observing_a_seat_that_is_not_at_the_table_is_refused_alike() -> None:
                 hand.observe(seat)
             messages.add(str(raised.value))
         assert messages == {f"seat must be from 0 to 2, or None, not {seat}"}
+
+
+@pytest.mark.parametrize("preset", ["classic", "extended", "junior"])
+def test_a_tensor_laid_into_a_kept_array_is_the_tensor_encode_makes(preset: str) -> None:
+    """OpenSpiel's observer keeps one array and has each tensor laid into it
+    (encode_into): every number is overwritten, whatever the array held before."""
+    rules, rng = PRESETS[preset].rules, random.Random(3)
+    encoders = [ObservationEncoder(rules, 2), InformationStateEncoder(rules, 2)]
+    kept = [array("f", [9.0]) * encoder.size for encoder in encoders]
+    match = Match(rules, 2, 3)
+    while not match.is_over and len(match.hands) < 3:
+        observation = match.observe(match.to_move)
+        for core in ("python", "native"):
+            with native.encoding_on(core), native.running_on(core):
+                for encoder, out in zip(encoders, kept, strict=True):
+                    encoder.encode_into(out, observation)
+                    assert out == encoder.encode(observation)
+        match.apply(rng.choice(match.legal_actions()).action)
+    for encoder in encoders:
+        with pytest.raises(ValueError, match=f"holds {encoder.size} numbers, not 3"):
+            encoder.encode_into(array("f", [0.0] * 3), match.observe(match.to_move))

@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import functools
 import random
+from array import array
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -453,7 +454,9 @@ class TriominosObserver:
         self.encoder: ObservationEncoder | InformationStateEncoder = (
             game.information_encoder if perfect_recall else game.encoder
         )
-        self.tensor = np.zeros(self.encoder.size, np.float32)
+        # The encoder writes the tensor in place (encode_into): NumPy's is a view of it.
+        self.buffer = array("f", bytes(4 * self.encoder.size))
+        self.tensor = np.frombuffer(self.buffer, np.float32)
         self.dict = {"info_state" if perfect_recall else "observation": self.tensor}
 
     def set_from(self, state: TriominosState, player: int) -> None:
@@ -466,7 +469,7 @@ class TriominosObserver:
             # The seat's tensor, less what only it knows: its rack and its draws' tiles.
             public = hand.observe(None)
             observation = observation._replace(rack=0, history=public.history)
-        self.tensor[:] = self.encoder.encode(observation)  # "unseen" then holds the rack
+        self.encoder.encode_into(self.buffer, observation)  # "unseen" then holds the rack
 
     def string_from(self, state: TriominosState, player: int) -> str:
         if self.perfect_recall:
