@@ -180,7 +180,10 @@ def test_a_tensor_laid_into_a_kept_array_is_the_tensor_encode_makes(preset: str)
     """OpenSpiel's observer keeps one array and has each tensor laid into it
     (encode_into): every number is overwritten, whatever the array held before."""
     rules, rng = PRESETS[preset].rules, random.Random(3)
-    encoders = [ObservationEncoder(rules, 2), InformationStateEncoder(rules, 2)]
+    encoders: list[ObservationEncoder | InformationStateEncoder] = [
+        ObservationEncoder(rules, 2),
+        InformationStateEncoder(rules, 2),
+    ]
     kept = [array("f", [9.0]) * encoder.size for encoder in encoders]
     match = Match(rules, 2, 3)
     while not match.is_over and len(match.hands) < 3:
