@@ -438,9 +438,14 @@ class ObservationEncoder:
     def encode(self, observation: Observation) -> array[float]:
         """The tensor of a seat's observation, as an ``array('f')`` of ``size`` numbers."""
         self._check(observation)
-        out = array("f", self._zeros)
+        out = self._new_tensor()
         self._lay(out, observation)
         return out
+
+    def _new_tensor(self) -> array[float]:
+        """``size`` zeros, the tensor to lay an observation into. The native core takes
+        this method's place: a new array is most of what a native encoding costs."""
+        return array("f", self._zeros)
 
     def encode_into(self, out: array[float], observation: Observation) -> None:
         """:meth:`encode` into ``out``, an ``array('f')`` of ``size`` numbers, every one of

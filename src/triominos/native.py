@@ -146,7 +146,7 @@ def running_on(core: str) -> Iterator[None]:
 
 # --- the observation encoder (triominos._encoding) ---------------------------------------
 
-ENCODING_PATHS = ("_planes", "_features", "_bits")
+ENCODING_PATHS = ("_planes", "_features", "_bits", "_new_tensor")
 """The methods of :class:`~triominos.encoding.ObservationEncoder` the native core replaces."""
 
 
