@@ -1,10 +1,11 @@
 """The native core against the pure-Python one, side by side in one run.
 
-Each figure is the same seeded work timed on both cores in turn (triominos.native
-.running_on), ``--runs`` times each, the cores alternating so that a shared machine's
-noise falls on both, after one untimed run of each; the time is the process's CPU time,
-which the other processes of a shared machine change less than the wall clock's. It
-prints the medians and their ratio, native over Python:
+Each figure is the same seeded work timed on both cores in turn (:func:`on`: the board,
+the playouts, the encoder and the match's turns, triominos.native's ``*_on``), ``--runs``
+times each, the cores alternating so that a shared machine's noise falls on both, after
+one untimed run of each; the time is the process's CPU time, which the other processes
+of a shared machine change less than the wall clock's. It prints the medians and their
+ratio, native over Python:
 
 - the board's hot paths alone: placements laid, the greedy reply found, taken back, per
   second (classic, extended, Junior);
