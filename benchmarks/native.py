@@ -1,10 +1,11 @@
 """The native core against the pure-Python one, side by side in one run.
 
-Each figure is the same seeded work timed on both cores in turn (triominos.native
-.running_on), ``--runs`` times each, the cores alternating so that a shared machine's
-noise falls on both, after one untimed run of each; the time is the process's CPU time,
-which the other processes of a shared machine change less than the wall clock's. It
-prints the medians and their ratio, native over Python:
+Each figure is the same seeded work timed on both cores in turn (:func:`on`: the board,
+the playouts, the encoder and the match's turns, triominos.native's ``*_on``), ``--runs``
+times each, the cores alternating so that a shared machine's noise falls on both, after
+one untimed run of each; the time is the process's CPU time, which the other processes
+of a shared machine change less than the wall clock's. It prints the medians and their
+ratio, native over Python:
 
 - the board's hot paths alone: placements laid, the greedy reply found, taken back, per
   second (classic, extended, Junior);
@@ -30,6 +31,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import partial
 
 from triominos import native
@@ -161,15 +163,23 @@ def openspiel_decisions(decisions: int) -> Callable[[], int]:
     return work
 
 
+@contextmanager
+def on(core: str) -> Iterator[None]:
+    """Everything the native core replaces (board, playouts, encoder, legal actions) on
+    ``core`` meanwhile."""
+    with native.running_on(core), native.encoding_on(core), native.match_on(core):
+        yield
+
+
 def side_by_side(name: str, work: Callable[[], int], runs: int) -> None:
     """Time ``work`` on both cores in turn; print the medians of the rates and the ratio."""
     rates: dict[str, list[float]] = {"python": [], "native": []}
     for core in rates:  # untimed: fills the lattice's memo tables and the caches
-        with native.running_on(core), native.encoding_on(core):
+        with on(core):
             work()
     for _ in range(runs):
         for core, measured in rates.items():
-            with native.running_on(core), native.encoding_on(core):
+            with on(core):
                 start = time.process_time()
                 units = work()
                 measured.append(units / (time.process_time() - start))

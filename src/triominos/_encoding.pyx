@@ -2,7 +2,8 @@
 """The observation tensor in C: ObservationEncoder's board planes and tile masks.
 
 :func:`_planes` and :data:`_bits` take the place of the Python methods when the native
-core is on (:mod:`triominos.native`) and set the same numbers of the same tensor.
+core is on (:mod:`triominos.native`) and set the same numbers of the same tensor, which
+:func:`_new_tensor` makes (zeros set in C rather than copied).
 ``_planes`` reads the board's own state (its stack, occupants and open cells) instead of
 making a Placement and a Cell per tile; a board reaching outside the window goes to the
 Python method, which raises the error naming the cell. The tile masks stay Python ints,
@@ -148,3 +149,9 @@ def bits(array.array out, Py_ssize_t start, mask):
 
 
 _bits = staticmethod(bits)  # the class attribute, as the Python one is
+
+
+def _new_tensor(self):
+    """ObservationEncoder._new_tensor: the zeros set in C (memset), not copied from bytes."""
+    cdef array.array blank = self._blank
+    return array.clone(blank, len(blank), True)

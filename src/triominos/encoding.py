@@ -324,6 +324,12 @@ class ActionSpace:
         return mask
 
 
+def check_size(out: array[float], size: int) -> None:
+    """ValueError unless ``out`` holds a tensor of ``size`` numbers."""
+    if len(out) != size:
+        raise ValueError(f"the tensor holds {size} numbers, not {len(out)}")
+
+
 def set_bits(out: array[float], start: int, mask: int) -> None:
     """Set ``out[start + i]`` to 1 for each tile index ``i`` in the bit mask ``mask`` (a
     rack, the pool): how every tensor here lays out a set of tiles."""
@@ -384,6 +390,7 @@ class ObservationEncoder:
             offset += length
         self.size = offset
         self._zeros = bytes(4 * offset)
+        self._blank = array("f", self._zeros)  # what encode_into starts from
         self._plane = {name: i * side * side for i, name in enumerate(self.plane_names)}
         self._numbers = [self._plane[f"number {n}"] for n in range(tile_set.symbols)]
 
@@ -430,18 +437,38 @@ class ObservationEncoder:
 
     def encode(self, observation: Observation) -> array[float]:
         """The tensor of a seat's observation, as an ``array('f')`` of ``size`` numbers."""
-        seat = observation.seat
-        if seat is None or observation.rack is None:
+        self._check(observation)
+        out = self._new_tensor()
+        self._lay(out, observation)
+        return out
+
+    def _new_tensor(self) -> array[float]:
+        """``size`` zeros, the tensor to lay an observation into. The native core takes
+        this method's place: a new array is most of what a native encoding costs."""
+        return array("f", self._zeros)
+
+    def encode_into(self, out: array[float], observation: Observation) -> None:
+        """:meth:`encode` into ``out``, an ``array('f')`` of ``size`` numbers, every one of
+        them overwritten: an observer that keeps its tensor (OpenSpiel's, a NumPy view of
+        ``out``) fills it without a new array and a copy at each observation."""
+        self._check(observation)
+        check_size(out, self.size)
+        out[:] = self._blank
+        self._lay(out, observation)
+
+    def _check(self, observation: Observation) -> None:
+        if observation.seat is None or observation.rack is None:
             raise ValueError("the tensor is a seat's: a spectator's observation has no rack")
         rules = observation.rules
         if (rules is not self.rules and rules != self.rules) or observation.players != self.players:
             raise ValueError(
                 "the observation is of other rules or another number of players than the encoder's"
             )
-        out = array("f", self._zeros)
+
+    def _lay(self, out: array[float], observation: Observation) -> None:
+        """Lay the tensor of a checked observation into ``out``, all zeros."""
         on_table = self._planes(out, observation.board)
         self._features(out, observation, on_table)
-        return out
 
     def _features(self, out: array[float], observation: Observation, on_table: int) -> None:
         """Lay the features after the planes into ``out`` (module docstring), given the
@@ -531,6 +558,11 @@ class InformationStateEncoder:
             f"<InformationStateEncoder {self.rules.tiles.name}, {self.players} players: "
             f"{self.size} numbers, {self.slots} slots of {self.slot_size}>"
         )
+
+    def encode_into(self, out: array[float], observation: Observation) -> None:
+        """:meth:`encode` into ``out``, as :meth:`ObservationEncoder.encode_into`."""
+        check_size(out, self.size)
+        out[:] = self.encode(observation)
 
     def encode(self, observation: Observation) -> array[float]:
         """The tensor of everything a seat saw in the hand, as an ``array('f')``."""

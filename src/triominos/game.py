@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, NamedTuple
 
+from triominos import native
 from triominos.board import FIGURES, Board, FrozenBoard, IllegalPlacementError, Placement
 from triominos.lattice import ORIGIN, Cell, LatticeError
 from triominos.rules import RuleOptionError, Rules, preset
@@ -501,20 +502,37 @@ def legal_actions(
             for corners in tile.rotations():
                 found.append(LegalAction(Placement(tile, ORIGIN, corners), points, bonuses))
         return found
+    placed = placement_actions(found, rules, board, rack, bank)
+    for index, corners in board.joker_swaps(rack):
+        found.append(LegalAction(TakeJoker(tiles[index], corners), 0, {}))
+    if may_draw(rules, draws, pool_size, balance, fit_forbids_draw(rules, board, rack, drawn)):
+        found.append(LegalAction(Draw(), -rules.draw_penalty, {}))
+    elif not placed:
+        found.append(LegalAction(Pass(), -pass_penalty(rules, draws, pool_size), {}))
+    return found
+
+
+def placement_actions(
+    found: list[LegalAction],
+    rules: Rules,
+    board: Board | FrozenBoard,
+    rack: int,
+    bank: int | None,
+) -> bool:
+    """Append to ``found`` a LegalAction for every legal placement of ``rack`` in play,
+    in the board's order (:meth:`~triominos.board.Board.placement_ids`); whether there
+    was any. The native core (``triominos._match``) takes this function's place."""
+    tile_set = board.tile_set
+    tiles = tile_set.tiles
     values = tile_set.values if rules.tile_points == "value" else (1,) * len(tile_set)
+    before = len(found)
     for cell, index, corners, figure in board.placement_ids(rack):
         last = rack == 1 << index
         points, bonuses = placement_points(rules, values[index], figure, last, bank)
         found.append(
             LegalAction(Placement(tiles[index], Cell.from_id(cell), corners), points, bonuses)
         )
-    for index, corners in board.joker_swaps(rack):
-        found.append(LegalAction(TakeJoker(tiles[index], corners), 0, {}))
-    if may_draw(rules, draws, pool_size, balance, fit_forbids_draw(rules, board, rack, drawn)):
-        found.append(LegalAction(Draw(), -rules.draw_penalty, {}))
-    elif not any(isinstance(option.action, Placement) for option in found):
-        found.append(LegalAction(Pass(), -pass_penalty(rules, draws, pool_size), {}))
-    return found
+    return len(found) > before
 
 
 def placement_points(
@@ -1735,3 +1753,47 @@ class Match:
             if not self.is_over:
                 self._start_hand()
         return event
+
+
+_METHODS: dict[str, tuple[type, str]] = {
+    "checked_figure": (Board, "checked_figure"),
+    "hand_apply": (Hand, "apply"),
+    "match_apply": (Match, "apply"),
+    "match_is_over": (Match, "is_over"),
+    "match_to_move": (Match, "to_move"),
+    "match_observe": (Match, "observe"),
+}
+"""The paths the native core replaces that are methods (or properties): their class and
+attribute."""
+
+PYTHON_MATCH_PATHS: dict[str, object] = {
+    "placement_actions": placement_actions,
+    "observe": observe,
+    **{name: owner.__dict__[attribute] for name, (owner, attribute) in _METHODS.items()},
+}
+"""The functions the native core replaces (:data:`triominos.native.MATCH_PATHS`), this
+module's and its classes' own: the reference it is compared with
+(tests/test_native_api.py), kept whichever core is in use."""
+
+
+def use_paths(paths: Mapping[str, object]) -> dict[str, object]:
+    """Make ``paths`` (by the names of :data:`PYTHON_MATCH_PATHS`) the functions in use;
+    the ones they replace. ``observe`` is this module's and :class:`Hand`'s method; a
+    module that imported it before keeps the one it got."""
+    module = globals()
+    before = {
+        name: _METHODS[name][0].__dict__[_METHODS[name][1]] if name in _METHODS else module[name]
+        for name in paths
+    }
+    for name, function in paths.items():
+        if name in _METHODS:
+            setattr(*_METHODS[name], function)
+        else:
+            module[name] = function
+    Hand.observe = module["observe"]
+    return before
+
+
+_NATIVE = native.load_match()
+if _NATIVE is not None:
+    use_paths({name: getattr(_NATIVE, name) for name in native.MATCH_PATHS})

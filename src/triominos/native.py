@@ -146,7 +146,7 @@ def running_on(core: str) -> Iterator[None]:
 
 # --- the observation encoder (triominos._encoding) ---------------------------------------
 
-ENCODING_PATHS = ("_planes", "_features", "_bits")
+ENCODING_PATHS = ("_planes", "_features", "_bits", "_new_tensor")
 """The methods of :class:`~triominos.encoding.ObservationEncoder` the native core replaces."""
 
 
@@ -191,3 +191,54 @@ def _replacing(owner: type, chosen: dict[str, object]) -> Iterator[None]:
     finally:
         for name, function in saved.items():
             setattr(owner, name, function)
+
+
+# --- the match's turns (triominos._match) --------------------------------------------
+
+MATCH_PATHS = (
+    "placement_actions",
+    "observe",
+    "checked_figure",
+    "hand_apply",
+    "match_apply",
+    "match_is_over",
+    "match_to_move",
+    "match_observe",
+)
+"""The functions the native core replaces in :mod:`triominos.game`: two of its own, the
+board's check of a placement that a hand lays, ``Hand.apply`` and ``Match``'s ``apply``,
+``is_over``, ``to_move`` and ``observe`` (game._METHODS); ``game.PYTHON_MATCH_PATHS``
+are the reference."""
+
+
+def load_match() -> ModuleType | None:
+    """The native match module when the core is on (the board's switch), loaded once."""
+    if load_board() is None or importlib.util.find_spec("triominos._match") is None:
+        return None  # pure Python, or a build from before the match paths were native
+    return importlib.import_module("triominos._match")
+
+
+def match_paths(core: str) -> dict[str, object]:
+    """The functions for :data:`MATCH_PATHS` of one core, as :func:`paths` gives the
+    board's."""
+    from triominos.game import PYTHON_MATCH_PATHS
+
+    if core == "python":
+        return dict(PYTHON_MATCH_PATHS)
+    if core != "native":
+        raise ValueError(f"a core is 'python' or 'native', not {core!r}")
+    module = importlib.import_module("triominos._match")
+    return {name: getattr(module, name) for name in MATCH_PATHS}
+
+
+@contextmanager
+def match_on(core: str) -> Iterator[None]:
+    """Every hand and match of the process makes its observations and legal actions, and
+    checks its placements, on ``core`` meanwhile (see game.use_paths)."""
+    from triominos.game import use_paths
+
+    saved = use_paths(match_paths(core))
+    try:
+        yield
+    finally:
+        use_paths(saved)

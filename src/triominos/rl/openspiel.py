@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import functools
 import random
+from array import array
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -75,7 +76,7 @@ from triominos.encoding import (
     hands_bound,
     points_bound,
 )
-from triominos.game import Deal, Event, Hand, Observation, match_ends, observe
+from triominos.game import Deal, Event, Hand, Observation, match_ends
 from triominos.rl import Returns, Space, adapter_rules, check_returns, seat_returns, space_of
 from triominos.rules import OPTIONS, Rules
 from triominos.tiles import indices
@@ -323,7 +324,7 @@ class Play:
 
     def legal_ids(self) -> list[int]:
         assert self.hand is not None and not self.pending
-        return sorted(self.space.legal_ids(observe(self.hand, self.hand.to_move)))
+        return sorted(self.space.legal_ids(self.hand.observe(self.hand.to_move)))
 
     def final_returns(self) -> list[float]:
         if not self.is_over:
@@ -339,7 +340,7 @@ class Play:
         history of each hand played out, as the seat saw it."""
         who = seat if private else None
         past = "".join(
-            f"hand {number} {_history_text(observe(hand, who).history)}; "
+            f"hand {number} {_history_text(hand.observe(who).history)}; "
             for number, hand in enumerate(self.finished, 1)
         )
         if self.hand is None:
@@ -347,7 +348,7 @@ class Play:
             mine = self.dealt[seat * size : (seat + 1) * size] if private else []
             names = " ".join(self.rules.tiles.tiles[i].name for i in mine)
             return f"{past}seat {seat}; dealing, {len(self.dealt)} dealt; rack {names}"
-        seen = observe(self.hand, who).history
+        seen = self.hand.observe(who).history
         return (
             f"{past}{self._seat_text(seat, private)}; to move {self.hand.to_move}; "
             f"history {_history_text(seen)}{self._pending_text()}"
@@ -358,7 +359,7 @@ class Play:
         ``private``, no rack."""
         if self.hand is None:
             return self.information(seat, private)
-        seen = observe(self.hand, seat)
+        seen = self.hand.observe(seat)
         table = " ".join(_placement_text(p) for p in seen.board)
         return (
             f"{self._seat_text(seat, private)}; phase {seen.phase}; to move {seen.to_move}; "
@@ -380,7 +381,7 @@ class Play:
         """Deal the other seats' racks (and so the pool) anew, as :class:`WorldSampler`
         guesses them from what ``seat`` saw."""
         assert self.hand is not None and self.pending is None
-        world = WorldSampler(observe(self.hand, seat)).sample(rng)
+        world = WorldSampler(self.hand.observe(seat)).sample(rng)
         others = {other: rack for other, rack in enumerate(world.racks) if other != seat}
         self.hand.rearrange(world.pool, others)
 
@@ -430,7 +431,7 @@ class TriominosState(pyspiel.State):  # type: ignore[misc]
     def observation(self, player: int) -> Observation:
         """The engine's observation for a seat (a hand must be dealt)."""
         assert self.play.hand is not None
-        return observe(self.play.hand, player)
+        return self.play.hand.observe(player)
 
     def __str__(self) -> str:
         """The hand's ``repr``, which pastes back to it (a line for each hand before it
@@ -453,7 +454,9 @@ class TriominosObserver:
         self.encoder: ObservationEncoder | InformationStateEncoder = (
             game.information_encoder if perfect_recall else game.encoder
         )
-        self.tensor = np.zeros(self.encoder.size, np.float32)
+        # The encoder writes the tensor in place (encode_into): NumPy's is a view of it.
+        self.buffer = array("f", bytes(4 * self.encoder.size))
+        self.tensor = np.frombuffer(self.buffer, np.float32)
         self.dict = {"info_state" if perfect_recall else "observation": self.tensor}
 
     def set_from(self, state: TriominosState, player: int) -> None:
@@ -464,9 +467,9 @@ class TriominosObserver:
         observation = state.observation(player)
         if not self.private:
             # The seat's tensor, less what only it knows: its rack and its draws' tiles.
-            public = observe(hand, None)
+            public = hand.observe(None)
             observation = observation._replace(rack=0, history=public.history)
-        self.tensor[:] = self.encoder.encode(observation)  # "unseen" then holds the rack
+        self.encoder.encode_into(self.buffer, observation)  # "unseen" then holds the rack
 
     def string_from(self, state: TriominosState, player: int) -> str:
         if self.perfect_recall:
