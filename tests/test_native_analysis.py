@@ -1,5 +1,6 @@
-"""Analyses and puzzles on the native core against the Python one: the same analysis of
-a match, decision for decision, and the same puzzles found in the same positions.
+"""Analyses and puzzles on the native core against the Python one: the same static
+evaluation of every option (``triominos._search``), the same analysis of a match,
+decision for decision, and the same puzzles found in the same positions.
 
 Every preset at two players and some at three and four, each match analysed twice from
 one seed, once with the process on each core (triominos.native.running_on), at small
@@ -9,13 +10,17 @@ budgets: what differs between the cores shows at any budget.
 from __future__ import annotations
 
 import itertools
+import random
+from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import pytest
 
-from native_cores import needs_native
+from native_cores import needs_native, positions
 from triominos.analysis import analyse
 from triominos.bots import Budget, make_bot
+from triominos.bots.expert import Evaluator, choices, evaluated
 from triominos.game import Match, Observation
 from triominos.native import running_on
 from triominos.puzzles import PRESET, find, game_positions, games
@@ -54,6 +59,42 @@ def on_both_cores(work: Any) -> tuple[Any, Any]:
     with running_on("native"):
         ours = work()
     return python, ours
+
+
+EVALUATED = [name for name, preset in PRESETS.items() if evaluated(preset.rules)]
+"""The presets the static evaluation models (not Junior's)."""
+
+
+def static_values(
+    observation: Observation, racks: Sequence[tuple[int, int | None]]
+) -> tuple[object, ...]:
+    """Every option of the seat ranked, and each of ``racks`` (with its unseen tiles)
+    valued, by one evaluator of the observation."""
+    evaluator = Evaluator(observation)
+    ranked = evaluator.ranked(choices(observation))
+    kept = [evaluator.position_value(rack, unseen) for rack, unseen in racks]
+    return [(option.action, value) for option, value in ranked], kept, evaluator.position_value(0)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("preset", EVALUATED)
+def test_the_static_evaluation_is_the_same_on_both_cores(preset: str, players: int) -> None:
+    """Every option ranked (a placement's value, drawing on purpose's), and what keeping
+    random racks is worth against random unseen tiles, value for value."""
+    rng = random.Random(players)
+    rules = PRESETS[preset].rules
+    seen = [found for seed in range(3) for found in positions(rules, players, seed)]
+    assert len(seen) > 5
+    for observation in seen:
+        tile_set = observation.board.tile_set
+        off_board = tile_set.full_mask & ~tile_set.mask(laid.tile for laid in observation.board)
+        bits = off_board.bit_length()
+        kept = [rng.getrandbits(bits) & off_board for _ in range(4)]
+        racks: list[tuple[int, int | None]] = [(rack, None) for rack in kept]
+        racks += [(rack, rng.getrandbits(bits) & off_board & ~rack) for rack in kept]
+
+        python, ours = on_both_cores(partial(static_values, observation, racks))
+        assert ours == python
 
 
 @pytest.mark.parametrize(
