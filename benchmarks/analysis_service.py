@@ -8,12 +8,14 @@ analysis (``POST /api/tables/CODE/analysis``, the service's default budget) and 
 its status as the page does until it is done. Prints, for each table and then their
 median:
 
-- ``table N: S s for D decisions``;
-- ``seconds from request to analysis, median: S``.
+- ``table N: S s for D decisions, C s of CPU``: the wall clock's seconds, and the CPU
+  time of the server and its bot workers meanwhile (which a busy machine, lengthening
+  the wait, changes less);
+- ``seconds from request to analysis, median: S``;
+- ``server CPU seconds an analysis, median: C``.
 
 Set ``TRIOMINOS_NATIVE=0`` in the environment to measure the server on pure Python
-(the variable reaches the server and its workers). The time is the wall clock's, which
-a busy machine lengthens: measure on a quiet one.
+(the variable reaches the server and its workers).
 
 Usage: ``.venv/bin/python benchmarks/analysis_service.py --tables 3``.
 """
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import statistics
 import sys
 import tempfile
@@ -58,18 +61,30 @@ def client() -> dict[str, str]:
     return {"X-Forwarded-For": next(CLIENTS)}
 
 
-def analysed(http: httpx.Client, bots: list[str]) -> tuple[float, int]:
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) of a process and its live descendants, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    seconds = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            seconds += cpu_seconds(int(child))
+    return seconds
+
+
+def analysed(http: httpx.Client, bots: list[str], server: int) -> tuple[float, int, float]:
     """A bots-only table played to its end, then analysed: the seconds from the request
-    to the analysis, and its decisions."""
+    to the analysis, its decisions, and the CPU seconds of ``server`` (a process id) and
+    its workers meanwhile."""
     seats = [{"kind": "bot", "bot": bot} for bot in bots]
     body = {"preset": "classic", "players": 2, "seats": seats}
     created = http.post("/api/tables", json=body, headers=client())
     code = created.raise_for_status().json()["code"]
     until(http, f"/api/tables/{code}", lambda table: table["status"] == "finished")
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), cpu_seconds(server)
     http.post(f"/api/tables/{code}/analysis", json={}, headers=client()).raise_for_status()
     status = until(http, f"/api/tables/{code}/analysis", lambda answer: answer["status"] == "done")
-    return time.perf_counter() - start, len(status["analysis"]["decisions"])
+    took = time.perf_counter() - start
+    return took, len(status["analysis"]["decisions"]), cpu_seconds(server) - cpu
 
 
 def main() -> None:
@@ -88,15 +103,20 @@ def main() -> None:
         log = Path(scratch) / "serve.log"
         env = {"TRIOMINOS_BOT_DELAY": "0"}
         with (
-            server_process(serve, f"{base}/api/presets", log, env),
+            server_process(serve, f"{base}/api/presets", log, env) as server,
             httpx.Client(base_url=base, timeout=30) as http,
         ):
-            seconds = []
+            seconds, cpu = [], []
             for number in range(1, args.tables + 1):
-                took, decisions = analysed(http, args.bots.split(","))
+                took, decisions, used = analysed(http, args.bots.split(","), server.pid)
                 seconds.append(took)
-                print(f"table {number}: {took:.1f} s for {decisions} decisions", flush=True)
+                cpu.append(used)
+                print(
+                    f"table {number}: {took:.1f} s for {decisions} decisions, {used:.1f} s of CPU",
+                    flush=True,
+                )
     print(f"seconds from request to analysis, median: {statistics.median(seconds):.1f}")
+    print(f"server CPU seconds an analysis, median: {statistics.median(cpu):.1f}")
 
 
 if __name__ == "__main__":
