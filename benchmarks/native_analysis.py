@@ -12,9 +12,12 @@ the medians and their ratio, native over Python, of
 - puzzles generated (:func:`triominos.puzzles.game_positions` at the default screening
   and confirming budgets, the sim players thinking 200 simulations a move): the first
   ``--games`` games of ``triominos puzzles generate --seed 0``; positions valued per
+  second;
+- expert's moves (the static evaluation of every option, in C on the native core:
+  ``triominos._search``) on seeded positions of classic 2-player greedy hands, moves per
   second.
 
-Both also check that the two cores gave the same analysis and the same puzzles.
+The first two also check that the two cores gave the same analysis and the same puzzles.
 
 Usage: ``nice -n 10 .venv/bin/python benchmarks/native_analysis.py --runs 5`` (several
 minutes); ``--only analyse`` runs the figures whose names hold "analyse".
@@ -29,11 +32,12 @@ from collections.abc import Callable, Iterator, Mapping
 from functools import partial
 from typing import Any
 
-from native import side_by_side
+from native import positions, side_by_side
 
 from triominos import native
 from triominos.analysis import DEFAULT_SIMULATIONS, analyse
 from triominos.bots import make_bot
+from triominos.bots.expert import ExpertBot
 from triominos.game import Match
 from triominos.puzzles import CONFIRM, PRESET, SIMULATIONS, game_positions, games
 from triominos.record import PlayerInfo, match_record
@@ -95,11 +99,24 @@ def puzzle_games(count: int) -> Callable[[], int]:
     return lambda: len(result())
 
 
+def expert_moves(count: int) -> Callable[[], int]:
+    """Work: expert's move in ``count`` seeded classic 2-player positions."""
+    seen, bot = positions("classic", 2, count), ExpertBot()
+
+    def work() -> int:
+        for observation in seen:
+            bot.act(observation)
+        return count
+
+    return work
+
+
 def figures(args: argparse.Namespace) -> Iterator[tuple[str, Callable[[], Callable[[], int]]]]:
     """Each figure's name and what makes its work (made only when it is measured)."""
     seeds = range(args.seed, args.seed + args.matches)
     yield "classic-house 2p matches analysed, decisions", partial(analyses, seeds)
     yield "puzzles generate, positions valued", partial(puzzle_games, args.games)
+    yield "classic 2p expert moves", partial(expert_moves, 300)
 
 
 def main() -> None:
