@@ -82,6 +82,8 @@ playable and rarely draws on purpose. ``--check`` measures one set of weights.
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import math
 import multiprocessing
 import random
@@ -89,8 +91,9 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, fields, replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from triominos import native
 from triominos.board import Board, Placement
 from triominos.bots.base import GreedyBot
 from triominos.game import Action, Deal, Draw, Hand, LegalAction, Observation, Pass, StarterDraw
@@ -214,6 +217,7 @@ class Evaluator:
             self._going_out += tile_set.value_of(self.unseen) / unseen * held
         self._figure_points = rules.figure_points
         self._tile_points = rules.tile_values
+        self._native = native_valuer(self)
 
     # --- the evaluation ------------------------------------------------------------
 
@@ -253,8 +257,14 @@ class Evaluator:
         ``cells`` and ``fitting`` are the board's :meth:`bonus_cells` and
         ``board.fitting_tiles`` of tiles that ``rack`` and ``unseen`` are drawn from, when
         the caller has them already: one look at a board serves every rack valued on it
-        (:mod:`triominos.bots.opponents` values thousands).
+        (:mod:`triominos.bots.opponents` values thousands). On the native core, the same
+        sums in C when the board is to be looked at (:func:`native_valuer`).
         """
+        if self._native is not None and cells is None and fitting is None:
+            value: float = self._native.position_value(
+                rack, self.unseen if unseen is None else unseen
+            )
+            return value
         if not rack:
             return self._going_out
         weights = self.weights
@@ -330,6 +340,24 @@ class Evaluator:
                 best = float(penalty_points) + weights.tiles + weights.rack_value * values[tile]
             total += best
         return penalty_points + weights.draw + total / count
+
+
+_SEARCH = (
+    importlib.import_module("triominos._search")
+    if importlib.util.find_spec("triominos._search") is not None
+    else None
+)
+"""The native evaluation (``_search.pyx``), where it was built."""
+
+
+def native_valuer(evaluator: Evaluator) -> Any | None:
+    """The native :meth:`Evaluator.position_value` of ``evaluator``
+    (``triominos._search.Valuer``), or None where it runs in Python: the native core is
+    off (the sim playouts' switch, :func:`triominos.native.playout`, so that
+    :func:`triominos.native.running_on` turns both), or was built without it."""
+    if _SEARCH is None or native.playout() is None:
+        return None
+    return _SEARCH.Valuer(evaluator)
 
 
 class BonusCell(NamedTuple):

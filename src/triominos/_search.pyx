@@ -1,0 +1,191 @@
+# cython: language_level=3, cdivision=True
+# distutils: extra_compile_args = -ffp-contract=off
+"""The static evaluation's inner sum in C: :meth:`Evaluator.position_value
+<triominos.bots.expert.Evaluator.position_value>`, which ranking a seat's options calls
+once a placement (and drawing on purpose once a placement of every unseen tile): what
+analysing a match and finding puzzles spend most on beside the playouts.
+
+:class:`Valuer` follows the Python method step for step, on the evaluator's board as it
+stands: the bonus cells in the board's frontier order, sorted by falling bonus (stably),
+:func:`~triominos.bots.expert.outlook` over them, and the weighted sum, in the same
+float operations in the same order (compiled without fused multiply-adds, the directive
+above, which would round otherwise than Python). ``tests/test_native_analysis.py``
+compares them value for value.
+"""
+
+from sys import byteorder
+
+from cpython.bytearray cimport PyByteArray_AS_STRING
+from cpython.bytes cimport PyBytes_AS_STRING
+from cpython.long cimport PyLong_AsUnsignedLongLongMask
+
+from triominos.board import BRIDGE as _BRIDGE, TWO_SIDES as _TWO_SIDES
+from triominos.lattice import WIDTH as _WIDTH
+
+ctypedef unsigned long long u64
+
+cdef Py_ssize_t WIDTH = _WIDTH
+cdef int BRIDGE = _BRIDGE
+cdef int TWO_SIDES = _TWO_SIDES
+cdef object WORD = (1 << 64) - 1
+
+cdef enum:
+    MAX_TILES = 128  # two words of tiles
+    FIGURE_CODES = 6  # board.FIGURES
+    MAX_OPEN = 384  # open cells: three a tile at most, of at most 128 tiles
+
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_popcountll(unsigned long long) nogil
+
+
+cdef inline int popcount(u64 word) noexcept:
+    return __builtin_popcountll(word)
+
+
+cdef inline int figure_of(Py_ssize_t cell, unsigned char* edges, unsigned char* counts) noexcept:
+    """board.figure_code, on the board's arrays."""
+    cdef Py_ssize_t v = cell >> 1, a, b, c
+    if cell & 1:
+        a, b, c = v, v + 1, v + WIDTH
+    else:
+        a, b, c = v + 1, v + WIDTH + 1, v + WIDTH
+    cdef int c0 = counts[a], c1 = counts[b], c2 = counts[c]
+    cdef int touching = edges[cell]
+    if touching == 1:
+        return BRIDGE if c0 and c1 and c2 else 0
+    cdef int hexagons = (c0 == 5) + (c1 == 5) + (c2 == 5)
+    if hexagons:
+        return hexagons
+    return TWO_SIDES if touching == 2 else 0
+
+
+cdef inline int two_words(mask, u64* out) except -1:
+    """A mask of tiles as two words, low first."""
+    if mask < 0 or mask >> 128:
+        raise ValueError(f"a native evaluation's masks hold at most {MAX_TILES} tiles, not {mask}")
+    out[0] = PyLong_AsUnsignedLongLongMask(mask & WORD)
+    out[1] = PyLong_AsUnsignedLongLongMask(mask >> 64)
+    return 0
+
+
+cdef dict WORDS = {}
+"""By FitTable, its masks as C words, two a key (low, high)."""
+
+
+cdef bytes words_of(fits):
+    words = WORDS.get(fits)
+    if words is None:
+        words = WORDS[fits] = b"".join(
+            (mask & WORD).to_bytes(8, byteorder) + (mask >> 64).to_bytes(8, byteorder)
+            for mask in fits.masks
+        )
+    return words
+
+
+cdef class Valuer:
+    """One evaluator's :meth:`position_value`: its weights, its no-hit chances and its
+    going-out value, read once; its board read at each call."""
+
+    cdef object board, no_hit_list
+    cdef double w_threat, w_chance, w_tiles, w_rack_value, w_stuck, w_last_tile, going_out
+    cdef double no_hit[MAX_TILES + 1]
+    cdef long value_of[MAX_TILES]
+    cdef int bonus_of[FIGURE_CODES]
+
+    def __init__(self, evaluator):
+        weights = evaluator.weights
+        self.w_threat = weights.threat
+        self.w_chance = weights.chance
+        self.w_tiles = weights.tiles
+        self.w_rack_value = weights.rack_value
+        self.w_stuck = weights.stuck
+        self.w_last_tile = weights.last_tile
+        self.going_out = evaluator._going_out
+        self.board = evaluator.board
+        values = evaluator.tile_set.values
+        no_hit = evaluator._no_hit
+        figure_points = evaluator._figure_points
+        if len(values) > MAX_TILES or len(no_hit) > MAX_TILES + 1:
+            raise ValueError(f"a native evaluation takes at most {MAX_TILES} tiles")
+        if len(figure_points) != FIGURE_CODES:
+            raise ValueError(f"a native evaluation takes {FIGURE_CODES} figure codes")
+        cdef Py_ssize_t index
+        for index in range(len(values)):
+            self.value_of[index] = values[index]
+        for index in range(len(no_hit)):
+            self.no_hit[index] = no_hit[index]
+        for index in range(FIGURE_CODES):
+            self.bonus_of[index] = figure_points[index]
+
+    def position_value(self, rack, unseen):
+        """Evaluator.position_value(rack, unseen) on the board as it stands."""
+        if not rack:
+            return self.going_out
+        cdef u64 held[2]
+        cdef u64 hidden[2]
+        two_words(rack, held)
+        two_words(unseen, hidden)
+        cdef u64 tiles0 = held[0] | hidden[0], tiles1 = held[1] | hidden[1]
+        board = self.board
+        cdef bytes words_bytes = words_of(board._fits)
+        cdef const u64* words = <const u64*> PyBytes_AS_STRING(words_bytes)
+        cdef unsigned char* edges = <unsigned char*> PyByteArray_AS_STRING(board._edges)
+        cdef unsigned char* counts = <unsigned char*> PyByteArray_AS_STRING(board._counts)
+        # Evaluator.bonus_cells: by falling bonus, ties in the frontier's order (stable).
+        cdef int bonuses[MAX_OPEN]
+        cdef u64 fit0[MAX_OPEN]
+        cdef u64 fit1[MAX_OPEN]
+        cdef int found = 0, at, bonus
+        cdef u64 a, b, fits0 = 0, fits1 = 0
+        cdef Py_ssize_t key, cell
+        for cell_object, key_object in (<dict> board._frontier).items():
+            cell, key = cell_object, key_object
+            fits0 |= words[2 * key] & held[0]
+            fits1 |= words[2 * key + 1] & held[1]
+            a = words[2 * key] & tiles0
+            b = words[2 * key + 1] & tiles1
+            if not (a or b):
+                continue
+            bonus = self.bonus_of[figure_of(cell, edges, counts)]
+            if not bonus:
+                continue
+            if found == MAX_OPEN:
+                raise ValueError(f"more than {MAX_OPEN} open cells")
+            at = found
+            while at and bonuses[at - 1] < bonus:
+                bonuses[at], fit0[at], fit1[at] = bonuses[at - 1], fit0[at - 1], fit1[at - 1]
+                at -= 1
+            bonuses[at], fit0[at], fit1[at] = bonus, a, b
+            found += 1
+        # expert.outlook
+        cdef double threat = 0.0, chance = 0.0, untaken = 1.0, spared
+        cdef int theirs
+        for at in range(found):
+            theirs = popcount(fit0[at] & hidden[0]) + popcount(fit1[at] & hidden[1])
+            spared = self.no_hit[theirs] if theirs else 1.0
+            threat += untaken * (1 - spared) * bonuses[at]
+            untaken *= spared
+            if (fit0[at] & held[0]) or (fit1[at] & held[1]):
+                if bonuses[at] * spared > chance:
+                    chance = bonuses[at] * spared
+        cdef int kept = popcount(held[0]) + popcount(held[1])
+        cdef int stuck = popcount(held[0] & ~fits0) + popcount(held[1] & ~fits1)
+        cdef long rack_value = 0  # TileSet.value_of
+        cdef int word
+        for word in range(2):
+            a = held[word]
+            while a:
+                rack_value += self.value_of[64 * word + __builtin_ctzll(a)]
+                a &= a - 1
+        cdef double value = (
+            self.w_threat * threat
+            + self.w_chance * chance
+            + self.w_tiles * kept
+            + self.w_rack_value * rack_value
+            + self.w_stuck * stuck
+        )
+        if kept == 1 and not stuck:
+            value += self.w_last_tile
+        return value
