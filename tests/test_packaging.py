@@ -109,7 +109,7 @@ def test_the_wheel_imports_without_extras_and_serves_everything_with_them(
     # The machine that builds it has a C compiler (make test installs one): the wheel
     # carries the native core, and the installed package runs on it.
     names = zipfile.ZipFile(wheel).namelist()
-    for module in ("_board", "_encoding"):
+    for module in ("_board", "_encoding", "_match", "_search"):
         assert any(name.startswith(f"triominos/{module}.") for name in names), module
     run(pip, "install", "--quiet", wheel)
     # Out of the source tree, so that only the installed package can be imported.
