@@ -7,14 +7,15 @@ by name as an outside agent (``thinktime:more_simulations``, with ``benchmarks``
 
 - ``more_simulations``: 12,000 simulations (6 candidates, 2,000 worlds each);
 - ``more_candidates``: 12 candidates at the same 12,000 simulations (1,000 worlds each);
-- ``hand_horizon``: every playout to the end of the hand at four players, at 2,400
-  simulations (a hand playout costs about five turn playouts).
+- ``hand_horizon``: every playout to the end of the hand, at 4,800 simulations: at four
+  players, where a hand playout costs about two and a half turn playouts, about the
+  think time of the other two (at two players, about twice theirs).
 
 Run as a script, ``cpu`` prints each one's CPU time per move on the native core beside
 ``sim-v2``'s at 1,200 simulations on both cores, on the same seeded positions (medians
 of ``--runs``), so that the think time each variant is given is measured, not assumed:
 ``nice -n 10 .venv/bin/python benchmarks/thinktime.py cpu --runs 3``. ``sprt VARIANT``
-runs ``triominos arena --sprt 0,20`` 's test of it against ``sim-v2`` (classic, two
+runs the test of ``triominos arena --sprt 0,20`` of it against ``sim-v2`` (classic, two
 players), printing the test's figures after every pair, so that a run stopped for want
 of time still says where it stood.
 """
@@ -47,7 +48,7 @@ def more_candidates(seed: int | None = None) -> SimBot:
 
 
 def hand_horizon(seed: int | None = None) -> SimBot:
-    return SimBot(seed, Budget(simulations=2_400), horizon="hand", name="sim(hand, 2400sims)")
+    return SimBot(seed, Budget(simulations=4_800), horizon="hand", name="sim(hand, 4800sims)")
 
 
 VARIANTS: dict[str, Callable[[int | None], SimBot]] = {
