@@ -188,10 +188,9 @@ def best_action(legal: Sequence[Json]) -> Json:
 @dataclass(frozen=True)
 class TablePlan:
     """A table the clients play: its code, one token per person seat (the bot seats come
-    after them), and the address its
-    family plays from (``X-Forwarded-For``, which the server started here trusts from
-    loopback, ``--trusted-proxy``): the
-    service limits each address as it would a household, never the whole benchmark."""
+    after them), and the address its family plays from (``X-Forwarded-For``, which the
+    server started here trusts from loopback, ``--trusted-proxy``): the service limits
+    each address as it would a household, never the whole benchmark."""
 
     code: str
     tokens: tuple[str, ...]
