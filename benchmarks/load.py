@@ -2,11 +2,12 @@
 
 Starts ``triominos serve`` (a fresh SQLite file in a temporary directory, or
 ``--database``), or ``--nodes`` N of them on one PostgreSQL ``--database``, creates
-``--tables`` tables of person seats over HTTP (2 or 3 seats a table, ``--clients`` seats
-in all), joins every seat and opens one WebSocket per seat. With several nodes, the
-seats of a table connect to different nodes (seat ``s`` of table ``t`` to node
-``(t + s) mod N``), so that most viewers reach their table through another node: the
-proxied case, the worst.
+``--tables`` tables over HTTP: 2 or 3 person seats a table, ``--clients`` in all (1 to
+3 with bots), and ``--bots`` bot seats a table at ``--level`` (the level a new bot seat
+gets unless told); joins every person seat and opens one WebSocket per person seat.
+With several nodes, the seats of a table connect to different nodes (seat ``s`` of table
+``t`` to node ``(t + s) mod N``), so that most viewers reach their table through another
+node: the proxied case, the worst.
 Each client answers its ``legal`` list with the highest-scoring action after a think time
 drawn uniformly from 0.5 to 1.5 times ``--think`` (so the server is measured at a human
 pace, and the tables do not move in lockstep). Then it runs the same harness, with the
@@ -21,11 +22,17 @@ same connections and pace, against a bare WebSocket echo server
   record, downloaded from the server, checked by :func:`triominos.record.verify`;
 - ``actions lost: L`` (sent but not seen by every viewer), ``events missed: G`` (version
   gaps on a connection) and ``actions refused: R``;
-- ``server cpu``: the servers' share of one core during play, all nodes together, and
-  ``client loop lag``: how late the clients' event loops woke up (large: the clients,
-  not the server, were the bottleneck and the latencies mean little);
-- ``cpu per action``: the servers' CPU time an accepted action cost, all nodes
-  together (it holds when the machine is busy, where the pace does not);
+- ``server cpu``: the servers' share of one core during play, all nodes together, their
+  bot worker processes included (and the workers' part of it), and ``client loop
+  lag``: how late the clients' event loops woke up (large: the clients, not the
+  server, were the bottleneck and the latencies mean little);
+- ``cpu per action``: the servers' CPU time an accepted action cost, the people's and
+  the bots' alike, all nodes together (it holds when the machine is busy, where the
+  pace does not);
+- with bots, ``bot moves`` and ``cpu per bot move``: what a node spends for each move
+  of a bot, the bot workers' CPU time over the bot moves (the bot's thinking) plus the
+  server process's over all actions (applying, storing and telling an action costs it
+  the same whoever chose it), and each part apart;
 - ``cpu per table`` and ``nodes for 10,000 tables``: the servers' CPU over the tables
   played, and how many nodes that many tables at this pace would need, each kept at
   :data:`NODE_CPU` of its core (one node is one event loop: one core at most, and
@@ -66,6 +73,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
+from triominos.bots.levels import DEFAULT_LEVEL, OFFERED, Level
 from triominos.record import verify
 from triominos.server.protocol import MESSAGES_PER_SECOND
 
@@ -84,6 +92,9 @@ PLANNED_TABLES = 10_000
 ACTION_RANK = {"place": 2, "take_joker": 2, "draw": 1, "buy": 1, "starter_draw": 1, "pass": 0}
 """On equal points: a placement before a draw, a draw before a pass."""
 
+BY_ID = {level.id: level for level in OFFERED}
+"""The bot levels by the name a table request gives."""
+
 Json = dict[str, Any]
 
 
@@ -101,6 +112,7 @@ class Measurements:
     latencies: list[float] = field(default_factory=list)
     """Seconds from sending an action (or echo) to its last delivery."""
     actions: int = 0
+    bot_moves: int = 0
     lost: int = 0
     missed: int = 0
     refused: Counter[str] = field(default_factory=Counter)
@@ -120,6 +132,7 @@ class Measurements:
         return Measurements(
             latencies=self.latencies + other.latencies,
             actions=self.actions + other.actions,
+            bot_moves=self.bot_moves + other.bot_moves,
             lost=self.lost + other.lost,
             missed=self.missed + other.missed,
             refused=self.refused + other.refused,
@@ -174,10 +187,10 @@ def best_action(legal: Sequence[Json]) -> Json:
 
 @dataclass(frozen=True)
 class TablePlan:
-    """A table the clients play: its code, one token per seat, and the address its
-    family plays from (``X-Forwarded-For``, which the server started here trusts from
-    loopback, ``--trusted-proxy``): the
-    service limits each address as it would a household, never the whole benchmark."""
+    """A table the clients play: its code, one token per person seat (the bot seats come
+    after them), and the address its family plays from (``X-Forwarded-For``, which the
+    server started here trusts from loopback, ``--trusted-proxy``): the service limits
+    each address as it would a household, never the whole benchmark."""
 
     code: str
     tokens: tuple[str, ...]
@@ -276,6 +289,8 @@ class TablePlay:
             version: int = message["version"]
             self.measurements.missed += version - seat.version - 1
             seat.version = version
+            if seat.number == 0 and message["event"].get("player", 0) >= len(self.seats):
+                self.measurements.bot_moves += 1  # counted once a table, at its first seat
             self.arrived(version, message.get("id"), arrived)
             self.consider(seat, message["view"])
         elif message["type"] == "error":
@@ -415,10 +430,44 @@ def free_port() -> int:
         return port
 
 
-def cpu_seconds(process: subprocess.Popen[bytes]) -> float:
-    """The CPU time (user and system) the process used so far, from Linux's /proc."""
-    fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+@dataclass(frozen=True)
+class Cpu:
+    """CPU seconds (user and system) used so far: a server's own, and its descendants'
+    (its bot worker processes), which Linux counts apart until they end."""
+
+    server: float
+    workers: float
+
+    def __sub__(self, other: Cpu) -> Cpu:
+        return Cpu(self.server - other.server, self.workers - other.workers)
+
+    def __add__(self, other: Cpu) -> Cpu:
+        return Cpu(self.server + other.server, self.workers + other.workers)
+
+    @property
+    def total(self) -> float:
+        return self.server + self.workers
+
+
+def cpu_seconds(process: subprocess.Popen[bytes]) -> Cpu:
+    """The CPU time the process and its descendants used so far, from Linux's /proc."""
+    used: dict[int, float] = {}
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with suppress(OSError):  # a process that ended meanwhile
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            pid = int(stat.parent.name)
+            parents[pid] = int(fields[1])
+            used[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    descendants, frontier = set(), {process.pid}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier}
+        descendants |= frontier
+    return Cpu(used.get(process.pid, 0.0), sum(used[pid] for pid in descendants))
+
+
+def all_cpu(processes: Sequence[subprocess.Popen[bytes]]) -> Cpu:
+    return sum(map(cpu_seconds, processes), Cpu(0.0, 0.0))
 
 
 @contextmanager
@@ -464,20 +513,35 @@ def answer(response: httpx.Response, expected: int) -> Json:
     return body
 
 
+@dataclass(frozen=True)
+class TableKind:
+    """What every table is: the preset, the target, and its bot seats with their level."""
+
+    preset: str
+    target: int
+    bots: int = 0
+    level: Level = BY_ID[DEFAULT_LEVEL]
+
+    def seats(self, people: int) -> tuple[list[str], list[Json]]:
+        """The people's names, and every seat of the table request, the bots' last."""
+        names = [f"Load {number + 1}" for number in range(people)]
+        bot = {"kind": "bot", "bot": self.level.bot, "think": self.level.think}
+        return names, [{"kind": "person", "name": name} for name in names] + [bot] * self.bots
+
+
 async def create_table(
     client: httpx.AsyncClient,
-    seats: int,
-    preset: str,
-    target: int,
+    people: int,
+    kind: TableKind,
     address: str,
     ws_urls: tuple[str, ...],
 ) -> TablePlan:
-    names = [f"Load {number + 1}" for number in range(seats)]
+    names, seats = kind.seats(people)
     request = {
-        "preset": preset,
-        "players": seats,
-        "options": {"target_score": target},
-        "seats": [{"kind": "person", "name": name} for name in names],
+        "preset": kind.preset,
+        "players": len(seats),
+        "options": {"target_score": kind.target},
+        "seats": seats,
         "turn_seconds": None,
     }
     family = {"X-Forwarded-For": address}
@@ -492,19 +556,17 @@ async def create_table(
 
 
 async def create_tables(
-    base_urls: Sequence[str], sizes: Sequence[int], preset: str, target: int
+    base_urls: Sequence[str], sizes: Sequence[int], kind: TableKind
 ) -> list[TablePlan]:
     """Table ``t`` is made on node ``t mod N``; its seat ``s`` plays on ``(t + s) mod N``."""
     at_once = asyncio.Semaphore(HTTP_AT_ONCE)
     nodes = len(base_urls)
     ws_urls = [url.replace("http://", "ws://") for url in base_urls]
 
-    async def create(client: httpx.AsyncClient, number: int, seats: int) -> TablePlan:
-        seat_urls = tuple(ws_urls[(number + seat) % nodes] for seat in range(seats))
+    async def create(client: httpx.AsyncClient, number: int, people: int) -> TablePlan:
+        seat_urls = tuple(ws_urls[(number + seat) % nodes] for seat in range(people))
         async with at_once:
-            return await create_table(
-                client, seats, preset, target, family_address(number), seat_urls
-            )
+            return await create_table(client, people, kind, family_address(number), seat_urls)
 
     clients = [httpx.AsyncClient(base_url=url, timeout=30.0) for url in base_urls]
     try:
@@ -546,15 +608,19 @@ async def check_records(base_url: str, plans: Sequence[TablePlan]) -> RecordChec
     return RecordCheck(finished, finished - len(failures), failures)
 
 
-def table_sizes(tables: int, clients: int) -> list[int]:
-    """Seats per table: ``clients`` seats over ``tables`` tables of 2 or 3 seats."""
-    if not 2 * tables <= clients <= 3 * tables:
+def table_sizes(tables: int, clients: int, bots: int = 0) -> list[int]:
+    """Person seats per table: ``clients`` seats over ``tables`` tables of 2 or 3 seats,
+    or with bot seats at the table, 1 to 3."""
+    fewest = 1 if bots else 2
+    if not fewest * tables <= clients <= 3 * tables:
         raise LoadError(
-            f"--clients {clients} cannot fill {tables} tables of 2 or 3 seats "
-            f"(between {2 * tables} and {3 * tables})"
+            f"--clients {clients} cannot fill {tables} tables of {fewest} to 3 person seats "
+            f"(between {fewest * tables} and {3 * tables})"
         )
-    three = clients - 2 * tables
-    return [3] * three + [2] * (tables - three)
+    sizes = [fewest] * tables
+    for extra in range(clients - fewest * tables):
+        sizes[extra % tables] += 1
+    return sizes
 
 
 def split(items: Sequence[Any], parts: int) -> list[list[Any]]:
@@ -597,11 +663,31 @@ def positive(kind: Callable[[str], float]) -> Callable[[str], Any]:
     return parse
 
 
+def natural(text: str) -> int:
+    """An argparse type: a whole number, 0 or more."""
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+    return value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=positive(int), default=200)
     parser.add_argument(
-        "--clients", type=positive(int), default=500, help="seats in all (2 or 3 a table)"
+        "--clients",
+        type=positive(int),
+        default=500,
+        help="person seats in all (2 or 3 a table; 1 to 3 with --bots)",
+    )
+    parser.add_argument(
+        "--bots", type=natural, default=0, help="bot seats a table, after the person seats"
+    )
+    parser.add_argument(
+        "--level",
+        choices=sorted(BY_ID),
+        default=DEFAULT_LEVEL,
+        help=f"the bot seats' level (default: {DEFAULT_LEVEL})",
     )
     parser.add_argument(
         "--think", type=positive(float), default=0.5, help="mean think time, seconds"
@@ -634,7 +720,8 @@ def main() -> None:
 
 
 def run(arguments: argparse.Namespace) -> int:
-    sizes = table_sizes(arguments.tables, arguments.clients)
+    sizes = table_sizes(arguments.tables, arguments.clients, arguments.bots)
+    kind = TableKind(arguments.preset, arguments.target, arguments.bots, BY_ID[arguments.level])
     if arguments.nodes > 1 and not (arguments.database or "").startswith("postgresql"):
         raise LoadError(f"--nodes {arguments.nodes} needs --database postgresql://…")
     with tempfile.TemporaryDirectory(prefix="triominos-load-") as scratch, ExitStack() as nodes:
@@ -659,13 +746,12 @@ def run(arguments: argparse.Namespace) -> int:
             servers.append(
                 nodes.enter_context(server_process(serve, f"{base_urls[-1]}/api/presets", log))
             )
-        plans = asyncio.run(create_tables(base_urls, sizes, arguments.preset, arguments.target))
+        plans = asyncio.run(create_tables(base_urls, sizes, kind))
         groups = split(plans, arguments.processes)
-        cpu_before, wall_before = sum(map(cpu_seconds, servers)), time.monotonic()
+        cpu_before, wall_before = all_cpu(servers), time.monotonic()
         game = run_in_processes(play_worker, "", groups, arguments.think, arguments.seconds)
-        server_cpu = (sum(map(cpu_seconds, servers)) - cpu_before) / (
-            time.monotonic() - wall_before
-        )
+        used = all_cpu(servers) - cpu_before
+        server_cpu = used.total / (time.monotonic() - wall_before)
         records = asyncio.run(check_records(base_urls[0], plans))
         nodes.close()
         port = free_port()
@@ -688,10 +774,21 @@ def run(arguments: argparse.Namespace) -> int:
     print(f"actions lost: {game.lost}")
     print(f"events missed: {game.missed}")
     print(f"actions refused: {refused} {dict(game.refused) if refused else ''}".rstrip())
-    print(f"server cpu: {server_cpu:.0%} of a core")
+    print(
+        f"server cpu: {server_cpu:.0%} of a core, "
+        f"{used.workers / max(used.total, 1e-9):.0%} of it in bot workers"
+    )
     per_table = server_cpu / len(plans)
-    if game.per_second > 0:
-        print(f"cpu per action: {server_cpu / game.per_second * 1000:.2f} ms")
+    actions = game.actions + game.bot_moves
+    if actions:
+        print(f"cpu per action: {used.total / actions * 1000:.2f} ms")
+    if game.bot_moves:
+        server_part, workers_part = used.server / actions, used.workers / game.bot_moves
+        print(f"bot moves: {game.bot_moves} of {actions} actions")
+        print(
+            f"cpu per bot move: {(server_part + workers_part) * 1000:.2f} ms "
+            f"(server {server_part * 1000:.2f} ms, bot workers {workers_part * 1000:.2f} ms)"
+        )
     print(f"cpu per table: {per_table:.2%} of a core")
     print(
         f"nodes for {PLANNED_TABLES:,} tables: {math.ceil(PLANNED_TABLES * per_table / NODE_CPU)}"

@@ -69,7 +69,10 @@ def test_the_settings_are_sims_keywords() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("deepblue", "unknown bot 'deepblue'; bots are random, greedy, expert, sim, sim-v1"),
+        (
+            "deepblue",
+            "unknown bot 'deepblue'; bots are random, greedy, expert, sim, sim-v1, sim-v2",
+        ),
         (
             "sim(depth=3)",
             "sim has no setting 'depth'; its settings (and defaults) are candidates (6)",

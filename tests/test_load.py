@@ -51,10 +51,34 @@ def test_two_tables_play_to_the_end_and_every_record_verifies() -> None:
     assert figure(output, "events missed", r"(\d+)") == ("0",)
 
 
+def test_tables_with_a_bot_seat_count_its_moves_and_their_cpu() -> None:
+    result = run_load(
+        "--tables", "2", "--clients", "2", "--bots", "1", "--think", "0.01", "--target", "10",
+        "--seconds", "30", "--echo-seconds", "0.5", "--processes", "1",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    output = result.stdout
+    assert figure(output, "records verified", r"(\d+) of (\d+)") == ("2", "2")
+    moves, actions = figure(output, "bot moves", r"(\d+) of (\d+) actions")
+    # One person against one bot: the bot moves about as often as the person.
+    assert 0 < int(moves) < int(actions)
+    number = r"(\d+\.\d+)"
+    total, server, workers = figure(
+        output, "cpu per bot move", f"{number} ms \\(server {number} ms, bot workers {number} ms\\)"
+    )
+    assert float(workers) > 0
+    assert float(total) == pytest.approx(float(server) + float(workers), abs=0.011)
+
+
 def test_clients_that_cannot_fill_the_tables_are_refused() -> None:
     result = run_load("--tables", "2", "--clients", "7")
     assert result.returncode == 2
-    assert "--clients 7 cannot fill 2 tables of 2 or 3 seats (between 4 and 6)" in result.stderr
+    assert "--clients 7 cannot fill 2 tables of 2 to 3 person seats (between 4 and 6)" in (
+        result.stderr
+    )
+    with_bots = run_load("--tables", "2", "--clients", "1", "--bots", "1")
+    assert with_bots.returncode == 2
+    assert "cannot fill 2 tables of 1 to 3 person seats (between 2 and 6)" in with_bots.stderr
 
 
 def test_two_nodes_on_postgresql_play_tables_across_them_to_the_end(postgres_url: str) -> None:

@@ -129,10 +129,10 @@ def make_bot(name: str, seed: int | None = None, budget: Budget | None = None) -
         from triominos.bots.sim import SimBot  # sim builds on this module
 
         return SimBot(seed) if budget is None else SimBot(seed, budget)
-    if name == "sim-v1":
-        from triominos.bots.sim import sim_v1
+    if name in REFERENCES:
+        from triominos.bots.sim import FROZEN
 
-        return sim_v1(seed, budget)
+        return FROZEN[name](seed, budget)
     names = ", ".join(repr(known) for known in BOT_NAMES)
     raise RuleOptionError("bot", f"must be one of {names}, not {name!r}")
 
@@ -141,7 +141,10 @@ LEVELS = tuple(level.bot for level in OFFERED)
 """The bots offered to players, weakest first: a table may seat any of them, and the web
 app offers each as a level (:mod:`triominos.bots.levels`; README, "Bot levels")."""
 
-BOT_NAMES = (*LEVELS, "sim-v1")
-"""Every bot :func:`make_bot` knows: the levels, then ``sim-v1``, the frozen reference
-that later versions of ``sim`` are measured against (not offered: ``sim`` as it was when
-issue 18 opened)."""
+REFERENCES = ("sim-v1", "sim-v2")
+"""The frozen references that later versions of ``sim`` are measured against, not offered
+to players (:data:`triominos.bots.sim.FROZEN` builds them): ``sim-v1``, ``sim`` as it
+was when issue 18 opened; ``sim-v2``, as it was when the native core came (issue 34)."""
+
+BOT_NAMES = (*LEVELS, *REFERENCES)
+"""Every bot :func:`make_bot` knows: the levels, then the frozen :data:`REFERENCES`."""

@@ -838,6 +838,36 @@ def sim_v1(seed: int | None = None, budget: Budget | None = None) -> SimBot:
     )
 
 
+def sim_v2(seed: int | None = None, budget: Budget | None = None) -> SimBot:
+    """The frozen reference ``sim-v2``: the sim bot as it was when the native core came
+    (issue 34), its settings written out as :func:`sim_v1`'s are, so that what the
+    native core's saved time buys is measured against a fixed opponent."""
+    return SimBot(
+        seed,
+        Budget(simulations=1200) if budget is None else budget,
+        candidates=6,
+        horizon="turn",
+        weights=None,
+        endgame=1000,
+        read_placements=True,
+        exact_worlds=True,
+        fishing=3,
+        closing=200,
+        crowded_closing=320,
+        win_value=100,
+        equity=True,
+        read_choices=0,
+        name="sim-v2",
+    )
+
+
+FROZEN: dict[str, Callable[[int | None, Budget | None], SimBot]] = {
+    "sim-v1": sim_v1,
+    "sim-v2": sim_v2,
+}
+"""The frozen references by name (:data:`triominos.bots.base.REFERENCES`)."""
+
+
 def junior_candidates(options: Sequence[LegalAction]) -> list[tuple[LegalAction, float]]:
     """Every Junior action with its counters now, most first (ties keep the options' order).
 
