@@ -6,6 +6,7 @@ desktop and on a phone (390x844)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -110,7 +111,11 @@ def friends_invite_and_profile(browser: Browser, server: LiveServer, size: dict[
         expect(game.get_by_test_id("replay-link")).to_have_attribute(
             "href", f"/t/{finished}?replay=1"
         )
-        expect(ann.get_by_test_id("profile-edition")).to_contain_text("classic")
+        # the edition by the name the home page gives it, not the preset's key
+        expect(ann.get_by_test_id("profile-edition").get_by_role("rowheader")).to_have_text(
+            re.compile(r"^Classic \(56 tiles\)")
+        )
+        expect(game.get_by_test_id("replay-link")).to_contain_text("Classic (56 tiles)")
         overflow = ann.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
         assert overflow <= 0
 

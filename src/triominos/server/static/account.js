@@ -292,7 +292,7 @@ export class AccountPage {
             : h("button", { type: "button", "data-testid": "delete", i18n: "account_delete", on: { click: () => this.askToDelete() } }),
         ),
         this.friends.render(),
-        ...(this.ownProfile ? profileCards(this.ownProfile) : []),
+        ...(this.ownProfile ? profileCards(this.ownProfile.profile, this.ownProfile.presets) : []),
       ),
       h("p", {}, h("a", { href: `/players/${encodeURIComponent(account.name)}`, "data-testid": "public-profile", i18n: "profile_public" })),
     ];

@@ -5,7 +5,7 @@
 
 import { heldTables } from "./api.js";
 import { h, onSubmit, t, toast } from "./dom.js";
-import { loadPresets, poolName, ratingHistory, ratingText } from "./ratings.js";
+import { editionText, loadPresets, poolName, ratingHistory, ratingText } from "./ratings.js";
 import { languageName } from "./rule_form.js";
 
 const STATS = ["matches", "win_rate", "points_a_hand", "bonuses", "best_hand"];
@@ -18,8 +18,14 @@ async function json(path) {
   return data;
 }
 
-/** The statistics by edition and the finished games of a profile's answer. */
-export function profileCards(profile) {
+/** A profile's edition (a preset's name, or "custom"), as the home page names it. */
+function editionLabel(presets, edition) {
+  return edition === "custom" ? t("house_rules") : editionText(presets, edition);
+}
+
+/** The statistics by edition and the finished games of a profile's answer; `presets`
+ * (GET /api/presets) name the editions. */
+export function profileCards(profile, presets) {
   const editions = Object.entries(profile.stats);
   const value = (stats, key) => (key === "win_rate" ? `${Math.round(stats[key] * 100)} %` : String(stats[key]));
   return [
@@ -32,7 +38,7 @@ export function profileCards(profile) {
             "table",
             { class: "profile-stats" },
             h("thead", {}, h("tr", {}, h("th", { i18n: "edition" }), ...STATS.map((key) => h("th", { i18n: `profile_${key}` })))),
-            h("tbody", {}, ...editions.map(([edition, stats]) => h("tr", { "data-testid": "profile-edition" }, h("th", { text: edition }), ...STATS.map((key) => h("td", { text: value(stats, key) }))))),
+            h("tbody", {}, ...editions.map(([edition, stats]) => h("tr", { "data-testid": "profile-edition" }, h("th", { text: editionLabel(presets, edition) }), ...STATS.map((key) => h("td", { text: value(stats, key) }))))),
           )
         : h("p", { class: "muted", i18n: "profile_no_games" }),
       profile.pending ? h("p", { class: "muted", i18n: ["profile_pending", { count: profile.pending }] }) : null,
@@ -49,7 +55,7 @@ export function profileCards(profile) {
               h(
                 "li",
                 { "data-testid": "profile-game" },
-                h("a", { href: game.replay, "data-testid": "replay-link" }, `${game.code} · ${game.edition}`),
+                h("a", { href: game.replay, "data-testid": "replay-link" }, `${game.code} · ${editionLabel(presets, game.edition)}`),
                 h("span", { i18n: game.won ? "profile_won" : "profile_lost" }),
                 h("span", { class: "muted", text: game.players.map((name, seat) => `${name} ${game.scores[seat]}`).join(" – ") }),
               ),
@@ -60,10 +66,11 @@ export function profileCards(profile) {
   ];
 }
 
-/** The signed-in account's own profile: its statistics and first page of games. */
+/** The signed-in account's own profile (its statistics and first page of games) and the
+ * presets that name its editions. */
 export async function ownProfile() {
-  const [stats, games] = await Promise.all([json("/api/account/stats"), json("/api/account/games")]);
-  return { ...stats, ...games };
+  const [stats, games, presets] = await Promise.all([json("/api/account/stats"), json("/api/account/games"), loadPresets()]);
+  return { profile: { ...stats, ...games }, presets };
 }
 
 /** The page /players/{name}: what anyone may see of a player. */
@@ -93,7 +100,7 @@ export class PlayerPage {
         ? [
             h("h1", { text: profile.name, "data-testid": "player-name" }),
             h("p", { class: "muted", "data-testid": "player-language", i18n: ["player_language", { language: languageName(profile.language) }] }),
-            h("div", { class: "account-columns" }, this.ratingsCard(), ...profileCards(profile)),
+            h("div", { class: "account-columns" }, this.ratingsCard(), ...profileCards(profile, this.presets)),
           ]
         : [];
     this.root.replaceChildren(h("section", { class: "account-page", "data-testid": "player-page" }, ...body));
