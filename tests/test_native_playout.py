@@ -22,6 +22,7 @@ import pytest
 from native_cores import needs_native, positions, state
 from rule_values import changed_rules
 from triominos import native
+from triominos.bots import sim
 from triominos.bots.base import Budget
 from triominos.bots.expert import choices, evaluated
 from triominos.bots.sampler import World
@@ -257,3 +258,49 @@ def test_worlds_played_one_by_one_value_the_same_on_both_cores() -> None:
                 python, "python", simulations
             )
     assert exact > 0
+
+
+def test_a_seat_out_again_and_again_plays_out_the_same_in_one_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Junior plays on after going out: a seat that buys a card and lays it empties its
+    rack again, and counts as out each time (``Hand.out``). In one of these worlds (three
+    cards on the table, a full pool) seats went out more often than the native playout
+    had room to note, and it wrote past its array onto the world's pool: that playout
+    came out right, but the next candidate of the same call drew another pool. Each
+    candidate played twice in one call (``Simulation.play_outs``), against Python's one
+    by one."""
+    most_out = 0
+    apply = Hand.apply
+
+    def counted(hand: Hand, action: Action, player: int | None = None) -> Event:
+        nonlocal most_out
+        event = apply(hand, action, player)
+        most_out = max(most_out, len(hand.out))
+        return event
+
+    monkeypatch.setattr(Hand, "apply", counted)
+    observation = next(positions(PRESETS["junior"].rules, 2, 2))
+    python = planned(observation, "python", "hand")
+    ours = planned(observation, "native", "hand")
+    assert python is not None and ours is not None
+    actions = [option.action for option, _ in python.candidates]
+    rng = random.Random(0)
+    for world in [python.simulation.sampler.sample(rng) for _ in range(10)]:
+        with running_on("python"):
+            values = [python.simulation.play_out(world, action) for action in actions]
+        with running_on("native"):
+            assert ours.simulation.play_outs(world, actions * 2) == values * 2
+    assert most_out > 16  # the seats the native playout has room for (MAX_PLAYERS)
+
+
+@pytest.mark.parametrize("out", [[1, 1], [0, 1, 0]])
+def test_a_native_playout_refuses_a_seat_out_twice(
+    monkeypatch: pytest.MonkeyPatch, out: list[int]
+) -> None:
+    """The seats gone out at the start are each noted once, as the playout notes them
+    (room for every seat once): a list with a seat twice is refused, not written past."""
+    monkeypatch.setattr(sim, "_gone_out", lambda observation: out)
+    observation = next(positions(PRESETS["junior"].rules, 2, 2))
+    with running_on("native"), pytest.raises(ValueError, match="each once"):
+        SimBot(0).junior_simulation(observation)

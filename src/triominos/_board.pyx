@@ -1041,6 +1041,8 @@ cdef class Playout:
         self.start_draws = draws
         cdef int at
         self.start_out_count = len(out)
+        if self.start_out_count > self.players or len(set(out)) < self.start_out_count:
+            raise ValueError(f"out lists the seats gone out, each once, not {out!r}")
         for at in range(self.start_out_count):
             self.start_out[at] = out[at]
         for at in range(self.players):
@@ -1327,7 +1329,7 @@ cdef class Playout:
             points = min(points, self.bank - paid)
         self.table.lay(move.cell, tile, move.corners)
         self.score(player, points)
-        if last:
+        if last and not self.is_out(player):
             self.out[self.out_count] = player
             self.out_count += 1
         if self.match_end != AFTER_HAND and self.reaches_target(player):
@@ -1410,6 +1412,18 @@ cdef class Playout:
                 if self.table.first_swap(self.racks[seat], &move):
                     return False
         return True
+
+    cdef bint is_out(self, int seat) noexcept:
+        """Whether ``seat`` emptied its rack before. Hand.out notes a seat each time it
+        goes out (Junior plays on: buy a card, lay it, out again), but all that counts is
+        who went out first and who went out at all, so here each seat is noted once: the
+        array has room for every seat, not for every time (past it, a playout wrote onto
+        the world's pool, which the next candidate of the same world then drew)."""
+        cdef int at
+        for at in range(self.out_count):
+            if self.out[at] == seat:
+                return True
+        return False
 
     cdef bint reaches_target(self, int seat) noexcept:
         """Hand._reaches_target."""
