@@ -209,12 +209,19 @@ def figures(args: argparse.Namespace) -> Iterator[tuple[str, Callable[[], Callab
     )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+Figures = Callable[[argparse.Namespace], Iterator[tuple[str, Callable[[], Callable[[], int]]]]]
+"""What :func:`figures` is: each figure's name and what makes its work, from the options."""
+
+
+def compare(
+    description: str, figures: Figures, options: Callable[[argparse.ArgumentParser], None]
+) -> None:
+    """The command line of a side-by-side benchmark: ``--runs`` and ``--only``, and the
+    ``options`` of its figures; then each figure measured on both cores."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--runs", type=int, default=5, help="timed runs per figure and core")
-    parser.add_argument("--hands", type=int, default=20, help="greedy hands in a run")
-    parser.add_argument("--moves", type=int, default=3, help="sim moves in a run")
     parser.add_argument("--only", default="", help="only the figures whose names hold this")
+    options(parser)
     args = parser.parse_args()
     if not native.built():
         sys.exit(f"no native core to compare: {native.core()}")
@@ -222,6 +229,14 @@ def main() -> None:
     for name, work in figures(args):
         if args.only in name:
             side_by_side(name, work(), args.runs)
+
+
+def main() -> None:
+    def options(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--hands", type=int, default=20, help="greedy hands in a run")
+        parser.add_argument("--moves", type=int, default=3, help="sim moves in a run")
+
+    compare(__doc__.splitlines()[0], figures, options)
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator, Mapping
 from functools import partial
 from typing import Any
 
-from native import positions, side_by_side
+from native import compare, positions
 
 from triominos import native
 from triominos.analysis import DEFAULT_SIMULATIONS, analyse
@@ -120,19 +120,12 @@ def figures(args: argparse.Namespace) -> Iterator[tuple[str, Callable[[], Callab
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5, help="timed runs per figure and core")
-    parser.add_argument("--seed", type=int, default=1, help="the first analysed match's seed")
-    parser.add_argument("--matches", type=int, default=3, help="matches analysed in a run")
-    parser.add_argument("--games", type=int, default=2, help="puzzle games valued in a run")
-    parser.add_argument("--only", default="", help="only the figures whose names hold this")
-    args = parser.parse_args()
-    if not native.built():
-        sys.exit(f"no native core to compare: {native.core()}")
-    print(f"on CPython {sys.version.split()[0]}, {sys.executable}")
-    for name, work in figures(args):
-        if args.only in name:
-            side_by_side(name, work(), args.runs)
+    def options(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--seed", type=int, default=1, help="the first analysed match's seed")
+        parser.add_argument("--matches", type=int, default=3, help="matches analysed in a run")
+        parser.add_argument("--games", type=int, default=2, help="puzzle games valued in a run")
+
+    compare(__doc__.splitlines()[0], figures, options)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -85,12 +85,28 @@ def paths(core: str) -> dict[str, object]:
     differential tests and ``benchmarks/native.py`` compare."""
     from triominos.board import PYTHON_PATHS  # the board loads this module first
 
+    return _core_paths(core, PYTHON_PATHS, "triominos._board", BOARD_PATHS)
+
+
+def _core_paths(
+    core: str, python: Mapping[str, object], module: str, names: Sequence[str]
+) -> dict[str, object]:
+    """The functions ``names`` of one core: the ``python`` ones (the reference), or the
+    native ``module``'s of the same names."""
     if core == "python":
-        return dict(PYTHON_PATHS)
+        return dict(python)
     if core != "native":
         raise ValueError(f"a core is 'python' or 'native', not {core!r}")
-    module = importlib.import_module("triominos._board")
-    return {name: getattr(module, name) for name in BOARD_PATHS}
+    native = importlib.import_module(module)
+    return {name: getattr(native, name) for name in names}
+
+
+def _load_on_board_switch(module: str) -> ModuleType | None:
+    """A native module beside the board's, on the board's switch (one core for the whole
+    process): None for pure Python, or a build from before ``module`` was native."""
+    if load_board() is None or importlib.util.find_spec(module) is None:
+        return None
+    return importlib.import_module(module)
 
 
 _PLAYOUT_CORE: str | None = None
@@ -130,18 +146,13 @@ def running_on(core: str) -> Iterator[None]:
     global _PLAYOUT_CORE
     from triominos.board import Board
 
-    chosen = paths(core)
-    saved = {name: Board.__dict__[name] for name in BOARD_PATHS}
     saved_playout = _PLAYOUT_CORE
-    for name, function in chosen.items():
-        setattr(Board, name, function)
-    _PLAYOUT_CORE = core
-    try:
-        yield
-    finally:
-        for name, function in saved.items():
-            setattr(Board, name, function)
-        _PLAYOUT_CORE = saved_playout
+    with _replacing(Board, paths(core)):
+        _PLAYOUT_CORE = core
+        try:
+            yield
+        finally:
+            _PLAYOUT_CORE = saved_playout
 
 
 # --- the observation encoder (triominos._encoding) ---------------------------------------
@@ -151,11 +162,8 @@ ENCODING_PATHS = ("_planes", "_features", "_bits", "_new_tensor")
 
 
 def load_encoding() -> ModuleType | None:
-    """The native encoding module when the core is on (the same switch as the board's:
-    one core for the whole process), loaded once."""
-    if load_board() is None or importlib.util.find_spec("triominos._encoding") is None:
-        return None  # pure Python, or a build from before the encoder was native
-    return importlib.import_module("triominos._encoding")
+    """The native encoding module when the core is on."""
+    return _load_on_board_switch("triominos._encoding")
 
 
 def encoding_paths(core: str) -> dict[str, object]:
@@ -163,12 +171,7 @@ def encoding_paths(core: str) -> dict[str, object]:
     board's."""
     from triominos.encoding import PYTHON_ENCODING_PATHS
 
-    if core == "python":
-        return dict(PYTHON_ENCODING_PATHS)
-    if core != "native":
-        raise ValueError(f"a core is 'python' or 'native', not {core!r}")
-    module = importlib.import_module("triominos._encoding")
-    return {name: getattr(module, name) for name in ENCODING_PATHS}
+    return _core_paths(core, PYTHON_ENCODING_PATHS, "triominos._encoding", ENCODING_PATHS)
 
 
 @contextmanager
@@ -212,10 +215,8 @@ are the reference."""
 
 
 def load_match() -> ModuleType | None:
-    """The native match module when the core is on (the board's switch), loaded once."""
-    if load_board() is None or importlib.util.find_spec("triominos._match") is None:
-        return None  # pure Python, or a build from before the match paths were native
-    return importlib.import_module("triominos._match")
+    """The native match module when the core is on."""
+    return _load_on_board_switch("triominos._match")
 
 
 def match_paths(core: str) -> dict[str, object]:
@@ -223,12 +224,7 @@ def match_paths(core: str) -> dict[str, object]:
     board's."""
     from triominos.game import PYTHON_MATCH_PATHS
 
-    if core == "python":
-        return dict(PYTHON_MATCH_PATHS)
-    if core != "native":
-        raise ValueError(f"a core is 'python' or 'native', not {core!r}")
-    module = importlib.import_module("triominos._match")
-    return {name: getattr(module, name) for name in MATCH_PATHS}
+    return _core_paths(core, PYTHON_MATCH_PATHS, "triominos._match", MATCH_PATHS)
 
 
 @contextmanager
