@@ -28,7 +28,7 @@ multiply-adds (the directive above), which would round the evaluation's sums oth
 than Python does.
 """
 
-from sys import byteorder, version_info
+from sys import version_info
 
 from libc.math cimport INFINITY, exp, fabs, isfinite, sqrt
 
@@ -38,14 +38,26 @@ from cpython.long cimport PyLong_AsUnsignedLongLongMask
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from libc.stdlib cimport calloc, free
 
-from triominos.board import BRIDGE as _BRIDGE, PYTHON_PATHS, TWO_SIDES as _TWO_SIDES
-from triominos.lattice import CELLS_AROUND as _CELLS_AROUND, WIDTH as _WIDTH
+from triominos._native cimport (
+    FIGURE_CODES,
+    MAX_OPEN,
+    MAX_TILES,
+    WIDTH,
+    __builtin_clzll,
+    __builtin_ctzll,
+    check_constants,
+    corners_of,
+    figure_of,
+    packed_words,
+    popcount,
+    two_words,
+    u64,
+)
+from triominos.board import PYTHON_PATHS
+from triominos.lattice import CELLS_AROUND as _CELLS_AROUND
 
-ctypedef unsigned long long u64
+check_constants()
 
-cdef Py_ssize_t WIDTH = _WIDTH
-cdef int BRIDGE = _BRIDGE
-cdef int TWO_SIDES = _TWO_SIDES
 cdef object ONE = 1  # a Python int, so that ONE << tile is a Python shift, never truncated
 cdef object WORD = (1 << 64) - 1
 
@@ -56,19 +68,6 @@ cdef int AROUND_CORNER[6]
 for _index, (_offset, _corner) in enumerate(_CELLS_AROUND):
     AROUND_OFFSET[_index] = _offset
     AROUND_CORNER[_index] = _corner
-
-
-cdef inline void corners_of(Py_ssize_t cell, Py_ssize_t* out) noexcept:
-    """lattice.corner_ids: the vertices of a cell, clockwise from the leftmost."""
-    cdef Py_ssize_t v = cell >> 1
-    if cell & 1:
-        out[0] = v
-        out[1] = v + 1
-        out[2] = v + WIDTH
-    else:
-        out[0] = v + 1
-        out[1] = v + WIDTH + 1
-        out[2] = v + WIDTH
 
 
 cdef inline void neighbours_of(Py_ssize_t cell, Py_ssize_t* out) noexcept:
@@ -86,26 +85,6 @@ cdef inline void neighbours_of(Py_ssize_t cell, Py_ssize_t* out) noexcept:
 
 cdef inline unsigned char* bytes_of(object array) except NULL:
     return <unsigned char*> PyByteArray_AS_STRING(<bytearray?> array)
-
-
-cdef inline int figure_of(Py_ssize_t cell, unsigned char* edges, unsigned char* counts) noexcept:
-    """board.figure_code on the arrays' pointers."""
-    cdef Py_ssize_t v[3]
-    corners_of(cell, v)
-    cdef int c0 = counts[v[0]], c1 = counts[v[1]], c2 = counts[v[2]]
-    cdef int touching = edges[cell]
-    if touching == 1:
-        return BRIDGE if c0 and c1 and c2 else 0
-    cdef int hexagons = (c0 == 5) + (c1 == 5) + (c2 == 5)
-    if hexagons:
-        return hexagons
-    return TWO_SIDES if touching == 2 else 0
-
-
-cdef extern from *:
-    int __builtin_clzll(unsigned long long) nogil
-    int __builtin_ctzll(unsigned long long) nogil
-    int __builtin_popcountll(unsigned long long) nogil
 
 
 cdef inline int highest_bit(u64 word) noexcept:
@@ -307,11 +286,7 @@ cdef dict WORDS = {}
 cdef const u64* words_of(fits) except NULL:
     words = WORDS.get(fits)
     if words is None:
-        # to_bytes raises, never truncates, should a mask ever pass 128 bits.
-        words = WORDS[fits] = b"".join(
-            (mask & WORD).to_bytes(8, byteorder) + (mask >> 64).to_bytes(8, byteorder)
-            for mask in fits.masks
-        )
+        words = WORDS[fits] = packed_words(fits.masks)
     return <const u64*> PyBytes_AS_STRING(words)
 
 
@@ -475,23 +450,7 @@ cdef enum:
     NO_LIMIT = -1  # max_draws, target_score: None
 
 cdef enum:
-    MAX_TILES = 128  # two words of tiles
-    FIGURE_CODES = 6  # board.FIGURES
-    MAX_OPEN = 384  # open cells: three a tile at most, of at most 128 tiles
     MAX_PLAYERS = 16
-
-
-cdef inline int popcount(u64 word) noexcept:
-    return __builtin_popcountll(word)
-
-
-cdef inline int two_words(mask, u64* out) except -1:
-    """A mask of tiles as two words, low first."""
-    if mask < 0 or mask >> 128:
-        raise ValueError(f"a native playout's masks hold at most {MAX_TILES} tiles, not {mask}")
-    out[0] = PyLong_AsUnsignedLongLongMask(mask & WORD)
-    out[1] = PyLong_AsUnsignedLongLongMask(mask >> 64)
-    return 0
 
 
 cdef dict GOING_OUT = {"ends_hand": ENDS_HAND, "finish_round": FINISH_ROUND, "plays_on": PLAYS_ON}

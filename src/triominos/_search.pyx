@@ -13,61 +13,23 @@ above, which would round otherwise than Python). ``tests/test_native_analysis.py
 compares them value for value.
 """
 
-from sys import byteorder
-
 from cpython.bytearray cimport PyByteArray_AS_STRING
 from cpython.bytes cimport PyBytes_AS_STRING
-from cpython.long cimport PyLong_AsUnsignedLongLongMask
 
-from triominos.board import BRIDGE as _BRIDGE, TWO_SIDES as _TWO_SIDES
-from triominos.lattice import WIDTH as _WIDTH
+from triominos._native cimport (
+    FIGURE_CODES,
+    MAX_OPEN,
+    MAX_TILES,
+    __builtin_ctzll,
+    check_constants,
+    figure_of,
+    packed_words,
+    popcount,
+    two_words,
+    u64,
+)
 
-ctypedef unsigned long long u64
-
-cdef Py_ssize_t WIDTH = _WIDTH
-cdef int BRIDGE = _BRIDGE
-cdef int TWO_SIDES = _TWO_SIDES
-cdef object WORD = (1 << 64) - 1
-
-cdef enum:
-    MAX_TILES = 128  # two words of tiles
-    FIGURE_CODES = 6  # board.FIGURES
-    MAX_OPEN = 384  # open cells: three a tile at most, of at most 128 tiles
-
-
-cdef extern from *:
-    int __builtin_ctzll(unsigned long long) nogil
-    int __builtin_popcountll(unsigned long long) nogil
-
-
-cdef inline int popcount(u64 word) noexcept:
-    return __builtin_popcountll(word)
-
-
-cdef inline int figure_of(Py_ssize_t cell, unsigned char* edges, unsigned char* counts) noexcept:
-    """board.figure_code, on the board's arrays."""
-    cdef Py_ssize_t v = cell >> 1, a, b, c
-    if cell & 1:
-        a, b, c = v, v + 1, v + WIDTH
-    else:
-        a, b, c = v + 1, v + WIDTH + 1, v + WIDTH
-    cdef int c0 = counts[a], c1 = counts[b], c2 = counts[c]
-    cdef int touching = edges[cell]
-    if touching == 1:
-        return BRIDGE if c0 and c1 and c2 else 0
-    cdef int hexagons = (c0 == 5) + (c1 == 5) + (c2 == 5)
-    if hexagons:
-        return hexagons
-    return TWO_SIDES if touching == 2 else 0
-
-
-cdef inline int two_words(mask, u64* out) except -1:
-    """A mask of tiles as two words, low first."""
-    if mask < 0 or mask >> 128:
-        raise ValueError(f"a native evaluation's masks hold at most {MAX_TILES} tiles, not {mask}")
-    out[0] = PyLong_AsUnsignedLongLongMask(mask & WORD)
-    out[1] = PyLong_AsUnsignedLongLongMask(mask >> 64)
-    return 0
+check_constants()
 
 
 cdef dict WORDS = {}
@@ -77,10 +39,7 @@ cdef dict WORDS = {}
 cdef bytes words_of(fits):
     words = WORDS.get(fits)
     if words is None:
-        words = WORDS[fits] = b"".join(
-            (mask & WORD).to_bytes(8, byteorder) + (mask >> 64).to_bytes(8, byteorder)
-            for mask in fits.masks
-        )
+        words = WORDS[fits] = packed_words(fits.masks)
     return words
 
 

@@ -1,0 +1,98 @@
+# cython: language_level=3
+"""What the native modules (``_board``, ``_match``, ``_search``) share: the board's
+constants as C constants and the small inline functions on its arrays.
+
+A .pxd of inline functions and enums only, so it needs no compiled module of its own:
+each module that cimports it gets its own copy of the C. The constants are
+:data:`triominos.lattice.WIDTH`, :data:`triominos.board.BRIDGE` and
+:data:`~triominos.board.TWO_SIDES` written out as C constants (so the compiler folds
+them); each module calls :func:`check_constants` when it loads, so that a change on the
+Python side stops the native core from loading instead of going unnoticed.
+"""
+
+from cpython.long cimport PyLong_AsUnsignedLongLongMask
+
+ctypedef unsigned long long u64
+
+cdef enum:
+    WIDTH = 256  # lattice.WIDTH
+    BRIDGE = 4  # board.BRIDGE
+    TWO_SIDES = 5  # board.TWO_SIDES
+    MAX_TILES = 128  # two words of tiles
+    FIGURE_CODES = 6  # board.FIGURES
+    MAX_OPEN = 384  # open cells: three a tile at most, of at most 128 tiles
+
+
+cdef extern from *:
+    int __builtin_clzll(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_popcountll(unsigned long long) nogil
+
+
+cdef inline int check_constants() except -1:
+    """Raise ImportError when the C constants above differ from the Python ones."""
+    from triominos.board import BRIDGE as bridge, FIGURES as figures, TWO_SIDES as two_sides
+    from triominos.lattice import WIDTH as width
+
+    python = (width, bridge, two_sides, len(figures))
+    native = (WIDTH, BRIDGE, TWO_SIDES, FIGURE_CODES)
+    if python != native:
+        raise ImportError(
+            f"the native core was built for (WIDTH, BRIDGE, TWO_SIDES, figures) {native},"
+            f" the Python modules have {python}: rebuild it"
+        )
+    return 0
+
+
+cdef inline int popcount(u64 word) noexcept:
+    return __builtin_popcountll(word)
+
+
+cdef inline void corners_of(Py_ssize_t cell, Py_ssize_t* out) noexcept:
+    """lattice.corner_ids: the vertices of a cell, clockwise from the leftmost."""
+    cdef Py_ssize_t v = cell >> 1
+    if cell & 1:
+        out[0] = v
+        out[1] = v + 1
+        out[2] = v + WIDTH
+    else:
+        out[0] = v + 1
+        out[1] = v + WIDTH + 1
+        out[2] = v + WIDTH
+
+
+cdef inline int figure_of(
+    Py_ssize_t cell, const unsigned char* edges, const unsigned char* counts
+) noexcept:
+    """board.figure_code on the arrays' pointers."""
+    cdef Py_ssize_t v[3]
+    corners_of(cell, v)
+    cdef int c0 = counts[v[0]], c1 = counts[v[1]], c2 = counts[v[2]]
+    cdef int touching = edges[cell]
+    if touching == 1:
+        return BRIDGE if c0 and c1 and c2 else 0
+    cdef int hexagons = (c0 == 5) + (c1 == 5) + (c2 == 5)
+    if hexagons:
+        return hexagons
+    return TWO_SIDES if touching == 2 else 0
+
+
+cdef inline int two_words(mask, u64* out) except -1:
+    """A mask of tiles as two words, low first."""
+    if mask < 0 or mask >> 128:
+        raise ValueError(f"a native core's masks hold at most {MAX_TILES} tiles, not {mask}")
+    out[0] = PyLong_AsUnsignedLongLongMask(mask & 0xFFFF_FFFF_FFFF_FFFF)
+    out[1] = PyLong_AsUnsignedLongLongMask(mask >> 64)
+    return 0
+
+
+cdef inline bytes packed_words(masks):
+    """A FitTable's masks as C words, two a key (low, high), in the machine's byte order;
+    to_bytes raises, never truncates, should a mask ever pass 128 bits."""
+    from sys import byteorder
+
+    cdef list words = []
+    for mask in masks:
+        words.append((mask & 0xFFFF_FFFF_FFFF_FFFF).to_bytes(8, byteorder))
+        words.append((mask >> 64).to_bytes(8, byteorder))
+    return b"".join(words)
