@@ -48,10 +48,13 @@ from triominos._native cimport (
     check_constants,
     corners_of,
     figure_of,
+    outlook,
     packed_words,
     popcount,
+    rank_bonus_cell,
     two_words,
     u64,
+    value_of_rack,
 )
 from triominos.board import PYTHON_PATHS
 from triominos.lattice import CELLS_AROUND as _CELLS_AROUND
@@ -1391,18 +1394,6 @@ cdef class Playout:
             return True
         return False
 
-    cdef long rack_value(self, const u64* rack) noexcept:
-        """TileSet.value_of."""
-        cdef long total = 0
-        cdef int word
-        cdef u64 held
-        for word in range(2):
-            held = rack[word]
-            while held:
-                total += self.value_of[64 * word + __builtin_ctzll(held)]
-                held &= held - 1
-        return total
-
     cdef int finish(self, int reason) except -1:
         """Hand._finish (never a resignation), with game.settle."""
         cdef long left[MAX_PLAYERS]
@@ -1411,7 +1402,7 @@ cdef class Playout:
         cdef int seat, at, best
         cdef bint gone
         for seat in range(self.players):
-            left[seat] = self.rack_value(self.racks[seat])
+            left[seat] = value_of_rack(self.value_of, self.racks[seat])
             settlement[seat] = 0
             whole += left[seat]
         if reason == OUT:
@@ -1479,7 +1470,7 @@ cdef class Playout:
         cdef int bonuses[MAX_OPEN]
         cdef u64 fit0[MAX_OPEN]
         cdef u64 fit1[MAX_OPEN]
-        cdef int found = 0, at, bonus, cell = table.frontier.first, key
+        cdef int found = 0, bonus, cell = table.frontier.first, key
         cdef u64 a, b, fits0 = 0, fits1 = 0
         while cell != NONE:
             key = table.keys[cell]
@@ -1492,30 +1483,13 @@ cdef class Playout:
             if not (a or b):
                 continue
             bonus = self.bonus_of[figure_of(cell_here, table.edges, table.counts)]
-            if not bonus:
-                continue
-            if found == MAX_OPEN:
-                raise ValueError(f"more than {MAX_OPEN} open cells")
-            at = found
-            while at and bonuses[at - 1] < bonus:
-                bonuses[at], fit0[at], fit1[at] = bonuses[at - 1], fit0[at - 1], fit1[at - 1]
-                at -= 1
-            bonuses[at], fit0[at], fit1[at] = bonus, a, b
-            found += 1
-        # expert.outlook
-        cdef double threat = 0.0, chance = 0.0, untaken = 1.0, spared
-        cdef int theirs
-        for at in range(found):
-            theirs = popcount(fit0[at] & self.unseen[0]) + popcount(fit1[at] & self.unseen[1])
-            spared = self.no_hit[theirs] if theirs else 1.0
-            threat += untaken * (1 - spared) * bonuses[at]
-            untaken *= spared
-            if (fit0[at] & held[0]) or (fit1[at] & held[1]):
-                if bonuses[at] * spared > chance:
-                    chance = bonuses[at] * spared
+            if bonus:
+                found = rank_bonus_cell(found, bonus, a, b, bonuses, fit0, fit1)
+        cdef double threat, chance
+        outlook(found, bonuses, fit0, fit1, held, self.unseen, self.no_hit, &threat, &chance)
         cdef int kept = popcount(held[0]) + popcount(held[1])
         cdef int stuck = popcount(held[0] & ~fits0) + popcount(held[1] & ~fits1)
-        cdef long rack_value = self.rack_value(held)
+        cdef long rack_value = value_of_rack(self.value_of, held)
         cdef double value = (
             self.w_threat * threat
             + self.w_chance * chance

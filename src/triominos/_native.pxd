@@ -96,3 +96,62 @@ cdef inline bytes packed_words(masks):
         words.append((mask & 0xFFFF_FFFF_FFFF_FFFF).to_bytes(8, byteorder))
         words.append((mask >> 64).to_bytes(8, byteorder))
     return b"".join(words)
+
+
+# --- expert.Evaluator.position_value, shared by the playout and the Valuer ---------------
+
+
+cdef inline int rank_bonus_cell(
+    int found, int bonus, u64 low, u64 high, int* bonuses, u64* fit0, u64* fit1
+) except -1:
+    """Evaluator.bonus_cells, one cell at a time: insert a bonus cell (its bonus and the
+    tiles that fit it, two words) among the ``found`` ones by falling bonus, after those of
+    the same bonus (a stable sort, as Python's); the new count."""
+    if found == MAX_OPEN:
+        raise ValueError(f"more than {MAX_OPEN} open cells")
+    cdef int at = found
+    while at and bonuses[at - 1] < bonus:
+        bonuses[at], fit0[at], fit1[at] = bonuses[at - 1], fit0[at - 1], fit1[at - 1]
+        at -= 1
+    bonuses[at], fit0[at], fit1[at] = bonus, low, high
+    return found + 1
+
+
+cdef inline void outlook(
+    int found,
+    const int* bonuses,
+    const u64* fit0,
+    const u64* fit1,
+    const u64* held,
+    const u64* unseen,
+    const double* no_hit,
+    double* threat,
+    double* chance,
+) noexcept:
+    """expert.outlook over the ranked bonus cells: the threat of the unseen tiles and the
+    seat's best chance, in Python's float operations and order."""
+    cdef double untaken = 1.0, spared
+    cdef int theirs, at
+    threat[0] = 0.0
+    chance[0] = 0.0
+    for at in range(found):
+        theirs = popcount(fit0[at] & unseen[0]) + popcount(fit1[at] & unseen[1])
+        spared = no_hit[theirs] if theirs else 1.0
+        threat[0] += untaken * (1 - spared) * bonuses[at]
+        untaken *= spared
+        if (fit0[at] & held[0]) or (fit1[at] & held[1]):
+            if bonuses[at] * spared > chance[0]:
+                chance[0] = bonuses[at] * spared
+
+
+cdef inline long value_of_rack(const long* value_of, const u64* rack) noexcept:
+    """TileSet.value_of: the sum of the rack's tile values."""
+    cdef long total = 0
+    cdef int word
+    cdef u64 held
+    for word in range(2):
+        held = rack[word]
+        while held:
+            total += value_of[64 * word + __builtin_ctzll(held)]
+            held &= held - 1
+    return total

@@ -20,13 +20,15 @@ from triominos._native cimport (
     FIGURE_CODES,
     MAX_OPEN,
     MAX_TILES,
-    __builtin_ctzll,
     check_constants,
     figure_of,
+    outlook,
     packed_words,
     popcount,
+    rank_bonus_cell,
     two_words,
     u64,
+    value_of_rack,
 )
 
 check_constants()
@@ -96,7 +98,7 @@ cdef class Valuer:
         cdef int bonuses[MAX_OPEN]
         cdef u64 fit0[MAX_OPEN]
         cdef u64 fit1[MAX_OPEN]
-        cdef int found = 0, at, bonus
+        cdef int found = 0, bonus
         cdef u64 a, b, fits0 = 0, fits1 = 0
         cdef Py_ssize_t key, cell
         for cell_object, key_object in (<dict> board._frontier).items():
@@ -108,36 +110,13 @@ cdef class Valuer:
             if not (a or b):
                 continue
             bonus = self.bonus_of[figure_of(cell, edges, counts)]
-            if not bonus:
-                continue
-            if found == MAX_OPEN:
-                raise ValueError(f"more than {MAX_OPEN} open cells")
-            at = found
-            while at and bonuses[at - 1] < bonus:
-                bonuses[at], fit0[at], fit1[at] = bonuses[at - 1], fit0[at - 1], fit1[at - 1]
-                at -= 1
-            bonuses[at], fit0[at], fit1[at] = bonus, a, b
-            found += 1
-        # expert.outlook
-        cdef double threat = 0.0, chance = 0.0, untaken = 1.0, spared
-        cdef int theirs
-        for at in range(found):
-            theirs = popcount(fit0[at] & hidden[0]) + popcount(fit1[at] & hidden[1])
-            spared = self.no_hit[theirs] if theirs else 1.0
-            threat += untaken * (1 - spared) * bonuses[at]
-            untaken *= spared
-            if (fit0[at] & held[0]) or (fit1[at] & held[1]):
-                if bonuses[at] * spared > chance:
-                    chance = bonuses[at] * spared
+            if bonus:
+                found = rank_bonus_cell(found, bonus, a, b, bonuses, fit0, fit1)
+        cdef double threat, chance
+        outlook(found, bonuses, fit0, fit1, held, hidden, self.no_hit, &threat, &chance)
         cdef int kept = popcount(held[0]) + popcount(held[1])
         cdef int stuck = popcount(held[0] & ~fits0) + popcount(held[1] & ~fits1)
-        cdef long rack_value = 0  # TileSet.value_of
-        cdef int word
-        for word in range(2):
-            a = held[word]
-            while a:
-                rack_value += self.value_of[64 * word + __builtin_ctzll(a)]
-                a &= a - 1
+        cdef long rack_value = value_of_rack(self.value_of, held)
         cdef double value = (
             self.w_threat * threat
             + self.w_chance * chance
