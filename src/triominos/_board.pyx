@@ -43,6 +43,7 @@ from triominos._native cimport (
     MAX_OPEN,
     MAX_TILES,
     WIDTH,
+    Weights,
     __builtin_clzll,
     __builtin_ctzll,
     check_constants,
@@ -52,9 +53,11 @@ from triominos._native cimport (
     packed_words,
     popcount,
     rank_bonus_cell,
+    read_weights,
     two_words,
     u64,
     value_of_rack,
+    weighted_value,
 )
 from triominos.board import PYTHON_PATHS
 from triominos.lattice import CELLS_AROUND as _CELLS_AROUND
@@ -940,7 +943,8 @@ cdef class Playout:
     cdef double win_value
     # Evaluator.position_value's, for the outlook: the evaluator's weights, the tiles
     # unseen at the position (two words), its no_hit chances and its going-out value.
-    cdef double w_threat, w_chance, w_tiles, w_rack_value, w_stuck, w_last_tile, going_out_value
+    cdef Weights weights
+    cdef double going_out_value
     cdef u64 unseen[2]
     cdef double no_hit[MAX_TILES + 1]
     cdef long points_of[MAX_TILES]
@@ -1040,13 +1044,7 @@ cdef class Playout:
             self.value_of[at] = values[at]
         for at in range(FIGURE_CODES):
             self.bonus_of[at] = figure_points[at]
-        weights = evaluator.weights
-        self.w_threat = weights.threat
-        self.w_chance = weights.chance
-        self.w_tiles = weights.tiles
-        self.w_rack_value = weights.rack_value
-        self.w_stuck = weights.stuck
-        self.w_last_tile = weights.last_tile
+        read_weights(evaluator.weights, &self.weights)
         self.going_out_value = evaluator._going_out
         no_hit = evaluator._no_hit
         for at in range(min(len(no_hit), MAX_TILES + 1)):
@@ -1487,19 +1485,7 @@ cdef class Playout:
                 found = rank_bonus_cell(found, bonus, a, b, bonuses, fit0, fit1)
         cdef double threat, chance
         outlook(found, bonuses, fit0, fit1, held, self.unseen, self.no_hit, &threat, &chance)
-        cdef int kept = popcount(held[0]) + popcount(held[1])
-        cdef int stuck = popcount(held[0] & ~fits0) + popcount(held[1] & ~fits1)
-        cdef long rack_value = value_of_rack(self.value_of, held)
-        cdef double value = (
-            self.w_threat * threat
-            + self.w_chance * chance
-            + self.w_tiles * kept
-            + self.w_rack_value * rack_value
-            + self.w_stuck * stuck
-        )
-        if kept == 1 and not stuck:
-            value += self.w_last_tile
-        return value
+        return weighted_value(&self.weights, threat, chance, held, fits0, fits1, self.value_of)
 
 
 # --- the world sampler --------------------------------------------------------------------

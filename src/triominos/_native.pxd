@@ -155,3 +155,43 @@ cdef inline long value_of_rack(const long* value_of, const u64* rack) noexcept:
             total += value_of[64 * word + __builtin_ctzll(held)]
             held &= held - 1
     return total
+
+
+cdef struct Weights:  # expert.Weights, the terms position_value uses
+    double threat, chance, tiles, rack_value, stuck, last_tile
+
+
+cdef inline int read_weights(weights, Weights* out) except -1:
+    out.threat = weights.threat
+    out.chance = weights.chance
+    out.tiles = weights.tiles
+    out.rack_value = weights.rack_value
+    out.stuck = weights.stuck
+    out.last_tile = weights.last_tile
+    return 0
+
+
+cdef inline double weighted_value(
+    const Weights* weights,
+    double threat,
+    double chance,
+    const u64* held,
+    u64 fits0,
+    u64 fits1,
+    const long* value_of,
+) noexcept:
+    """position_value's weighted sum, for a rack that is not empty: ``fits0``, ``fits1``
+    are the held tiles that fit somewhere open."""
+    cdef int kept = popcount(held[0]) + popcount(held[1])
+    cdef int stuck = popcount(held[0] & ~fits0) + popcount(held[1] & ~fits1)
+    cdef long rack_value = value_of_rack(value_of, held)
+    cdef double value = (
+        weights.threat * threat
+        + weights.chance * chance
+        + weights.tiles * kept
+        + weights.rack_value * rack_value
+        + weights.stuck * stuck
+    )
+    if kept == 1 and not stuck:
+        value += weights.last_tile
+    return value

@@ -20,15 +20,16 @@ from triominos._native cimport (
     FIGURE_CODES,
     MAX_OPEN,
     MAX_TILES,
+    Weights,
     check_constants,
     figure_of,
     outlook,
     packed_words,
-    popcount,
     rank_bonus_cell,
+    read_weights,
     two_words,
     u64,
-    value_of_rack,
+    weighted_value,
 )
 
 check_constants()
@@ -50,19 +51,14 @@ cdef class Valuer:
     going-out value, read once; its board read at each call."""
 
     cdef object board, no_hit_list
-    cdef double w_threat, w_chance, w_tiles, w_rack_value, w_stuck, w_last_tile, going_out
+    cdef Weights weights
+    cdef double going_out
     cdef double no_hit[MAX_TILES + 1]
     cdef long value_of[MAX_TILES]
     cdef int bonus_of[FIGURE_CODES]
 
     def __init__(self, evaluator):
-        weights = evaluator.weights
-        self.w_threat = weights.threat
-        self.w_chance = weights.chance
-        self.w_tiles = weights.tiles
-        self.w_rack_value = weights.rack_value
-        self.w_stuck = weights.stuck
-        self.w_last_tile = weights.last_tile
+        read_weights(evaluator.weights, &self.weights)
         self.going_out = evaluator._going_out
         self.board = evaluator.board
         values = evaluator.tile_set.values
@@ -114,16 +110,4 @@ cdef class Valuer:
                 found = rank_bonus_cell(found, bonus, a, b, bonuses, fit0, fit1)
         cdef double threat, chance
         outlook(found, bonuses, fit0, fit1, held, hidden, self.no_hit, &threat, &chance)
-        cdef int kept = popcount(held[0]) + popcount(held[1])
-        cdef int stuck = popcount(held[0] & ~fits0) + popcount(held[1] & ~fits1)
-        cdef long rack_value = value_of_rack(self.value_of, held)
-        cdef double value = (
-            self.w_threat * threat
-            + self.w_chance * chance
-            + self.w_tiles * kept
-            + self.w_rack_value * rack_value
-            + self.w_stuck * stuck
-        )
-        if kept == 1 and not stuck:
-            value += self.w_last_tile
-        return value
+        return weighted_value(&self.weights, threat, chance, held, fits0, fits1, self.value_of)
