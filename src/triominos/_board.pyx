@@ -28,7 +28,7 @@ multiply-adds (the directive above), which would round the evaluation's sums oth
 than Python does.
 """
 
-from sys import byteorder, version_info
+from sys import version_info
 
 from libc.math cimport INFINITY, exp, fabs, isfinite, sqrt
 
@@ -38,14 +38,32 @@ from cpython.long cimport PyLong_AsUnsignedLongLongMask
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from libc.stdlib cimport calloc, free
 
-from triominos.board import BRIDGE as _BRIDGE, PYTHON_PATHS, TWO_SIDES as _TWO_SIDES
-from triominos.lattice import CELLS_AROUND as _CELLS_AROUND, WIDTH as _WIDTH
+from triominos._native cimport (
+    FIGURE_CODES,
+    MAX_OPEN,
+    MAX_TILES,
+    WIDTH,
+    Weights,
+    __builtin_clzll,
+    __builtin_ctzll,
+    check_constants,
+    corners_of,
+    figure_of,
+    outlook,
+    packed_words,
+    popcount,
+    rank_bonus_cell,
+    read_weights,
+    two_words,
+    u64,
+    value_of_rack,
+    weighted_value,
+)
+from triominos.board import PYTHON_PATHS
+from triominos.lattice import CELLS_AROUND as _CELLS_AROUND
 
-ctypedef unsigned long long u64
+check_constants()
 
-cdef Py_ssize_t WIDTH = _WIDTH
-cdef int BRIDGE = _BRIDGE
-cdef int TWO_SIDES = _TWO_SIDES
 cdef object ONE = 1  # a Python int, so that ONE << tile is a Python shift, never truncated
 cdef object WORD = (1 << 64) - 1
 
@@ -56,19 +74,6 @@ cdef int AROUND_CORNER[6]
 for _index, (_offset, _corner) in enumerate(_CELLS_AROUND):
     AROUND_OFFSET[_index] = _offset
     AROUND_CORNER[_index] = _corner
-
-
-cdef inline void corners_of(Py_ssize_t cell, Py_ssize_t* out) noexcept:
-    """lattice.corner_ids: the vertices of a cell, clockwise from the leftmost."""
-    cdef Py_ssize_t v = cell >> 1
-    if cell & 1:
-        out[0] = v
-        out[1] = v + 1
-        out[2] = v + WIDTH
-    else:
-        out[0] = v + 1
-        out[1] = v + WIDTH + 1
-        out[2] = v + WIDTH
 
 
 cdef inline void neighbours_of(Py_ssize_t cell, Py_ssize_t* out) noexcept:
@@ -86,26 +91,6 @@ cdef inline void neighbours_of(Py_ssize_t cell, Py_ssize_t* out) noexcept:
 
 cdef inline unsigned char* bytes_of(object array) except NULL:
     return <unsigned char*> PyByteArray_AS_STRING(<bytearray?> array)
-
-
-cdef inline int figure_of(Py_ssize_t cell, unsigned char* edges, unsigned char* counts) noexcept:
-    """board.figure_code on the arrays' pointers."""
-    cdef Py_ssize_t v[3]
-    corners_of(cell, v)
-    cdef int c0 = counts[v[0]], c1 = counts[v[1]], c2 = counts[v[2]]
-    cdef int touching = edges[cell]
-    if touching == 1:
-        return BRIDGE if c0 and c1 and c2 else 0
-    cdef int hexagons = (c0 == 5) + (c1 == 5) + (c2 == 5)
-    if hexagons:
-        return hexagons
-    return TWO_SIDES if touching == 2 else 0
-
-
-cdef extern from *:
-    int __builtin_clzll(unsigned long long) nogil
-    int __builtin_ctzll(unsigned long long) nogil
-    int __builtin_popcountll(unsigned long long) nogil
 
 
 cdef inline int highest_bit(u64 word) noexcept:
@@ -307,11 +292,7 @@ cdef dict WORDS = {}
 cdef const u64* words_of(fits) except NULL:
     words = WORDS.get(fits)
     if words is None:
-        # to_bytes raises, never truncates, should a mask ever pass 128 bits.
-        words = WORDS[fits] = b"".join(
-            (mask & WORD).to_bytes(8, byteorder) + (mask >> 64).to_bytes(8, byteorder)
-            for mask in fits.masks
-        )
+        words = WORDS[fits] = packed_words(fits.masks)
     return <const u64*> PyBytes_AS_STRING(words)
 
 
@@ -475,23 +456,7 @@ cdef enum:
     NO_LIMIT = -1  # max_draws, target_score: None
 
 cdef enum:
-    MAX_TILES = 128  # two words of tiles
-    FIGURE_CODES = 6  # board.FIGURES
-    MAX_OPEN = 384  # open cells: three a tile at most, of at most 128 tiles
     MAX_PLAYERS = 16
-
-
-cdef inline int popcount(u64 word) noexcept:
-    return __builtin_popcountll(word)
-
-
-cdef inline int two_words(mask, u64* out) except -1:
-    """A mask of tiles as two words, low first."""
-    if mask < 0 or mask >> 128:
-        raise ValueError(f"a native playout's masks hold at most {MAX_TILES} tiles, not {mask}")
-    out[0] = PyLong_AsUnsignedLongLongMask(mask & WORD)
-    out[1] = PyLong_AsUnsignedLongLongMask(mask >> 64)
-    return 0
 
 
 cdef dict GOING_OUT = {"ends_hand": ENDS_HAND, "finish_round": FINISH_ROUND, "plays_on": PLAYS_ON}
@@ -978,7 +943,8 @@ cdef class Playout:
     cdef double win_value
     # Evaluator.position_value's, for the outlook: the evaluator's weights, the tiles
     # unseen at the position (two words), its no_hit chances and its going-out value.
-    cdef double w_threat, w_chance, w_tiles, w_rack_value, w_stuck, w_last_tile, going_out_value
+    cdef Weights weights
+    cdef double going_out_value
     cdef u64 unseen[2]
     cdef double no_hit[MAX_TILES + 1]
     cdef long points_of[MAX_TILES]
@@ -1078,13 +1044,7 @@ cdef class Playout:
             self.value_of[at] = values[at]
         for at in range(FIGURE_CODES):
             self.bonus_of[at] = figure_points[at]
-        weights = evaluator.weights
-        self.w_threat = weights.threat
-        self.w_chance = weights.chance
-        self.w_tiles = weights.tiles
-        self.w_rack_value = weights.rack_value
-        self.w_stuck = weights.stuck
-        self.w_last_tile = weights.last_tile
+        read_weights(evaluator.weights, &self.weights)
         self.going_out_value = evaluator._going_out
         no_hit = evaluator._no_hit
         for at in range(min(len(no_hit), MAX_TILES + 1)):
@@ -1432,18 +1392,6 @@ cdef class Playout:
             return True
         return False
 
-    cdef long rack_value(self, const u64* rack) noexcept:
-        """TileSet.value_of."""
-        cdef long total = 0
-        cdef int word
-        cdef u64 held
-        for word in range(2):
-            held = rack[word]
-            while held:
-                total += self.value_of[64 * word + __builtin_ctzll(held)]
-                held &= held - 1
-        return total
-
     cdef int finish(self, int reason) except -1:
         """Hand._finish (never a resignation), with game.settle."""
         cdef long left[MAX_PLAYERS]
@@ -1452,7 +1400,7 @@ cdef class Playout:
         cdef int seat, at, best
         cdef bint gone
         for seat in range(self.players):
-            left[seat] = self.rack_value(self.racks[seat])
+            left[seat] = value_of_rack(self.value_of, self.racks[seat])
             settlement[seat] = 0
             whole += left[seat]
         if reason == OUT:
@@ -1520,7 +1468,7 @@ cdef class Playout:
         cdef int bonuses[MAX_OPEN]
         cdef u64 fit0[MAX_OPEN]
         cdef u64 fit1[MAX_OPEN]
-        cdef int found = 0, at, bonus, cell = table.frontier.first, key
+        cdef int found = 0, bonus, cell = table.frontier.first, key
         cdef u64 a, b, fits0 = 0, fits1 = 0
         while cell != NONE:
             key = table.keys[cell]
@@ -1533,40 +1481,11 @@ cdef class Playout:
             if not (a or b):
                 continue
             bonus = self.bonus_of[figure_of(cell_here, table.edges, table.counts)]
-            if not bonus:
-                continue
-            if found == MAX_OPEN:
-                raise ValueError(f"more than {MAX_OPEN} open cells")
-            at = found
-            while at and bonuses[at - 1] < bonus:
-                bonuses[at], fit0[at], fit1[at] = bonuses[at - 1], fit0[at - 1], fit1[at - 1]
-                at -= 1
-            bonuses[at], fit0[at], fit1[at] = bonus, a, b
-            found += 1
-        # expert.outlook
-        cdef double threat = 0.0, chance = 0.0, untaken = 1.0, spared
-        cdef int theirs
-        for at in range(found):
-            theirs = popcount(fit0[at] & self.unseen[0]) + popcount(fit1[at] & self.unseen[1])
-            spared = self.no_hit[theirs] if theirs else 1.0
-            threat += untaken * (1 - spared) * bonuses[at]
-            untaken *= spared
-            if (fit0[at] & held[0]) or (fit1[at] & held[1]):
-                if bonuses[at] * spared > chance:
-                    chance = bonuses[at] * spared
-        cdef int kept = popcount(held[0]) + popcount(held[1])
-        cdef int stuck = popcount(held[0] & ~fits0) + popcount(held[1] & ~fits1)
-        cdef long rack_value = self.rack_value(held)
-        cdef double value = (
-            self.w_threat * threat
-            + self.w_chance * chance
-            + self.w_tiles * kept
-            + self.w_rack_value * rack_value
-            + self.w_stuck * stuck
-        )
-        if kept == 1 and not stuck:
-            value += self.w_last_tile
-        return value
+            if bonus:
+                found = rank_bonus_cell(found, bonus, a, b, bonuses, fit0, fit1)
+        cdef double threat, chance
+        outlook(found, bonuses, fit0, fit1, held, self.unseen, self.no_hit, &threat, &chance)
+        return weighted_value(&self.weights, threat, chance, held, fits0, fits1, self.value_of)
 
 
 # --- the world sampler --------------------------------------------------------------------

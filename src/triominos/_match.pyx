@@ -13,7 +13,8 @@ from cpython.list cimport PyList_GET_ITEM
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
-from triominos.board import BRIDGE as _BRIDGE, FIGURES as _FIGURES, TWO_SIDES as _TWO_SIDES, Placement
+from triominos._native cimport check_constants, figure_of
+from triominos.board import FIGURES as _FIGURES, Placement
 from triominos.board import IllegalPlacementError
 from triominos.game import (
     PYTHON_MATCH_PATHS,
@@ -28,7 +29,9 @@ from triominos.game import (
     placement_points,
 )
 from triominos.lattice import _PACKED, LatticeError
-from triominos.lattice import WIDTH as _WIDTH, Cell
+from triominos.lattice import Cell
+
+check_constants()
 
 cdef object NEW_TUPLE = tuple.__new__
 cdef object CELL_OF = Cell.from_id
@@ -46,9 +49,6 @@ cdef str PLAY = "play"
 cdef str PLACE = "place"
 cdef str AFTER_HAND = "after_hand"
 cdef tuple NO_BONUSES = ()
-cdef Py_ssize_t WIDTH = _WIDTH
-cdef int BRIDGE = _BRIDGE
-cdef int TWO_SIDES = _TWO_SIDES
 
 
 def placement_actions(list found, rules, board, rack, bank):
@@ -138,23 +138,6 @@ def checked_figure(board, placement, cell, tile):
     cdef unsigned char* edges = <unsigned char*> PyByteArray_AS_STRING(board._edges)
     cdef unsigned char* counts = <unsigned char*> PyByteArray_AS_STRING(board._counts)
     return figure_of(cell, edges, counts)
-
-
-cdef inline int figure_of(Py_ssize_t cell, unsigned char* edges, unsigned char* counts) noexcept:
-    """board.figure_code on the arrays' pointers."""
-    cdef Py_ssize_t v = cell >> 1, v0, v1, v2
-    if cell & 1:
-        v0, v1, v2 = v, v + 1, v + WIDTH
-    else:
-        v0, v1, v2 = v + 1, v + WIDTH + 1, v + WIDTH
-    cdef int c0 = counts[v0], c1 = counts[v1], c2 = counts[v2]
-    cdef int touching = edges[cell]
-    if touching == 1:
-        return BRIDGE if c0 and c1 and c2 else 0
-    cdef int hexagons = (c0 == 5) + (c1 == 5) + (c2 == 5)
-    if hexagons:
-        return hexagons
-    return TWO_SIDES if touching == 2 else 0
 
 
 def match_apply(match, action, player=None):

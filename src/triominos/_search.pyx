@@ -13,61 +13,26 @@ above, which would round otherwise than Python). ``tests/test_native_analysis.py
 compares them value for value.
 """
 
-from sys import byteorder
-
 from cpython.bytearray cimport PyByteArray_AS_STRING
 from cpython.bytes cimport PyBytes_AS_STRING
-from cpython.long cimport PyLong_AsUnsignedLongLongMask
 
-from triominos.board import BRIDGE as _BRIDGE, TWO_SIDES as _TWO_SIDES
-from triominos.lattice import WIDTH as _WIDTH
+from triominos._native cimport (
+    FIGURE_CODES,
+    MAX_OPEN,
+    MAX_TILES,
+    Weights,
+    check_constants,
+    figure_of,
+    outlook,
+    packed_words,
+    rank_bonus_cell,
+    read_weights,
+    two_words,
+    u64,
+    weighted_value,
+)
 
-ctypedef unsigned long long u64
-
-cdef Py_ssize_t WIDTH = _WIDTH
-cdef int BRIDGE = _BRIDGE
-cdef int TWO_SIDES = _TWO_SIDES
-cdef object WORD = (1 << 64) - 1
-
-cdef enum:
-    MAX_TILES = 128  # two words of tiles
-    FIGURE_CODES = 6  # board.FIGURES
-    MAX_OPEN = 384  # open cells: three a tile at most, of at most 128 tiles
-
-
-cdef extern from *:
-    int __builtin_ctzll(unsigned long long) nogil
-    int __builtin_popcountll(unsigned long long) nogil
-
-
-cdef inline int popcount(u64 word) noexcept:
-    return __builtin_popcountll(word)
-
-
-cdef inline int figure_of(Py_ssize_t cell, unsigned char* edges, unsigned char* counts) noexcept:
-    """board.figure_code, on the board's arrays."""
-    cdef Py_ssize_t v = cell >> 1, a, b, c
-    if cell & 1:
-        a, b, c = v, v + 1, v + WIDTH
-    else:
-        a, b, c = v + 1, v + WIDTH + 1, v + WIDTH
-    cdef int c0 = counts[a], c1 = counts[b], c2 = counts[c]
-    cdef int touching = edges[cell]
-    if touching == 1:
-        return BRIDGE if c0 and c1 and c2 else 0
-    cdef int hexagons = (c0 == 5) + (c1 == 5) + (c2 == 5)
-    if hexagons:
-        return hexagons
-    return TWO_SIDES if touching == 2 else 0
-
-
-cdef inline int two_words(mask, u64* out) except -1:
-    """A mask of tiles as two words, low first."""
-    if mask < 0 or mask >> 128:
-        raise ValueError(f"a native evaluation's masks hold at most {MAX_TILES} tiles, not {mask}")
-    out[0] = PyLong_AsUnsignedLongLongMask(mask & WORD)
-    out[1] = PyLong_AsUnsignedLongLongMask(mask >> 64)
-    return 0
+check_constants()
 
 
 cdef dict WORDS = {}
@@ -77,10 +42,7 @@ cdef dict WORDS = {}
 cdef bytes words_of(fits):
     words = WORDS.get(fits)
     if words is None:
-        words = WORDS[fits] = b"".join(
-            (mask & WORD).to_bytes(8, byteorder) + (mask >> 64).to_bytes(8, byteorder)
-            for mask in fits.masks
-        )
+        words = WORDS[fits] = packed_words(fits.masks)
     return words
 
 
@@ -89,19 +51,14 @@ cdef class Valuer:
     going-out value, read once; its board read at each call."""
 
     cdef object board, no_hit_list
-    cdef double w_threat, w_chance, w_tiles, w_rack_value, w_stuck, w_last_tile, going_out
+    cdef Weights weights
+    cdef double going_out
     cdef double no_hit[MAX_TILES + 1]
     cdef long value_of[MAX_TILES]
     cdef int bonus_of[FIGURE_CODES]
 
     def __init__(self, evaluator):
-        weights = evaluator.weights
-        self.w_threat = weights.threat
-        self.w_chance = weights.chance
-        self.w_tiles = weights.tiles
-        self.w_rack_value = weights.rack_value
-        self.w_stuck = weights.stuck
-        self.w_last_tile = weights.last_tile
+        read_weights(evaluator.weights, &self.weights)
         self.going_out = evaluator._going_out
         self.board = evaluator.board
         values = evaluator.tile_set.values
@@ -137,7 +94,7 @@ cdef class Valuer:
         cdef int bonuses[MAX_OPEN]
         cdef u64 fit0[MAX_OPEN]
         cdef u64 fit1[MAX_OPEN]
-        cdef int found = 0, at, bonus
+        cdef int found = 0, bonus
         cdef u64 a, b, fits0 = 0, fits1 = 0
         cdef Py_ssize_t key, cell
         for cell_object, key_object in (<dict> board._frontier).items():
@@ -149,43 +106,8 @@ cdef class Valuer:
             if not (a or b):
                 continue
             bonus = self.bonus_of[figure_of(cell, edges, counts)]
-            if not bonus:
-                continue
-            if found == MAX_OPEN:
-                raise ValueError(f"more than {MAX_OPEN} open cells")
-            at = found
-            while at and bonuses[at - 1] < bonus:
-                bonuses[at], fit0[at], fit1[at] = bonuses[at - 1], fit0[at - 1], fit1[at - 1]
-                at -= 1
-            bonuses[at], fit0[at], fit1[at] = bonus, a, b
-            found += 1
-        # expert.outlook
-        cdef double threat = 0.0, chance = 0.0, untaken = 1.0, spared
-        cdef int theirs
-        for at in range(found):
-            theirs = popcount(fit0[at] & hidden[0]) + popcount(fit1[at] & hidden[1])
-            spared = self.no_hit[theirs] if theirs else 1.0
-            threat += untaken * (1 - spared) * bonuses[at]
-            untaken *= spared
-            if (fit0[at] & held[0]) or (fit1[at] & held[1]):
-                if bonuses[at] * spared > chance:
-                    chance = bonuses[at] * spared
-        cdef int kept = popcount(held[0]) + popcount(held[1])
-        cdef int stuck = popcount(held[0] & ~fits0) + popcount(held[1] & ~fits1)
-        cdef long rack_value = 0  # TileSet.value_of
-        cdef int word
-        for word in range(2):
-            a = held[word]
-            while a:
-                rack_value += self.value_of[64 * word + __builtin_ctzll(a)]
-                a &= a - 1
-        cdef double value = (
-            self.w_threat * threat
-            + self.w_chance * chance
-            + self.w_tiles * kept
-            + self.w_rack_value * rack_value
-            + self.w_stuck * stuck
-        )
-        if kept == 1 and not stuck:
-            value += self.w_last_tile
-        return value
+            if bonus:
+                found = rank_bonus_cell(found, bonus, a, b, bonuses, fit0, fit1)
+        cdef double threat, chance
+        outlook(found, bonuses, fit0, fit1, held, hidden, self.no_hit, &threat, &chance)
+        return weighted_value(&self.weights, threat, chance, held, fits0, fits1, self.value_of)
