@@ -7,6 +7,7 @@ token, a replayed passkey answer, a sign-in flood, each refused with nothing cha
 
 from __future__ import annotations
 
+import ipaddress
 import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -40,8 +41,10 @@ PASSWORD = "correct horse battery"
 SIGN_IN_BURST = LIMIT["sign_in"].burst
 CHEAP = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 """argon2id at a cost the tests can pay many times (the server's default is RFC 9106's)."""
-ADDRESSES = itertools.count(1)
-"""Each device's own address (a test's, so that the per-address limits are its own)."""
+ADDRESSES = (ipaddress.ip_address("198.18.0.0") + number for number in itertools.count(1))
+"""Each device's own address (a test's, so that the per-address limits are its own), in
+the benchmarking network 198.18.0.0/15: room for the 131,071 devices of a whole run, where
+a /24 ran out after 255 and its next "address" was refused as malformed."""
 
 
 @pytest.fixture
@@ -57,7 +60,7 @@ class Device:
     relying party may not be an IP address)."""
 
     def __init__(self, served: Served, address: str = "", scheme: str = "http"):
-        address = address or f"198.51.100.{next(ADDRESSES)}"
+        address = address or str(next(ADDRESSES))
         port = served.base_url.rsplit(":", 1)[1]
         self.origin = f"http://localhost:{port}"
         headers = {"Host": f"localhost:{port}", "X-Forwarded-For": address}
