@@ -413,8 +413,8 @@ export class TablePage {
         return;
       }
       if (outcome !== "pending") {
-        this.rating = outcome ?? ""; // null: a table not rated
-        this.render();
+        this.rating = outcome ?? ""; // null: a table not rated, which shows nothing more
+        if (RATING_OUTCOMES.includes(this.rating)) this.render();
         return;
       }
       await new Promise((resolve) => setTimeout(resolve, 1000));
