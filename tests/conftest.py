@@ -405,3 +405,13 @@ def served_sqlite(sqlite_url: str) -> Iterator[Served]:
 
     with serve_app(sqlite_url) as served:
         yield served
+
+
+@pytest.fixture
+def push_service() -> Iterator[Any]:
+    """A push service on loopback that keeps what the server sends it (test_server_push's
+    PushService), for every test of Web Push."""
+    from test_server_push import running_push_service
+
+    with running_push_service() as service:
+        yield service

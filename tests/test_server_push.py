@@ -118,12 +118,6 @@ def running_push_service() -> Iterator[PushService]:
         server.server_close()
 
 
-@pytest.fixture
-def push_service() -> Iterator[PushService]:
-    with running_push_service() as service:
-        yield service
-
-
 # --- a browser's subscription -----------------------------------------------------------
 
 

@@ -27,7 +27,6 @@ from test_server_push import (
     Browser,
     PushService,
     check_vapid,
-    running_push_service,
     two_people,
 )
 from triominos.server.account_api import CSRF_HEADER
@@ -47,12 +46,6 @@ def served_here(database_url: str) -> Iterator[Served]:
         password_hasher=CHEAP,
     ) as served:
         yield served
-
-
-@pytest.fixture
-def push_service() -> Iterator[PushService]:
-    with running_push_service() as service:
-        yield service
 
 
 def subscribe(

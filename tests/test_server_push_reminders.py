@@ -19,7 +19,6 @@ from test_server_push import (
     CONTACT,
     Browser,
     PushService,
-    running_push_service,
     subscribe,
 )
 from test_server_ws import TWO_PEOPLE
@@ -36,12 +35,6 @@ HOUR = 3600.0
 def served_here(database_url: str) -> Iterator[Served]:
     with serve_app(database_url, push_loopback=True, push_contact=CONTACT) as served:
         yield served
-
-
-@pytest.fixture
-def push_service() -> Iterator[PushService]:
-    with running_push_service() as service:
-        yield service
 
 
 def days_table(served: Served, push_service: PushService) -> tuple[LiveTable, list[str], Browser]:

@@ -39,7 +39,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from conftest import DESKTOP, PHONE, PageErrors
 from server_games import WAIT_SECONDS, Message, Served, Viewer, serve_app
-from test_server_push import CONTACT, PushService, check_vapid, running_push_service
+from test_server_push import CONTACT, PushService, check_vapid
 from test_server_push import Browser as PushDevice
 from test_web_accounts import add_authenticator, on_localhost
 from test_web_push import FAKE_PUSH, deliver, notifications, registration_id
@@ -59,12 +59,6 @@ def served(sqlite_url: str) -> Iterator[Served]:
         sqlite_url, trusted_proxies=["127.0.0.1"], push_loopback=True, push_contact=CONTACT
     ) as served:
         yield served
-
-
-@pytest.fixture
-def push_service() -> Iterator[PushService]:
-    with running_push_service() as service:
-        yield service
 
 
 def player_context(

@@ -28,7 +28,7 @@ from sqlalchemy import select
 
 from conftest import DESKTOP, PHONE, watched_page
 from server_games import WAIT_SECONDS, Served, serve_app
-from test_server_push import Browser, PushService, running_push_service
+from test_server_push import Browser, PushService
 from test_server_ws import TWO_PEOPLE
 from triominos.server.account_store import AccountRow
 from triominos.server.push import your_turn
@@ -42,12 +42,6 @@ NOTICE = {"kind": "your_turn", "code": "ABC234", "url": "/t/ABC234", "to_move": 
 def served(sqlite_url: str) -> Iterator[Served]:
     with serve_app(sqlite_url, push_loopback=True) as served:
         yield served
-
-
-@pytest.fixture
-def push_service() -> Iterator[PushService]:
-    with running_push_service() as service:
-        yield service
 
 
 def worker_ready(page: Page) -> str:
