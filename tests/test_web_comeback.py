@@ -43,7 +43,7 @@ from test_server_push import CONTACT, PushService, check_vapid
 from test_server_push import Browser as PushDevice
 from test_web_accounts import add_authenticator, on_localhost
 from test_web_push import FAKE_PUSH, deliver, notifications, registration_id
-from web import play_turn, table_state, version
+from web import play_turn, show_tab, table_state, version
 
 ANN, BOB = 0, 1
 """The seats: Ann creates the table and sits first, Bob takes the other."""
@@ -110,7 +110,7 @@ def create_rated_table_over_days(page: Page, base: str) -> str:
 def notify_me_of_my_turn(page: Page) -> None:
     """The table page's "Notify me", opened and "It is my turn" ticked."""
     if page.get_by_test_id("tabs").is_visible():  # a phone shows the players in a tab
-        page.get_by_test_id("tab-players").click()
+        show_tab(page, "players")
     control = page.get_by_test_id("notify")
     control.get_by_text("Notify me").click()
     control.get_by_role("checkbox", name="It is my turn").check()

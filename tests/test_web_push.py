@@ -34,6 +34,7 @@ from triominos.server.account_store import AccountRow
 from triominos.server.push import your_turn
 from triominos.server.push_store import PushAccountRow, PushStore
 from triominos.server.table import token_hash
+from web import show_tab
 
 NOTICE = {"kind": "your_turn", "code": "ABC234", "url": "/t/ABC234", "to_move": "Bob"}
 
@@ -189,7 +190,7 @@ def test_notify_me_on_a_phone_end_to_end(
             [code, tokens[1]],
         )
         page.goto(f"{served.base_url}/t/{code}")
-        page.get_by_test_id("tab-players").click()
+        show_tab(page, "players")
         control = page.get_by_test_id("notify")
         control.locator("summary").click()
         expect(control).to_have_attribute("data-state", "notify_off")
@@ -240,7 +241,7 @@ def test_a_signed_in_page_ties_its_device_to_the_account(
         )
         assert signed_up == 201
         page.goto(f"{served.base_url}/t/{created['code']}")
-        page.get_by_test_id("tab-players").click()
+        show_tab(page, "players")
         control = page.get_by_test_id("notify")
         control.locator("summary").click()
         expect(control).to_have_attribute("data-state", "notify_off")

@@ -91,7 +91,7 @@ def test_the_move_list_says_each_move_in_words(live_server: LiveServerFactory, p
     rows = page.locator("[data-testid=score-sheet] [data-testid=sheet-row]")
     expect(rows).to_have_text(
         [
-            "Ann2-4-5 on 1,0\u25b2bridge +40+51",
+            "Ann2-4-5 on 1,0\u25b2 bridge +40+51",
             "Bobdrew a tile\u22125",
             "Bobpassed\u221210",
         ]

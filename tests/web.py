@@ -27,6 +27,14 @@ STATIC = Path(__file__).resolve().parent.parent / "src" / "triominos" / "server"
 """The web app's files: the game's in ``STATIC``, the score pad's in ``STATIC / "pad"``."""
 
 
+def show_tab(page: Page, tab: str) -> None:
+    """A phone's tab of the table page, clicked once the page has drawn its first view: a
+    view that begins this device's turn brings a phone back to the board (table.js), so a
+    tab clicked before it arrives is left at once."""
+    expect(page.get_by_test_id("table")).to_have_attribute("data-my-turn", re.compile("true|false"))
+    page.get_by_test_id(f"tab-{tab}").click()
+
+
 def post_table(server: LiveServer, body: dict[str, Any]) -> dict[str, Any]:
     """A table made through the API (``body`` as POST /api/tables takes it): its answer,
     the code and each seat's token."""

@@ -6,7 +6,7 @@
 
 import { JOKER, cellKey, cellPoints, centre, tileNumbers } from "./tiles.js";
 import { h, signed } from "./dom.js";
-import { bonusText, cellText } from "./sheet.js";
+import { bonusChips, bonusText, cellText } from "./sheet.js";
 
 /** The numbers of a placement as the tile shows them pointing up (left, apex, right). */
 export function pointingUp(entry) {
@@ -226,7 +226,7 @@ export function renderConfirm(box, choice, { placeKey, place, redraw }) {
       h("strong", {}, entry.action.tile),
       ` ${cellText(entry.action.cell)} `,
       h("span", { class: "confirm-points", "data-testid": "confirm-points" }, signed(entry.points)),
-      ...Object.entries(entry.bonuses).map(([name, value]) => h("span", { class: "bonus-chip" }, bonusText(name, value))),
+      ...bonusChips(entry.bonuses),
     ),
     h(
       "div",

@@ -13,6 +13,11 @@ export function bonusText(name, value) {
   return `${t(`bonus_${name}`)} ${signed(value)}`;
 }
 
+/** A move's bonuses as chips, each after a space: a narrow column wraps between them. */
+export function bonusChips(bonuses) {
+  return Object.entries(bonuses ?? {}).flatMap(([name, value]) => [" ", h("span", { class: "bonus-chip" }, bonusText(name, value))]);
+}
+
 /** What an action did, in words (without who did it or its points). */
 export function actionText(action) {
   const tile = action.tile ?? null;
@@ -59,8 +64,7 @@ export function renderSheet(container, hands, names, { buttons = false, current 
   for (const hand of hands) {
     rows.push(h("tr", { class: "sheet-hand" }, h("th", { colspan: 3, i18n: ["hand_number", { number: hand.number }] })));
     hand.actions.forEach((action, index) => {
-      const bonuses = Object.entries(action.bonuses ?? {});
-      const what = [actionText(action), ...bonuses.map(([name, value]) => h("span", { class: "bonus-chip" }, bonusText(name, value)))];
+      const what = [actionText(action), ...bonusChips(action.bonuses)];
       const shown = current !== null && current[0] === hand.number && current[1] === index;
       rows.push(
         h(

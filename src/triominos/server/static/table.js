@@ -17,7 +17,7 @@ import { RackView } from "./rack.js";
 import { NotifyControl } from "./push.js";
 import { EndDialogs } from "./endings.js";
 import { describeRefusal, toastRefusal } from "./errors.js";
-import { bonusText, cellText, renderScores, renderSheet } from "./sheet.js";
+import { bonusChips, bonusText, cellText, renderScores, renderSheet } from "./sheet.js";
 import { Sounds } from "./sounds.js";
 import { JOKER, cellKey } from "./tiles.js";
 import { timeLeft } from "./time_left.js";
@@ -762,7 +762,6 @@ export class TablePage {
   renderConfirm(entry, option) {
     this.confirmBox.hidden = !entry;
     if (!entry) return;
-    const bonuses = Object.entries(entry.bonuses);
     this.confirmBox.replaceChildren(
       h(
         "div",
@@ -770,7 +769,7 @@ export class TablePage {
         h("strong", {}, entry.action.tile === JOKER ? t("joker") : entry.action.tile),
         ` ${cellText(entry.action.cell)} `,
         h("span", { class: "confirm-points", "data-testid": "confirm-points" }, signed(entry.points)),
-        ...bonuses.map(([name, value]) => h("span", { class: "bonus-chip" }, bonusText(name, value))),
+        ...bonusChips(entry.bonuses),
       ),
       h(
         "div",
@@ -1342,7 +1341,7 @@ export class TablePage {
                 },
               },
               `${hint.action.tile} ${cellText(hint.action.cell)} ${signed(hint.points)}`,
-              ...Object.entries(hint.bonuses ?? {}).map(([name, value]) => h("span", { class: "bonus-chip" }, bonusText(name, value))),
+              ...bonusChips(hint.bonuses),
             ),
           ),
         ),
