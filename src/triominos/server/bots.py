@@ -98,8 +98,8 @@ def follow_parent(parent: int, every: float = 0.5) -> None:
 
 
 THINKING_BOTS = frozenset({"sim"})
-"""The bots that search for as long as they are let (``think`` seconds): the others answer
-in milliseconds."""
+"""The bots that search, for their budget in simulations or ``think`` seconds: tens of
+milliseconds a move to seconds, where the others answer in well under one."""
 USAGE_HALF_LIFE = 60.0
 """Seconds over which a table's use of the workers counts half as much: the measure of
 fairness between tables."""
