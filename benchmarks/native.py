@@ -10,7 +10,9 @@ ratio, native over Python:
 - the board's hot paths alone: placements laid, the greedy reply found, taken back, per
   second (classic, extended, Junior);
 - greedy hands/s, each preset at 2 players and classic at 4 (every move through the
-  public path: an observation, the bot's choice, ``Match.apply``);
+  public path: an observation, the bot's choice, ``Match.apply``), and the same hands
+  as ``sim``'s playouts play them to the end of the hand (a world sampled, every seat
+  greedy, the hand valued: on the native core all in C);
 - ``sim`` moves/s at 1,200 simulations (classic 2p and 4p, extended 4p, Junior 2p; and
   classic 4p with every playout to the end of the hand, ``horizon="hand"``): on the
   native core the playouts and the world sampling are native too;
@@ -37,7 +39,7 @@ from functools import partial
 from triominos import native
 from triominos.board import Board
 from triominos.bots import Budget, GreedyBot
-from triominos.bots.sim import DEFAULT_BUDGET, Horizon, SimBot
+from triominos.bots.sim import DEFAULT_BUDGET, Horizon, SimBot, Simulation
 from triominos.encoding import ObservationEncoder
 from triominos.game import Match, Observation
 from triominos.rules import PRESETS
@@ -58,13 +60,39 @@ def greedy_hands(preset: str, players: int, hands: int) -> Callable[[], int]:
     return work
 
 
-def positions(preset: str, players: int, count: int) -> list[Observation]:
-    """Seeded positions 4 to 20 tiles into greedy hands, with a choice to make."""
+def greedy_playouts(preset: str, players: int, hands: int) -> Callable[[], int]:
+    """Work: ``hands`` greedy hands as ``sim`` plays them out to the end of the hand
+    (``horizon="hand"``): at seeded positions one tile into a hand, worlds sampled, and in
+    each the greedy move, every seat greedy to the hand's end, the hand valued."""
+    seen = positions(preset, players, max(hands // WORLDS, 1), tiles=(1, 2))
+    bot = GreedyBot()
+
+    def work() -> int:
+        rng = random.Random(7)
+        for observation in seen:
+            simulation = Simulation(observation, rng, horizon="hand")
+            action = bot.act(observation)
+            for _ in range(WORLDS):
+                simulation.play_outs(simulation.sampler.sample(rng), [action])
+        return len(seen) * WORLDS
+
+    return work
+
+
+WORLDS = 20
+"""Worlds a position of :func:`greedy_playouts`, as a simulation samples many."""
+
+
+def positions(
+    preset: str, players: int, count: int, tiles: tuple[int, int] = (4, 20)
+) -> list[Observation]:
+    """Seeded positions ``tiles`` (from, before) tiles into greedy hands, with a choice
+    to make."""
     rules, bot, rng = PRESETS[preset].rules, GreedyBot(), random.Random(preset)
     found: list[Observation] = []
     while len(found) < count:
         match = Match(rules, players, rng.randrange(2**32))
-        stop = rng.randrange(4, 20)
+        stop = rng.randrange(*tiles)
         while not match.is_over and len(match.hand.board) < stop:
             match.apply(bot.act(match.observe(match.to_move)))
         observation = match.observe(match.to_move)
@@ -194,6 +222,15 @@ def figures(args: argparse.Namespace) -> Iterator[tuple[str, Callable[[], Callab
     for preset in PRESETS:
         yield f"{preset} 2p greedy hands", partial(greedy_hands, preset, 2, args.hands)
     yield "classic 4p greedy hands", partial(greedy_hands, "classic", 4, args.hands)
+    for preset in PRESETS:
+        yield (
+            f"{preset} 2p greedy hands in sim's playouts",
+            partial(greedy_playouts, preset, 2, args.playouts),
+        )
+    yield (
+        "classic 4p greedy hands in sim's playouts",
+        partial(greedy_playouts, "classic", 4, args.playouts),
+    )
     for preset, players in (("classic", 2), ("classic", 4), ("extended", 4), ("junior", 2)):
         name = f"{preset} {players}p sim moves (1,200 simulations)"
         yield name, partial(sim_moves, preset, players, args.moves)
@@ -234,6 +271,9 @@ def compare(
 def main() -> None:
     def options(parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--hands", type=int, default=20, help="greedy hands in a run")
+        parser.add_argument(
+            "--playouts", type=int, default=200, help="greedy hands played out in a run"
+        )
         parser.add_argument("--moves", type=int, default=3, help="sim moves in a run")
 
     compare(__doc__.splitlines()[0], figures, options)
