@@ -9,6 +9,8 @@ import itertools
 import re
 from pathlib import Path
 
+import pytest
+
 from triominos.bots.levels import OFFERED
 
 REPO = Path(__file__).resolve().parent.parent
@@ -39,3 +41,18 @@ def test_every_offered_level_has_the_elo_of_the_readme_ladder() -> None:
             assert low < value < high  # an interval, not a bare number
     gaps = [upper[2] - lower[2] for lower, upper in itertools.pairwise(levels)]
     assert min(gaps) >= 150
+
+
+def test_a_levels_seat_thinks_its_simulations_and_a_timed_seat_its_seconds() -> None:
+    """The Strong level is a count of simulations (the same move for a seed on every
+    machine and core); a seat given a ``think`` time (the API, older tables) keeps it."""
+    pytest.importorskip("starlette")
+    from triominos.bots.base import Budget
+    from triominos.server.bots import budget_of
+
+    strong = next(level for level in OFFERED if level.bot == "sim")
+    assert strong.think is None and strong.simulations
+    assert budget_of("sim", None) == Budget(simulations=strong.simulations)
+    assert budget_of("sim", 2.5) == Budget(seconds=2.5)
+    assert budget_of("greedy", None) is None
+    assert all(level.simulations is None for level in OFFERED if level.bot != "sim")

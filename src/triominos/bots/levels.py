@@ -16,33 +16,41 @@ from dataclasses import dataclass
 class Level:
     """A level as people know it (``id``: its texts' key, "Easy") and the bot it seats.
 
-    ``think`` is the bot's seconds a move on the clock, None for its own budget: a bot
-    that does not search, or ``sim`` at its 1,200 simulations a move
-    (:data:`~triominos.bots.sim.DEFAULT_BUDGET`). A budget in simulations gives a level the
-    same strength (and, for one seed, the same moves) on every machine and either core,
-    and costs a node a fixed CPU a move: the native core's speed then frees CPU for more
-    tables instead of buying a second's worth of simulations (docs/strength.md: 12,000
-    simulations were not shown stronger than 1,200). A table made when a level thought
-    for a time keeps thinking so; its seat shows as the level of the same bot with the
-    nearest thinking time (``levelOf`` in ``static/bots.js``).
+    ``think`` is the bot's seconds a move on the clock, None for a bot that does not
+    search or one that thinks ``simulations`` a move. A budget in simulations gives a
+    level the same strength (and, for one seed, the same moves) on every machine and
+    either core, and costs a node a fixed CPU a move, which the native core makes small
+    (docs/strength.md). A table made when a level thought for a time keeps thinking so;
+    its seat shows as the level of the same bot with the nearest thinking time
+    (``levelOf`` in ``static/bots.js``).
     """
 
     id: str
     bot: str
     think: float | None
     elo: int
+    simulations: int | None = None
 
     def to_json(self) -> dict[str, object]:
-        return {"id": self.id, "bot": self.bot, "think": self.think, "elo": self.elo}
+        return {
+            "id": self.id,
+            "bot": self.bot,
+            "think": self.think,
+            "elo": self.elo,
+            "simulations": self.simulations,
+        }
 
 
 OFFERED = (
     Level("random", "random", None, 0),
     Level("greedy", "greedy", None, 248),
     Level("expert", "expert", None, 472),
-    Level("sim", "sim", None, 880),
+    Level("sim", "sim", None, 880, simulations=1200),
 )
 """The levels, weakest first."""
+
+SIMULATIONS = {level.bot: level.simulations for level in OFFERED if level.simulations}
+"""A bot seat's simulations a move when it has no ``think`` time: its level's."""
 
 DEFAULT_LEVEL = "greedy"
 """The level a new bot seat gets unless the player picks another."""

@@ -28,6 +28,7 @@ from typing import Any, Literal, TypeVar
 from triominos.analysis import Decision, Position, decide
 from triominos.bots import Budget, make_bot
 from triominos.bots.hint import Hint, hint
+from triominos.bots.levels import SIMULATIONS
 from triominos.game import Action, Observation
 
 HINT_COUNT = 3
@@ -41,11 +42,19 @@ def bot_seed(table_seed: int, version: int, seat: int) -> int:
     return (table_seed * 1_000_003 + version * 8 + seat) % 2**63
 
 
+def budget_of(bot: str, think: float | None) -> Budget | None:
+    """A bot seat's budget: its ``think`` seconds, else its level's simulations
+    (:data:`~triominos.bots.levels.SIMULATIONS`), else none (a bot that does not search)."""
+    if think is not None:
+        return Budget(seconds=think)
+    simulations = SIMULATIONS.get(bot)
+    return None if simulations is None else Budget(simulations=simulations)
+
+
 def choose_action(pickled: bytes, bot: str, think: float | None, seed: int) -> Action:
     """In the worker: the bot's action for a pickled observation."""
     observation: Observation = pickle.loads(pickled)
-    budget = None if think is None else Budget(seconds=think)
-    return make_bot(bot, seed, budget).act(observation)
+    return make_bot(bot, seed, budget_of(bot, think)).act(observation)
 
 
 def best_placements(pickled: bytes) -> list[Hint]:
