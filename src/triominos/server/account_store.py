@@ -72,6 +72,10 @@ def secret_hash(secret: str) -> str:
 
 class AccountRow(Base):
     __tablename__ = "accounts"
+    __table_args__ = ({"sqlite_autoincrement": True},)
+    """An id is never given twice, also on SQLite (whose plain rowid gives the newest
+    deleted account's id to the next one): what is kept under an account's id elsewhere
+    (ratings, traces...) never passes to another account (migration ``0019``)."""
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
