@@ -471,6 +471,47 @@ def test_a_display_name_is_kept_tidy() -> None:
     assert clean_name("Ｋim") == "Kim"
 
 
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Player",
+        "player 3",
+        "PLAYER 12",
+        "Player-0",
+        "P l a y e r 1",
+        "Plаyer 2",  # a Cyrillic а
+        "Ｐｌａｙｅｒ ７",  # full width
+        "Player²",
+        "Players",  # one name with "Player5"
+    ],
+)
+def test_the_neutral_name_of_deleted_accounts_is_nobodys(name: str) -> None:
+    with pytest.raises(DisplayNameError, match="'Player' or 'Player' and a number"):
+        clean_name(name)
+
+
+@pytest.mark.parametrize("name", ["Player One", "Playful", "Player Ann", "Playa 2", "Ann Player"])
+def test_names_beginning_like_the_neutral_name_are_free(name: str) -> None:
+    assert clean_name(name) == name
+
+
+def test_the_neutral_name_is_refused_at_sign_up_and_on_renaming(served_here: Served) -> None:
+    """Whichever way a name is asked for, as any other name that may not be used."""
+    with devices(served_here, 3) as (device, renamed, with_passkey):
+        for name in ("Player", "player 2"):
+            refused = error(device.sign_up(name), 400)
+            assert refused["code"] == "bad_name" and refused["field"] == "name"
+            assert "deleted account" in refused["message"]
+        options = with_passkey.send("POST", "/api/account/passkeys/options", {"name": "PLAYER 1"})
+        assert error(options, 400)["code"] == "bad_name"
+        assert rows(served_here, AccountRow) == []
+        assert renamed.sign_up("Ann").status_code == 201
+        assert error(renamed.send("PATCH", "/api/account", {"name": "Plаyer 3"}), 400)["code"] == (
+            "bad_name"
+        )
+        assert renamed.me()["name"] == "Ann"  # type: ignore[index]
+
+
 # --- the migration ----------------------------------------------------------------------------
 
 
