@@ -9,6 +9,10 @@ the largest id ever given (in ``sqlite_sequence``) and never goes below it; SQLi
 it only as a table is made, so the table is made again (alembic's batch mode), with
 every row, id, index and constraint. PostgreSQL's sequence never gives an id twice:
 nothing changes there.
+
+The largest id kept is where ``AUTOINCREMENT`` starts: the id of an account deleted
+before this migration and newer than every account kept is not known, and may be given
+once more (its ratings were moved away as it was deleted: ``RatingStore.retire``).
 """
 
 from alembic import op
