@@ -24,6 +24,7 @@ from sqlalchemy import select
 
 from passkeys import SoftPasskey
 from server_games import Served, serve_app
+from triominos.server import account_store
 from triominos.server.account_api import CSRF_HEADER, SESSION_COOKIE
 from triominos.server.account_names import DisplayNameError, clean_name, name_key
 from triominos.server.account_store import (
@@ -32,6 +33,7 @@ from triominos.server.account_store import (
     LOCKOUT_SECONDS,
     SESSION_SECONDS,
     AccountRow,
+    AccountSeatRow,
     PasskeyRow,
     SessionRow,
 )
@@ -327,6 +329,29 @@ def test_seats_move_into_the_account_and_a_stolen_token_cannot_take_them(
         assert phone.http.get("/api/account/seats").json()["seats"][0]["code"] == code
 
 
+def test_a_seat_joined_signed_in_goes_into_the_account_at_once(
+    served_here: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As the seats this browser held when it signed in: "Your games" on the account's
+    other devices has it. Signed out (or with a sign-in that is no more) the seat is the
+    browser's alone; and an account that keeps the most seats still joins."""
+    monkeypatch.setattr(account_store, "SEATS_PER_ACCOUNT", 1)
+    first, second, third = (served_here.create()["code"] for _ in range(3))
+    with devices(served_here, 3) as (phone, laptop, guest):
+        assert phone.sign_up("Ann").status_code == 201
+        joined = phone.send("POST", f"/api/tables/{first}/join", {"name": "Ann"})
+        assert joined.status_code == 200, joined.text
+        assert laptop.sign_in("Ann").status_code == 200
+        assert laptop.http.get("/api/account/seats").json() == {
+            "seats": [{"code": first, "seat": 0, "token": joined.json()["token"]}]
+        }
+        guest.http.cookies.set(SESSION_COOKIE, "a sign-in that is no more")
+        assert guest.send("POST", f"/api/tables/{second}/join", {"name": "Bob"}).status_code == 200
+        full = phone.send("POST", f"/api/tables/{third}/join", {"name": "Ann"})
+        assert full.status_code == 200 and full.json()["seat"] == 0
+        assert [(row.code, row.seat) for row in rows(served_here, AccountSeatRow)] == [(first, 0)]
+
+
 # --- passkeys -----------------------------------------------------------------------------
 
 
@@ -469,6 +494,47 @@ def test_a_bad_display_name_is_refused(name: str) -> None:
 def test_a_display_name_is_kept_tidy() -> None:
     assert clean_name("  Ann   Marie ") == "Ann Marie"
     assert clean_name("Ｋim") == "Kim"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Player",
+        "player 3",
+        "PLAYER 12",
+        "Player-0",
+        "P l a y e r 1",
+        "Plаyer 2",  # a Cyrillic а
+        "Ｐｌａｙｅｒ ７",  # full width
+        "Player²",
+        "Players",  # one name with "Player5"
+    ],
+)
+def test_the_neutral_name_of_deleted_accounts_is_nobodys(name: str) -> None:
+    with pytest.raises(DisplayNameError, match="'Player' or 'Player' and a number"):
+        clean_name(name)
+
+
+@pytest.mark.parametrize("name", ["Player One", "Playful", "Player Ann", "Playa 2", "Ann Player"])
+def test_names_beginning_like_the_neutral_name_are_free(name: str) -> None:
+    assert clean_name(name) == name
+
+
+def test_the_neutral_name_is_refused_at_sign_up_and_on_renaming(served_here: Served) -> None:
+    """Whichever way a name is asked for, as any other name that may not be used."""
+    with devices(served_here, 3) as (device, renamed, with_passkey):
+        for name in ("Player", "player 2"):
+            refused = error(device.sign_up(name), 400)
+            assert refused["code"] == "bad_name" and refused["field"] == "name"
+            assert "deleted account" in refused["message"]
+        options = with_passkey.send("POST", "/api/account/passkeys/options", {"name": "PLAYER 1"})
+        assert error(options, 400)["code"] == "bad_name"
+        assert rows(served_here, AccountRow) == []
+        assert renamed.sign_up("Ann").status_code == 201
+        assert error(renamed.send("PATCH", "/api/account", {"name": "Plаyer 3"}), 400)["code"] == (
+            "bad_name"
+        )
+        assert renamed.me()["name"] == "Ann"  # type: ignore[index]
 
 
 # --- the migration ----------------------------------------------------------------------------

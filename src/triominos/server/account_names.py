@@ -24,6 +24,10 @@ import unicodedata
 
 NAME_CHARS = (2, 24)
 """The fewest and most characters of a display name."""
+NEUTRAL_NAME = "Player"
+"""The name a deleted account's games show instead of its own (:func:`neutral_name`):
+no account may take it, alone or with a number, lest its games pass for a deleted one's
+(and a deleted one's for its)."""
 
 _PUNCTUATION = frozenset(" -_.'")
 
@@ -50,10 +54,15 @@ class DisplayNameError(ValueError):
     """A display name that may not be used, said in words."""
 
 
+def neutral_name(seat: int) -> str:
+    """The name seat ``seat`` (from 0) shows once its account is deleted: "Player 1"..."""
+    return f"{NEUTRAL_NAME} {seat + 1}"
+
+
 def clean_name(name: str) -> str:
     """The display name as kept: NFKC, its spaces trimmed and single. Raises
     :class:`DisplayNameError` for a name too short or long, of characters other than letters,
-    digits and ``-_.'`` and spaces, or without a letter."""
+    digits and ``-_.'`` and spaces, without a letter, or that is the neutral name."""
     cleaned = " ".join(unicodedata.normalize("NFKC", name).split())
     least, most = NAME_CHARS
     if not least <= len(cleaned) <= most:
@@ -63,7 +72,21 @@ def clean_name(name: str) -> str:
             raise DisplayNameError(f"a name is letters, digits, spaces and -_.' only, not {char!r}")
     if not any(char.isalpha() for char in cleaned):
         raise DisplayNameError("a name has a letter at least")
+    if _is_neutral(cleaned):
+        raise DisplayNameError(
+            f"a name may not be {NEUTRAL_NAME!r} or {NEUTRAL_NAME!r} and a number (nor look like "
+            "them): a deleted account's games show those names"
+        )
     return cleaned
+
+
+def _is_neutral(name: str) -> bool:
+    """Whether the name is the neutral name, alone or followed by a number, as two names
+    are compared (``PLAYER``, ``Plаyer 2`` with a Cyrillic ``а``, ``Player２``, ``Player-10``;
+    and ``Players``, which is one name with ``Player5``)."""
+    key, neutral = name_key(name), name_key(NEUTRAL_NAME)
+    digits = set(name_key("0123456789"))  # 0, 1 and 5 are o, l and s in a key
+    return key.startswith(neutral) and set(key.removeprefix(neutral)) <= digits
 
 
 def name_key(name: str) -> str:

@@ -39,7 +39,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from triominos.server.account_names import name_key
+from triominos.server.account_names import name_key, neutral_name
 from triominos.server.protocol import Refusal
 from triominos.server.store import Base, ChatRow, SeatRow, Store, TableRow
 
@@ -72,6 +72,10 @@ def secret_hash(secret: str) -> str:
 
 class AccountRow(Base):
     __tablename__ = "accounts"
+    __table_args__ = ({"sqlite_autoincrement": True},)
+    """An id is never given twice, also on SQLite (whose plain rowid gives the newest
+    deleted account's id to the next one): what is kept under an account's id elsewhere
+    (ratings, traces...) never passes to another account (migration ``0019``)."""
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
@@ -285,7 +289,8 @@ class AccountStore:
     def delete(self, account_id: int) -> None:
         """Forget the account and everything kept for it: every row that refers to it,
         whichever module declares it (friends, invitations...). The seats it held keep
-        their tables' games, under a neutral name ("Player N"), and so does their chat."""
+        their tables' games, under a neutral name (:func:`neutral_name`), and so does
+        their chat."""
         with self._session() as session:
             held = session.execute(
                 select(TableRow.id, AccountSeatRow.seat)
@@ -293,7 +298,7 @@ class AccountStore:
                 .where(AccountSeatRow.account_id == account_id)
             ).all()
             for table_id, seat in held:
-                neutral = f"Player {seat + 1}"
+                neutral = neutral_name(seat)
                 session.execute(
                     update(SeatRow)
                     .where(SeatRow.table_id == table_id, SeatRow.seat == seat)

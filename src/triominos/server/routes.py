@@ -148,24 +148,34 @@ def seat_number(request: Request, table: LiveTable) -> int:
     return number
 
 
-async def rated_seat_account(request: Request, service: Service) -> int:
-    """The account a seat of a rated table goes to: the request's sign-in, or 401
-    ``signed_out``. (The sign-in cookie is ``SameSite=Lax``: another site's form never
-    sends it along a POST, so no CSRF header is needed to give a seat to the account.)
-    The account's traces are kept, which decide whether the match is rated."""
+async def signed_in_account(request: Request, service: Service) -> int | None:
+    """The account of the request's sign-in, or None signed out: where a seat it takes
+    goes. (The sign-in cookie is ``SameSite=Lax``: another site's form never sends it
+    along a POST, so no CSRF header is needed to give a seat to the account.) The
+    account's traces are kept, which decide whether a match is rated."""
     session_id = request.cookies.get(SESSION_COOKIE, "")
     accounts = AccountStore(service.store)
     now = service.clock()
     found = await asyncio.to_thread(accounts.signed_in, session_id, now) if session_id else None
     if found is None:
-        raise ApiError(401, "signed_out", "a seat of a rated table is an account's: sign in first")
+        return None
     traces = TraceStore(service.store)
     await asyncio.to_thread(traces.seen, found.id, *whereabouts(request), now)
     return found.id
 
 
+async def rated_seat_account(request: Request, service: Service) -> int:
+    """The account a seat of a rated table goes to: the request's sign-in, or 401
+    ``signed_out``."""
+    account = await signed_in_account(request, service)
+    if account is None:
+        raise ApiError(401, "signed_out", "a seat of a rated table is an account's: sign in first")
+    return account
+
+
 async def keep_in_account(service: Service, account: int, code: str, seat: int, token: str) -> None:
-    """Put a rated table's seat into its account, which is who the rating is for."""
+    """Put a seat into its account: a rated table's, which is who the rating is for; an
+    unrated table's, so that "Your games" on the account's other devices has it."""
     accounts = AccountStore(service.store)
     try:
         await asyncio.to_thread(accounts.move_seat, account, code, seat, token, service.clock())
@@ -391,6 +401,8 @@ async def get_table(request: Request) -> Response:
 
 
 async def join_table(request: Request) -> Response:
+    """Sit at a seat; signed in, the seat is in the account at once (a rated table's
+    must be), so that the account's other devices have it too."""
     service = service_of(request)
     table = await live(request)
     if not isinstance(table, LiveTable):
@@ -399,15 +411,24 @@ async def join_table(request: Request) -> Response:
     if body.seat is not None and not 0 <= body.seat < table.info.players:
         raise bad_request("seat", f"seats are numbered 0 to {table.info.players - 1}")
     rated = await asyncio.to_thread(RatingStore(service.store).rated, table.code)
-    account = await rated_seat_account(request, service) if rated else None
-    if account is not None:
-        held = await asyncio.to_thread(AccountStore(service.store).seats, account)
+    if rated:
+        signed_in = await rated_seat_account(request, service)
+        held = await asyncio.to_thread(AccountStore(service.store).seats, signed_in)
         if any(seat.code == table.code for seat in held):
             raise ApiError(409, "already_seated", "an account plays one seat of a rated table")
+        account: int | None = signed_in
+    else:
+        account = await signed_in_account(request, service)
     token = new_token()
     seat = (await service.perform(table, Join(body.seat, body.name, token_hash(token)))).seat
     if account is not None and seat is not None:
-        await keep_in_account(service, account, table.code, seat, token)
+        try:
+            await keep_in_account(service, account, table.code, seat, token)
+        except ApiError:
+            if rated:
+                raise
+            # Not rated: the seat is the browser's by its token, as when signed out (an
+            # account that keeps the most seats already).
     log.info("table %s: seat %d taken", table.code, seat)
     return JSONResponse({"seat": seat, "token": token})
 

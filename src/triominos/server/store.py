@@ -29,6 +29,7 @@ from typing import Any, Literal, NamedTuple
 import platformdirs
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
 from sqlalchemy import (
     JSON,
     BigInteger,
@@ -47,7 +48,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import (
@@ -543,18 +544,24 @@ class Store:
 
     def _migrate(self, step: Callable[[Config, str], None], revision: str) -> None:
         """Several nodes starting at once migrate one after the other: on PostgreSQL
-        each waits for a lock of the migration's own (SQLite takes one writer anyway)."""
+        each waits for a lock of the migration's own (SQLite takes one writer anyway).
+        On SQLite the references are checked once migrations ran, as they were not
+        enforced meanwhile (:func:`_migration_transaction`)."""
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
-        with self.engine.begin() as connection:
+        with self.engine.connect() as connection, _migration_transaction(connection):
             if connection.dialect.name == "postgresql":
                 for setting in ("lock_timeout", "statement_timeout"):
                     connection.execute(text(f"SET LOCAL {setting} = '{MIGRATION_SECONDS}s'"))
                 connection.execute(
                     text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK}
                 )
+            before = MigrationContext.configure(connection).get_current_revision()
             config.attributes["connection"] = connection
             step(config, revision)
+            after = MigrationContext.configure(connection).get_current_revision()
+            if connection.dialect.name == "sqlite" and after != before:
+                _check_references(connection)
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -1190,6 +1197,44 @@ def head_revision() -> str:
     head = ScriptDirectory.from_config(config).get_current_head()
     assert head is not None
     return head
+
+
+@contextmanager
+def _migration_transaction(connection: Connection) -> Iterator[None]:
+    """The transaction the migrations run in. On SQLite, two things more:
+
+    - It holds the schema's changes too: the driver would begin a transaction only
+      before a row's change, so a migration that failed half-way left the tables it
+      had made so far, in the way of its next try.
+    - The foreign keys are not enforced in it, as SQLite's own procedure for changing
+      a table says: SQLite changes a table by making it again (alembic's batch mode),
+      and a table that others refer to cannot be dropped for its copy while they are.
+    """
+    if connection.dialect.name != "sqlite":
+        with connection.begin():
+            yield
+        return
+    connection.execution_options(isolation_level="AUTOCOMMIT")  # BEGIN is ours to say
+    connection.exec_driver_sql("PRAGMA foreign_keys=OFF")  # SQLite ignores it in a transaction
+    connection.commit()
+    try:
+        with connection.begin():
+            connection.exec_driver_sql("BEGIN")
+            yield
+    finally:
+        connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+        connection.commit()
+
+
+def _check_references(connection: Connection) -> None:
+    """Raise :class:`StorageFault` ``schema`` when a row of the SQLite database refers
+    to a row that is not there (what a migration must never leave)."""
+    dangling = connection.exec_driver_sql("PRAGMA foreign_key_check").first()
+    if dangling is not None:
+        table, rowid, parent, _ = dangling
+        raise StorageFault(
+            "schema", f"row {rowid} of {table} refers to a row of {parent} that is not there"
+        )
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
