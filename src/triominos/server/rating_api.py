@@ -32,11 +32,11 @@ from triominos.ratings import (
     PROVISIONAL_DEVIATION,
     Pool,
 )
+from triominos.server.account_names import NEUTRAL_NAME
 from triominos.server.account_store import AccountStore
 from triominos.server.protocol import ApiError, answers
 from triominos.server.rating_store import (
     CODE_LENGTH,
-    NEUTRAL_NAME,
     PLAYER_LENGTH,
     HistoryPoint,
     PlayerRating,

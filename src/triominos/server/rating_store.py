@@ -33,6 +33,7 @@ from triominos.ratings import (
     rated,
     unrated_because,
 )
+from triominos.server.account_names import NEUTRAL_NAME
 from triominos.server.account_store import AccountRow, AccountSeatRow
 from triominos.server.store import Base, Store, TableRow
 from triominos.server.trace_store import TraceStore
@@ -51,8 +52,6 @@ NO_ACCOUNT = "no_account"
 TURN_ENDS = ("place", "pass")
 """The actions that end a seat's turn: what counts the rounds a match had (its draws,
 starter draws and a resignation are no turn of their own)."""
-NEUTRAL_NAME = "Player"
-"""The name the leaderboard shows for an account deleted since (as its games do)."""
 
 
 class RatingRow(Base):
@@ -358,7 +357,7 @@ class RatingStore:
     ) -> list[tuple[PlayerRating, str | None]]:
         """The pool's active players, highest rating first (ties by player id), each
         with its account's display name (None once it is deleted: the pages show
-        :data:`NEUTRAL_NAME` and no player page)."""
+        :data:`~triominos.server.account_names.NEUTRAL_NAME` and no player page)."""
         with self._session() as session:
             rows = session.execute(
                 select(RatingRow, AccountRow.name)
@@ -371,8 +370,9 @@ class RatingStore:
             return [(_player_rating(row, now), name) for row, name in rows]
 
     def name(self, player: str) -> str:
-        """The display name of ``player``'s account (:data:`NEUTRAL_NAME` once it is
-        deleted), which the pages show in place of the id."""
+        """The display name of ``player``'s account (the neutral name,
+        :data:`~triominos.server.account_names.NEUTRAL_NAME`, once it is deleted), which
+        the pages show in place of the id."""
         with self._session() as session:
             name = session.scalar(select(AccountRow.name).where(_account_of(player)))
             return name or NEUTRAL_NAME
@@ -404,8 +404,9 @@ class RatingStore:
 
     def retire(self, player: str) -> None:
         """Move a player's ratings to an id no account has, as its account is deleted:
-        SQLite gives a new account the id of the newest one deleted, which must not
-        inherit its ratings. The leaderboard keeps them, under the neutral name."""
+        the leaderboard keeps them, under the neutral name, and no account made later
+        can meet them (ids are not given twice since migration 0019, but an id deleted
+        before it, newer than every account kept, may be)."""
         retired = f"deleted-{player}-{secrets.token_hex(8)}"
         with self._session() as session:
             for model in (RatingRow, RatingHistoryRow):
