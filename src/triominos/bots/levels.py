@@ -45,7 +45,7 @@ OFFERED = (
     Level("random", "random", None, 0),
     Level("greedy", "greedy", None, 248),
     Level("expert", "expert", None, 472),
-    Level("sim", "sim", None, 880, simulations=1200),
+    Level("sim", "sim", None, 880, simulations=12_000),
 )
 """The levels, weakest first."""
 
