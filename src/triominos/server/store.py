@@ -407,19 +407,25 @@ def fence(connection: Connection, claims: Mapping[int, int | None]) -> None:
     checked = [(table_id, epoch) for table_id, epoch in claims.items() if epoch is not None]
     if not checked:
         return
-    held = connection.execute(_FENCE, {"claims": checked})
+    held = connection.execute(
+        _FENCE, {"ids": [table_id for table_id, _ in checked], "claims": checked}
+    )
     if held.rowcount != len(checked):
         raise LeaseLost(dict(checked))
 
 
 _FENCE = (
     update(TableRow)
-    .where(tuple_(TableRow.id, TableRow.epoch).in_(bindparam("claims", expanding=True)))
+    .where(
+        TableRow.id.in_(bindparam("ids", expanding=True)),
+        tuple_(TableRow.id, TableRow.epoch).in_(bindparam("claims", expanding=True)),
+    )
     .values(epoch=TableRow.epoch)
 )
-""":func:`fence`'s statement, made once: SQLAlchemy compiles it once too (its list of
-claims is a parameter), where a statement built for each write was built, keyed and
-looked up again at every action."""
+""":func:`fence`'s statement, made once: SQLAlchemy compiles it once too (its lists are
+parameters), where a statement built for each write was built, keyed and looked up
+again at every action. The ids alone first: SQLite finds the rows by their key for an
+``IN`` list of ids, but scans the whole table for one of (id, epoch) pairs."""
 
 
 def _started(session: Session, table_id: int) -> None:
