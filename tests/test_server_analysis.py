@@ -156,17 +156,17 @@ def test_an_analysis_waits_for_every_live_job_and_leaves_a_slot_free() -> None:
         second = asyncio.create_task(worker._run("analysis", "old", job, "analysis-2"))
         await settle()
         assert executor.started == ["analysis-1"]  # the other slot stays for live tables
-        quick = asyncio.create_task(worker._run("quick", "live", job, "quick"))
+        move = asyncio.create_task(worker._run("think", "live", job, "move"))
         hint = asyncio.create_task(worker._run("hint", "live", job, "hint"))
         await settle()
-        assert executor.started == ["analysis-1", "quick"]
+        assert executor.started == ["analysis-1", "move"]
         executor.release("analysis-1")
         await first
         await settle()
         assert executor.started[-1] == "hint"  # live jobs before the next decision
-        for name in ("quick", "hint", "analysis-2"):
+        for name in ("move", "hint", "analysis-2"):
             executor.release(name)
-        await asyncio.gather(quick, hint, second)
+        await asyncio.gather(move, hint, second)
         worker.shutdown()
         return executor.started
 

@@ -8,6 +8,7 @@ here depends on how fast the machine is.
 from __future__ import annotations
 
 import asyncio
+import pickle
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
@@ -17,7 +18,12 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from triominos.server.bots import BotWorker
+from triominos.bots.levels import OFFERED
+from triominos.game import Action, Match
+from triominos.server.bots import THINKING_BOTS, BotWorker, choose_action
+
+QUICK = [level.bot for level in OFFERED if level.bot not in THINKING_BOTS]
+"""The offered bots that do not search."""
 
 
 class HeldExecutor(Executor):
@@ -53,7 +59,7 @@ async def settle() -> None:
         await asyncio.sleep(0.01)
 
 
-def test_searching_bots_never_take_every_slot_and_quick_bots_go_first() -> None:
+def test_searching_bots_never_take_every_slot() -> None:
     async def scenario() -> list[str]:
         executor = HeldExecutor()
         worker = BotWorker(executor, slots=2)
@@ -61,17 +67,12 @@ def test_searching_bots_never_take_every_slot_and_quick_bots_go_first() -> None:
             asyncio.create_task(worker._run("think", f"hog{n}", job, f"hog{n}")) for n in range(4)
         ]
         await settle()
-        assert executor.started == ["hog0"]  # one slot is kept for quick bots and hints
+        assert executor.started == ["hog0"]  # one slot is kept for hints
         hint = asyncio.create_task(worker._run("hint", "bystander", job, "hint"))
-        quick = asyncio.create_task(worker._run("quick", "bystander", job, "quick"))
         await settle()
-        assert executor.started == ["hog0", "hint"]  # the free slot took the first asker
+        assert executor.started == ["hog0", "hint"]  # the free slot took it
         executor.release("hint")
-        await hint  # its slot is free again: however long the thread took to notice
-        await settle()
-        assert executor.started[-1] == "quick"  # a move before the hogs' next thinking
-        executor.release("quick")
-        assert await quick == "quick" and await hint == "hint"
+        assert await hint == "hint"
         for n in range(4):
             executor.release(f"hog{n}")
         await asyncio.gather(*hogs)
@@ -79,7 +80,34 @@ def test_searching_bots_never_take_every_slot_and_quick_bots_go_first() -> None:
         return executor.started
 
     started = asyncio.run(scenario())
-    assert sorted(started) == ["hint", "hog0", "hog1", "hog2", "hog3", "quick"]
+    assert sorted(started) == ["hint", "hog0", "hog1", "hog2", "hog3"]
+
+
+def test_a_bot_that_does_not_search_chooses_at_once_as_a_worker_would() -> None:
+    """Greedy, expert and random choose on the event loop, never through the pool: the
+    same action as in a worker, while every slot is held by searching bots."""
+    match = Match.from_preset("classic", 2, seed=11)
+    while len(match.hand.board) < 6:
+        match.apply(match.legal_actions()[-1].action)
+    observation = match.observe(match.to_move)
+
+    async def scenario() -> list[Action]:
+        executor = HeldExecutor()
+        worker = BotWorker(executor, slots=1)
+        hog = asyncio.create_task(worker._run("think", "hog", job, "hog"))
+        await settle()
+        chosen = [
+            await asyncio.wait_for(worker.action(observation, bot, None, 5, "T"), 30)
+            for bot in QUICK
+        ]
+        assert executor.started == ["hog"] and worker.waiting == 0
+        executor.release("hog")
+        await hog
+        worker.shutdown()
+        return chosen
+
+    pickled = pickle.dumps(observation)
+    assert asyncio.run(scenario()) == [choose_action(pickled, bot, None, 5) for bot in QUICK]
 
 
 def test_the_table_that_used_the_workers_least_goes_first() -> None:
@@ -110,8 +138,8 @@ def test_an_asker_that_gives_up_leaves_the_queue() -> None:
     async def scenario() -> list[str]:
         executor = HeldExecutor()
         worker = BotWorker(executor, slots=1)
-        running = asyncio.create_task(worker._run("quick", "a", job, "a"))
-        gone = asyncio.create_task(worker._run("quick", "b", job, "b"))
+        running = asyncio.create_task(worker._run("think", "a", job, "a"))
+        gone = asyncio.create_task(worker._run("think", "b", job, "b"))
         await settle()
         gone.cancel()
         await settle()

@@ -117,3 +117,24 @@ def test_a_group_commit_leaves_a_held_table_out_without_waiting_and_writes_the_r
     assert store.append_alone(writes[0]) is None
     assert store.actions(held.id) == [draw]
     store.dispose()
+
+
+def test_a_group_commit_of_held_tables_only_leaves_them_all_out_without_waiting(
+    postgres_url: str,
+) -> None:
+    """Every table of the group is held: nothing is written, each write is to be made
+    alone, and the group commit itself waited for no row."""
+    store = Store(postgres_url)
+    store.upgrade()
+    tables = [new_table(store), new_table(store)]
+    draw = StoredAction(1, 0, None, {"action": "draw"}, 1.0)
+    writes = [ActionWrite(table.id, draw, False) for table in tables]
+    with psycopg.connect(postgres_url.replace("+psycopg", "")) as holder:
+        holder.execute(
+            "SELECT id FROM tables WHERE id = ANY(%s) FOR UPDATE", ([t.id for t in tables],)
+        )
+        errors = store.append_actions(writes)
+        assert [type(error) for error in errors] == [TableBusy, TableBusy]
+        assert all(store.actions(table.id) == [] for table in tables)
+        holder.rollback()
+    store.dispose()

@@ -7,12 +7,13 @@ import sqlite3
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 pytest.importorskip("starlette")
 
-from sqlalchemy import MetaData, Table, insert, inspect, text
+from sqlalchemy import MetaData, Table, event, insert, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, OperationalError
 
@@ -160,6 +161,35 @@ def test_actions_of_many_tables_commit_together_and_a_bad_one_fails_alone(store:
     assert store.actions(second.id) == [taken, after]
     statuses = [store.table(table.code) for table in (first, second)]
     assert [table and table.status for table in statuses] == ["finished", "waiting"]
+
+
+def test_a_fenced_group_commit_finds_its_tables_by_key_on_sqlite(sqlite_url: str) -> None:
+    """The fence's UPDATE looks its tables up by their key: a scan of every table ever
+    made at every action would cost more the longer the server runs."""
+    store = Store(sqlite_url)
+    store.upgrade()
+    node = Node.new("http://127.0.0.1:1")
+    leases = Leases(store, node)
+    leases.heartbeat()
+    draw = StoredAction(1, 0, None, {"action": "draw"}, 1.0)
+    tables = [new_table(store) for _ in range(3)]
+    writes = [ActionWrite(table.id, draw, False, leases.claim(table.id)) for table in tables]
+    updates: list[tuple[str, Sequence[object]]] = []
+
+    def seen(_conn: object, _cursor: object, statement: str, parameters: Any, *_: object) -> None:
+        if statement.lstrip().upper().startswith("UPDATE"):
+            updates.append((statement, parameters))
+
+    event.listen(store.engine, "before_cursor_execute", seen)
+    try:
+        assert store.append_actions(writes) == [None, None, None]
+    finally:
+        event.remove(store.engine, "before_cursor_execute", seen)
+    [(statement, parameters)] = updates
+    with sqlite3.connect(sqlite_url.removeprefix("sqlite:///")) as database:
+        plan = [row[3] for row in database.execute(f"EXPLAIN QUERY PLAN {statement}", parameters)]
+    store.dispose()
+    assert not any(step.startswith("SCAN tables") for step in plan), plan
 
 
 def test_the_writer_stores_the_actions_waiting_for_it_in_one_commit(store: Store) -> None:

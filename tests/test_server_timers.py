@@ -155,12 +155,12 @@ def test_a_dead_worker_process_is_replaced() -> None:
 
     async def ask_twice() -> object:
         worker = BotWorker(process_pool(1), slots=1, replace=lambda: process_pool(1))
-        await worker.action(observation, "greedy", None, 1, "T")
+        await worker.action(observation, "sim", 0.02, 1, "T")
         pool = worker.executor
         for process in list(pool._processes.values()):  # type: ignore[attr-defined]
             process.kill()
             process.join()
-        action = await worker.action(observation, "greedy", None, 1, "T")
+        action = await worker.action(observation, "sim", 0.02, 1, "T")
         assert worker.executor is not pool
         worker.shutdown()
         return action

@@ -1,12 +1,17 @@
-"""Bot moves and hints, computed in worker processes so that no table waits for another.
+"""Bot moves and hints, searching bots' in worker processes so that no table waits for
+another.
 
 The ``sim`` bot holds the GIL for its whole think time, so a thread would stall the
-event loop and every other table: bots think in a process pool instead. What crosses to
-the worker is the seat's :class:`~triominos.game.Observation`, an immutable snapshot
-(its board a :class:`~triominos.board.FrozenBoard`: the board's history, a few KB
-pickled), pickled at once on the event loop. Only what that seat may see ever reaches a
-bot. A bot is seeded by the table's seed and the version it moves at, so a restarted
-server asks the same question with the same seed.
+event loop and every other table: searching bots, hints and analyses run in a process
+pool instead. What crosses to the worker is the seat's
+:class:`~triominos.game.Observation`, an immutable snapshot (its board a
+:class:`~triominos.board.FrozenBoard`: the board's history, a few KB pickled), pickled at
+once on the event loop. A bot that does not search chooses on the event loop: a greedy
+move takes microseconds, where handing its observation to a worker and back cost the
+node about a millisecond (the pickle, the pipes and their threads, and the board rebuilt
+from its history in the worker). Only what that seat may see ever reaches a bot. A bot
+is seeded by the table's seed and the version it moves at, so a restarted server asks
+the same question with the same seed.
 """
 
 from __future__ import annotations
@@ -53,7 +58,11 @@ def budget_of(bot: str, think: float | None) -> Budget | None:
 
 def choose_action(pickled: bytes, bot: str, think: float | None, seed: int) -> Action:
     """In the worker: the bot's action for a pickled observation."""
-    observation: Observation = pickle.loads(pickled)
+    return choose(pickle.loads(pickled), bot, think, seed)
+
+
+def choose(observation: Observation, bot: str, think: float | None, seed: int) -> Action:
+    """The bot's action for an observation, wherever it thinks."""
     return make_bot(bot, seed, budget_of(bot, think)).act(observation)
 
 
@@ -107,17 +116,18 @@ def follow_parent(parent: int, every: float = 0.5) -> None:
 
 
 THINKING_BOTS = frozenset({"sim"})
-"""The bots that search, for their budget in simulations or ``think`` seconds: tens of
-milliseconds a move to seconds, where the others answer in well under one."""
+"""The bots that search, for their level's simulations or ``think`` seconds, in a worker:
+the others answer in microseconds, on the event loop (a greedy or expert move at most 2
+ms with the pure-Python engine)."""
 USAGE_HALF_LIFE = 60.0
 """Seconds over which a table's use of the workers counts half as much: the measure of
 fairness between tables."""
 
-Kind = Literal["quick", "think", "hint", "analysis"]
-"""A job's kind, in the order they are served: a bot that does not search, one that does,
-a hint (hints wait for moves), one decision of a finished match's analysis (analyses
-wait for everything live)."""
-_ORDER: dict[Kind, int] = {"quick": 0, "think": 1, "hint": 2, "analysis": 3}
+Kind = Literal["think", "hint", "analysis"]
+"""A job's kind, in the order they are served: a searching bot's move, a hint (hints wait
+for moves), one decision of a finished match's analysis (analyses wait for everything
+live)."""
+_ORDER: dict[Kind, int] = {"think": 0, "hint": 1, "analysis": 2}
 
 
 @dataclass(eq=False)
@@ -131,17 +141,18 @@ class Job:
 
 
 class BotWorker:
-    """Asks the pool for bot moves and hints without blocking the event loop, fairly.
+    """Asks the pool for searching bots' moves, hints and analyses without blocking the
+    event loop, fairly (a bot that does not search chooses at once: :meth:`action`).
 
     The pool's own queue is first come, first served: ten tables of searching bots
-    would make everyone else's bot wait for all their thinking. So jobs wait here and
+    would make everyone else's hints wait for all their thinking. So jobs wait here and
     go to the pool only when one of its ``slots`` is free, the next one chosen by kind
-    (quick bots, then searching bots, then hints, then analyses), then by how much of the
+    (searching bots' moves, then hints, then analyses), then by how much of the
     workers its table used lately (:data:`USAGE_HALF_LIFE`), then by age. Searching jobs
-    never hold every slot: with two or more, one is always left for quick bots and
-    hints. An analysis job (one decision, a fraction of a second) takes a slot only when
-    one more stays free, or when it is the only slot and nothing live waits: a live
-    table's bot waits for no analysis but, with a single slot, one decision's.
+    never hold every slot: with two or more, one is always left for hints. An analysis
+    job (one decision, a fraction of a second) takes a slot only when one more stays
+    free, or when it is the only slot and nothing live waits: a live table's bot waits
+    for no analysis but, with a single slot, one decision's.
 
     A pool whose process died (killed, out of memory) is replaced by ``replace``, when
     given, so one lost worker does not stop every bot of the server.
@@ -160,7 +171,7 @@ class BotWorker:
         self._replace = replace
         self._clock = clock
         self._waiting: list[Job] = []
-        self._running: dict[Kind, int] = {"quick": 0, "think": 0, "hint": 0, "analysis": 0}
+        self._running: dict[Kind, int] = {"think": 0, "hint": 0, "analysis": 0}
         self._usage: dict[str, tuple[float, float]] = {}
         self._numbers = itertools.count()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -173,9 +184,11 @@ class BotWorker:
     async def action(
         self, observation: Observation, bot: str, think: float | None, seed: int, table: str
     ) -> Action:
+        """The bot's action: a searching bot's from a worker, another's chosen here."""
+        if bot not in THINKING_BOTS:
+            return choose(observation, bot, think, seed)
         pickled = pickle.dumps(observation)
-        kind: Kind = "think" if bot in THINKING_BOTS else "quick"
-        result: Action = await self._run(kind, table, choose_action, pickled, bot, think, seed)
+        result: Action = await self._run("think", table, choose_action, pickled, bot, think, seed)
         return result
 
     async def hints(self, observation: Observation, table: str) -> list[Hint]:

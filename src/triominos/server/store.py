@@ -39,13 +39,15 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    bindparam,
     create_engine,
     delete,
     event,
     func,
-    or_,
+    insert,
     select,
     text,
+    tuple_,
     update,
 )
 from sqlalchemy.engine import URL, Connection, Engine, make_url
@@ -102,35 +104,6 @@ class LeaseLost(RuntimeError):
         named = ", ".join(f"table {table_id} (epoch {epoch})" for table_id, epoch in claims.items())
         super().__init__(f"a claim is not the table's now, of {named}")
         self.claims = dict(claims)
-
-
-def fence(session: Session, claims: Mapping[int, int | None]) -> None:
-    """In a write's transaction: go on only while each table's claim is still the epoch
-    given (table id to epoch; None: no claim to check, a tool or a test writing alone),
-    else :class:`LeaseLost` (for several, one of them at least is lost).
-
-    The UPDATE locks the tables' rows until the commit, so a claim made meanwhile waits
-    for this write, and a write after a claim sees the new epoch: the database, not
-    timing, decides which node writes. One statement for all the tables of a group
-    commit, so that the actions' rows are still inserted together.
-    """
-    checked = {table_id: epoch for table_id, epoch in claims.items() if epoch is not None}
-    if not checked:
-        return
-    held = session.execute(
-        update(TableRow)
-        .where(
-            or_(
-                *(
-                    (TableRow.id == table_id) & (TableRow.epoch == epoch)
-                    for table_id, epoch in checked.items()
-                )
-            )
-        )
-        .values(epoch=TableRow.epoch)
-    )
-    if held.rowcount != len(checked):  # type: ignore[attr-defined]
-        raise LeaseLost(checked)
 
 
 class StorageFault(RuntimeError):
@@ -422,6 +395,40 @@ def _sqlite_now(element: DatabaseNow, compiler: Any, **options: Any) -> str:
     return "((julianday('now') - 2440587.5) * 86400.0)"
 
 
+def fence(connection: Connection, claims: Mapping[int, int | None]) -> None:
+    """In a write's transaction: go on only while each table's claim is still the epoch
+    given (table id to epoch; None: no claim to check, a tool or a test writing alone),
+    else :class:`LeaseLost` (for several, one of them at least is lost).
+
+    The UPDATE locks the tables' rows until the commit, so a claim made meanwhile waits
+    for this write, and a write after a claim sees the new epoch: the database, not
+    timing, decides which node writes. One statement for all the tables of a group
+    commit, so that the actions' rows are still inserted together.
+    """
+    checked = [(table_id, epoch) for table_id, epoch in claims.items() if epoch is not None]
+    if not checked:
+        return
+    held = connection.execute(
+        _FENCE, {"ids": [table_id for table_id, _ in checked], "claims": checked}
+    )
+    if held.rowcount != len(checked):
+        raise LeaseLost(dict(checked))
+
+
+_FENCE = (
+    update(TableRow)
+    .where(
+        TableRow.id.in_(bindparam("ids", expanding=True)),
+        tuple_(TableRow.id, TableRow.epoch).in_(bindparam("claims", expanding=True)),
+    )
+    .values(epoch=TableRow.epoch)
+)
+""":func:`fence`'s statement, made once: SQLAlchemy compiles it once too (its lists are
+parameters), where a statement built for each write was built, keyed and looked up
+again at every action. The ids alone first: SQLite finds the rows by their key for an
+``IN`` list of ids, but scans the whole table for one of (id, epoch) pairs."""
+
+
 def _started(session: Session, table_id: int) -> None:
     """The table begins to play now, on the database's clock: the one its turns are
     timed by, whichever node holds it (:attr:`triominos.server.nodes.Leases.offset`)."""
@@ -599,10 +606,24 @@ class Store:
     def session(self) -> Iterator[Session]:
         """A transaction; a database error leaves it as a :class:`StorageFault`, except
         the constraint violations that callers act on (:class:`IntegrityError`)."""
+        with self._faults(), self._sessions() as session, session.begin():
+            yield session
+
+    @contextmanager
+    def connection(self) -> Iterator[Connection]:
+        """:meth:`session` without the ORM, for the accepted actions' writes: the ORM's
+        unit of work, and its evaluation of an UPDATE's criteria against the objects
+        in the session, cost the event loop's process more than the statements did."""
+        with self._faults(), self.engine.begin() as connection:
+            yield connection
+
+    @contextmanager
+    def _faults(self) -> Iterator[None]:
+        """Around a transaction: the database file checked before and after it, a
+        database error raised as a :class:`StorageFault` (but :class:`IntegrityError`)."""
         self._check_file()
         try:
-            with self._sessions() as session, session.begin():
-                yield session
+            yield
         except IntegrityError:
             raise
         except SQLAlchemyError as error:
@@ -824,7 +845,7 @@ class Store:
             created_at=time.time(),
         )
         with self.session() as session:
-            fence(session, {table_id: epoch})
+            fence(session.connection(), {table_id: epoch})
             session.add(row)
             session.flush()
             kept = (
@@ -886,7 +907,7 @@ class Store:
         cannot both get it; ``epoch``: the owner's claim it is made under (:func:`fence`).
         """
         with self.session() as session:
-            fence(session, {table_id: epoch})
+            fence(session.connection(), {table_id: epoch})
             query = select(SeatRow.seat).where(
                 SeatRow.table_id == table_id,
                 SeatRow.kind == "person",
@@ -953,7 +974,7 @@ class Store:
         """Keep who asked to end the match, in order, under the owner's claim ``epoch``
         (:func:`fence`): a restart or another node keeps the request; the table after."""
         with self.session() as session:
-            fence(session, {table_id: epoch})
+            fence(session.connection(), {table_id: epoch})
             session.execute(
                 update(TableRow).where(TableRow.id == table_id).values(ending=list(seats))
             )
@@ -970,7 +991,7 @@ class Store:
         """Change a seat only while it is as ``only_if`` says, under the owner's claim
         ``epoch`` (:func:`fence`); the table after, or None."""
         with self.session() as session:
-            fence(session, {table_id: epoch})
+            fence(session.connection(), {table_id: epoch})
             changed = session.execute(
                 update(SeatRow)
                 .where(SeatRow.table_id == table_id, SeatRow.seat == seat, *only_if)
@@ -1010,8 +1031,8 @@ class Store:
         action with the same version violates the unique constraint and raises; one
         made under a claim that is not the table's now raises :class:`LeaseLost`.
         """
-        with self.session() as session:
-            _add_actions(session, [ActionWrite(table_id, action, finished, epoch)])
+        with self.connection() as connection:
+            _add_actions(connection, [ActionWrite(table_id, action, finished, epoch)])
 
     def append_actions(self, writes: Sequence[ActionWrite]) -> list[Exception | None]:
         """Write accepted actions of any tables in one transaction: one commit for all.
@@ -1029,9 +1050,9 @@ class Store:
         """
         busy: set[int] = set()
         try:
-            with self._commit() as session:
-                busy = _busy_tables(session, {write.table_id for write in writes})
-                _add_actions(session, [write for write in writes if write.table_id not in busy])
+            with self._commit() as connection:
+                busy = _busy_tables(connection, {write.table_id for write in writes})
+                _add_actions(connection, [write for write in writes if write.table_id not in busy])
         except StorageFault as fault:
             return [fault] * len(writes)
         except Exception:
@@ -1043,19 +1064,19 @@ class Store:
         long as any statement waits for a lock (:data:`BUSY_SECONDS`); the error that
         kept it out, or None."""
         try:
-            with self._commit() as session:
-                _add_actions(session, [write])
+            with self._commit() as connection:
+                _add_actions(connection, [write])
         except Exception as error:
             return error
         return None
 
     @contextmanager
-    def _commit(self) -> Iterator[Session]:
-        """:meth:`session` for the actions' writes, timed into :attr:`commits` when it
+    def _commit(self) -> Iterator[Connection]:
+        """:meth:`connection` for the actions' writes, timed into :attr:`commits` when it
         commits."""
         started = time.monotonic()
-        with self.session() as session:
-            yield session
+        with self.connection() as connection:
+            yield connection
         self.commits.observe(time.monotonic() - started)
 
     def actions(self, table_id: int) -> list[StoredAction]:
@@ -1087,40 +1108,52 @@ class ActionWrite(NamedTuple):
     epoch: int | None = None
 
 
-def _busy_tables(session: Session, table_ids: Collection[int]) -> set[int]:
+def _busy_tables(connection: Connection, table_ids: Collection[int]) -> set[int]:
     """Lock the tables' rows for this transaction, skipping those another transaction
-    holds (PostgreSQL's ``SKIP LOCKED``; SQLite locks the whole file, and has no row to
-    skip): the ids skipped, which the caller leaves out rather than wait for."""
-    locked = session.scalars(
-        select(TableRow.id).where(TableRow.id.in_(table_ids)).with_for_update(skip_locked=True)
-    )
+    holds (PostgreSQL's ``SKIP LOCKED``): the ids skipped, which the caller leaves out
+    rather than wait for. SQLite locks the whole file and has no row to skip: none."""
+    if connection.dialect.name == "sqlite":
+        return set()
+    locked = connection.scalars(_LOCK_TABLES, {"ids": list(table_ids)})
     return set(table_ids) - set(locked)
 
 
-def _add_actions(session: Session, writes: Sequence[ActionWrite]) -> None:
+_LOCK_TABLES = (
+    select(TableRow.id)
+    .where(TableRow.id.in_(bindparam("ids", expanding=True)))
+    .with_for_update(skip_locked=True)
+)
+
+
+def _add_actions(connection: Connection, writes: Sequence[ActionWrite]) -> None:
+    if not writes:  # every table of a group commit was busy
+        return
     claims: dict[int, int | None] = {}
     for write in writes:
         if claims.setdefault(write.table_id, write.epoch) != write.epoch:
             # Two claims of one table in a batch: one is stale (each alone tells which).
             raise LeaseLost({write.table_id: write.epoch})
-    fence(session, claims)
+    fence(connection, claims)
+    connection.execute(
+        insert(ActionRow),
+        [
+            {
+                "table_id": write.table_id,
+                "version": write.action.version,
+                "seat": write.action.seat,
+                "client_id": write.action.client_id,
+                "action": write.action.action,
+                "created_at": write.action.created_at,
+            }
+            for write in writes
+        ],
+    )
     for write in writes:
-        action = write.action
-        session.add(
-            ActionRow(
-                table_id=write.table_id,
-                version=action.version,
-                seat=action.seat,
-                client_id=action.client_id,
-                action=action.action,
-                created_at=action.created_at,
-            )
-        )
         if write.finished:
-            session.execute(
+            connection.execute(
                 update(TableRow)
                 .where(TableRow.id == write.table_id)
-                .values(status="finished", finished_at=action.created_at)
+                .values(status="finished", finished_at=write.action.created_at)
             )
 
 
