@@ -6,6 +6,9 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
+
+pytest.importorskip("starlette")
+
 from sqlalchemy import delete, select, text
 from sqlalchemy.exc import IntegrityError
 
