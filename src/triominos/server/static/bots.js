@@ -10,9 +10,10 @@ import { t } from "./dom.js";
 /**
  * The levels offered for a seat, weakest first, as the server declares them
  * (`GET /api/bots`, from `triominos.bots.levels`): a level's id (its texts' key), its
- * bot, the bot's thinking time (null: its own budget, `sim`'s 1,200 simulations) and its Elo on the ladder of README's "Bot levels"
- * (random at 0), each level at least 150 Elo above the one before. A table made when
- * `sim` also had a 3-second level shows that seat as the strong bot, the nearest level.
+ * bot, the bot's thinking time on the clock (null: none, or its `simulations` a move),
+ * its Elo on the ladder of README's "Bot levels" (random at 0), each level at least 150
+ * Elo above the one before. A table made when `sim` thought for a time (1 or 3 s a move)
+ * shows that seat as the strong bot, the nearest level.
  */
 const declared = await (await fetch("/api/bots")).json();
 export const LEVELS = declared.levels;
